@@ -1,0 +1,30 @@
+// The .tile frontend: tokens -> parse tree (ANTLR, SLL first then LL) -> typed AST
+// -> name resolution, type/shape checking and SSA construction into the tile IR.
+#pragma once
+#include <iosfwd>
+#include <memory>
+
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::ast {
+struct Module;  // defined in frontend/Ast.h
+}
+
+namespace tilec::frontend {
+
+// Parses a .tile buffer. Reports every syntax error (E01xx); returns null if any.
+std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, DiagnosticEngine& diags);
+
+// Checks names, types and shapes and builds SSA IR. Reports every independent
+// error (E02xx); returns null if any.
+std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, ir::Target target);
+
+// --emit=ast and --emit=tokens.
+void printAst(const ast::Module& m, const SourceManager& sm, std::ostream& os);
+void dumpTokens(const SourceManager& sm, FileId file, std::ostream& os);
+
+// Files this module imports (for depfiles); empty until imports are implemented.
+std::vector<std::string> imports(const ast::Module& m);
+
+}  // namespace tilec::frontend

@@ -1,0 +1,234 @@
+// The SSA tile IR: a Module of Functions; a Function owns one Block; ops with
+// regions (scf.for, scf.if) own Regions of exactly one Block each. Values are
+// block arguments or op results. Structured control flow only: there are no
+// branches, so dominance is "defined earlier in an enclosing block".
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ir/Expr.h"
+#include "ir/Type.h"
+#include "support/Source.h"
+
+namespace tilec::ir {
+
+enum class OpKind : uint16_t {
+#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS) E,
+#include "ir/Ops.def"
+#undef TILEC_OP
+};
+
+class Op;
+class Block;
+class Function;
+
+struct Use {
+  Op* user;
+  unsigned index;
+};
+
+class Value {
+ public:
+  const Type& type() const { return type_; }
+  void setType(Type t) { type_ = std::move(t); }
+  // Name hint from the source ("acc", "x"); the printer makes names unique.
+  const std::string& name() const { return name_; }
+  void setName(std::string n) { name_ = std::move(n); }
+  uint32_t id() const { return id_; }                 // unique and increasing within a Function
+  Op* definingOp() const { return def_; }             // null for block arguments
+  Block* ownerBlock() const { return block_; }        // for block arguments
+  unsigned index() const { return index_; }           // result or argument number
+  const std::vector<Use>& uses() const { return uses_; }
+  bool hasUses() const { return !uses_.empty(); }
+  void replaceAllUsesWith(Value* other);
+
+ private:
+  friend class Op;
+  friend class Block;
+  friend class Function;
+  Type type_;
+  std::string name_;
+  uint32_t id_ = 0;
+  Op* def_ = nullptr;
+  Block* block_ = nullptr;
+  unsigned index_ = 0;
+  std::vector<Use> uses_;
+};
+
+// Attribute payloads. Lists of Expr carry offsets/shapes; strings carry enums.
+using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
+                               std::vector<int64_t>, Type>;
+using AttrMap = std::map<std::string, AttrValue>;  // ordered: printing is deterministic
+
+class Region {
+ public:
+  Block& block() { return *block_; }
+  const Block& block() const { return *block_; }
+  Op* parentOp() const { return parent_; }
+
+ private:
+  friend class Op;
+  std::unique_ptr<Block> block_;
+  Op* parent_ = nullptr;
+};
+
+class Op {
+ public:
+  ~Op();
+  OpKind kind() const { return kind_; }
+  const char* name() const;
+  SourceRange loc() const { return loc_; }
+  void setLoc(SourceRange r) { loc_ = r; }
+
+  // Operands
+  unsigned numOperands() const { return unsigned(operands_.size()); }
+  Value* operand(unsigned i) const { return operands_[i]; }
+  const std::vector<Value*>& operands() const { return operands_; }
+  void setOperand(unsigned i, Value* v);
+  void addOperand(Value* v);
+  void setOperands(const std::vector<Value*>& vs);
+
+  // Results
+  unsigned numResults() const { return unsigned(results_.size()); }
+  Value* result(unsigned i = 0) const { return results_[i].get(); }
+  std::vector<Value*> results() const;
+  Value* addResult(Type t, std::string name = {});
+
+  // Attributes
+  const AttrMap& attrs() const { return attrs_; }
+  AttrMap& attrs() { return attrs_; }
+  bool hasAttr(const std::string& k) const { return attrs_.count(k) != 0; }
+  template <class T> const T* attr(const std::string& k) const {
+    auto it = attrs_.find(k);
+    return it == attrs_.end() ? nullptr : std::get_if<T>(&it->second);
+  }
+  void setAttr(const std::string& k, AttrValue v) { attrs_[k] = std::move(v); }
+  void removeAttr(const std::string& k) { attrs_.erase(k); }
+
+  // Regions
+  unsigned numRegions() const { return unsigned(regions_.size()); }
+  Region& region(unsigned i) { return *regions_[i]; }
+  const Region& region(unsigned i) const { return *regions_[i]; }
+  Block& body(unsigned i = 0) { return regions_[i]->block(); }
+  const Block& body(unsigned i = 0) const { return regions_[i]->block(); }
+  Region& addRegion();
+
+  Block* parentBlock() const { return parent_; }
+  Op* parentOp() const;  // the op whose region contains this op, or null at function level
+  Function* function() const;
+
+  // Pre-order walk over this op and every nested op.
+  void walk(const std::function<void(Op&)>& f);
+
+ private:
+  friend class Block;
+  friend class Function;
+  Op(Function& fn, OpKind k, SourceRange loc) : fn_(&fn), kind_(k), loc_(loc) {}
+  Function* fn_;
+  OpKind kind_;
+  SourceRange loc_;
+  std::vector<Value*> operands_;
+  std::vector<std::unique_ptr<Value>> results_;
+  AttrMap attrs_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  Block* parent_ = nullptr;
+  std::list<std::unique_ptr<Op>>::iterator self_;
+};
+
+class Block {
+ public:
+  using OpList = std::list<std::unique_ptr<Op>>;
+  const std::vector<std::unique_ptr<Value>>& args() const { return args_; }
+  Value* arg(unsigned i) const { return args_[i].get(); }
+  unsigned numArgs() const { return unsigned(args_.size()); }
+  Value* addArg(Type t, std::string name = {});
+
+  OpList& ops() { return ops_; }
+  const OpList& ops() const { return ops_; }
+  bool empty() const { return ops_.empty(); }
+  Op* back() const { return ops_.empty() ? nullptr : ops_.back().get(); }
+  Op* terminator() const;  // the trailing scf.yield, if any
+
+  // Creates an op at the end of the block or before `before` (which must be in this block).
+  Op* create(OpKind k, SourceRange loc, Op* before = nullptr);
+  // Unlinks `op` (which must have no remaining uses of its results) and destroys it.
+  void erase(Op* op);
+  // Moves `op` (from any block) to just before `before` in this block (end if null).
+  void moveHere(Op* op, Op* before = nullptr);
+
+  Region* parentRegion() const { return region_; }
+  Op* parentOp() const { return region_ ? region_->parentOp() : nullptr; }
+  Function* function() const { return fn_; }
+
+ private:
+  friend class Op;
+  friend class Function;
+  Function* fn_ = nullptr;
+  Region* region_ = nullptr;
+  std::vector<std::unique_ptr<Value>> args_;
+  OpList ops_;
+};
+
+enum class FuncKind : uint8_t { Incore, Aic, Aiv };  // later: AIE sequences, ...
+const char* funcKindName(FuncKind k);
+std::optional<FuncKind> parseFuncKind(std::string_view s);
+
+enum class ParamDir : uint8_t { None, In, Out, InOut };  // None: scalar and size parameters
+const char* paramDirName(ParamDir d);
+
+class Function {
+ public:
+  Function(std::string name, FuncKind kind);
+  const std::string& name() const { return name_; }
+  FuncKind kind() const { return kind_; }
+  void setKind(FuncKind k) { kind_ = k; }
+  SourceRange loc() const { return loc_; }
+  void setLoc(SourceRange r) { loc_ = r; }
+
+  // Parameters are the body block's arguments, in declaration order. Symbolic sizes
+  // (`where S: dyn`) are index-typed parameters with ParamDir::None.
+  Value* addParam(Type t, std::string name, ParamDir dir, SourceRange loc = {});
+  unsigned numParams() const { return body_->numArgs(); }
+  Value* param(unsigned i) const { return body_->arg(i); }
+  ParamDir paramDir(unsigned i) const { return dirs_[i]; }
+  SourceRange paramLoc(unsigned i) const { return paramLocs_[i]; }
+
+  Block& body() { return *body_; }
+  const Block& body() const { return *body_; }
+  void walk(const std::function<void(Op&)>& f);
+
+  uint32_t nextValueId() { return nextId_++; }
+
+ private:
+  friend class Op;
+  friend class Block;
+  std::string name_;
+  FuncKind kind_;
+  SourceRange loc_;
+  std::unique_ptr<Block> body_;
+  std::vector<ParamDir> dirs_;
+  std::vector<SourceRange> paramLocs_;
+  uint32_t nextId_ = 0;
+};
+
+class Module {
+ public:
+  std::vector<std::unique_ptr<Function>>& functions() { return functions_; }
+  const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
+  Function& addFunction(std::string name, FuncKind kind);
+  Function* lookup(const std::string& name) const;
+  Target target() const { return target_; }
+  void setTarget(Target t) { target_ = t; }
+
+ private:
+  std::vector<std::unique_ptr<Function>> functions_;
+  Target target_ = Target::A2A3;
+};
+
+}  // namespace tilec::ir

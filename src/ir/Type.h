@@ -1,0 +1,113 @@
+// IR types: scalars, tensors (GM data, symbolic dims) and tiles (on-chip buffers
+// with a static physical shape and a symbolic valid shape). The TypeKind enum is
+// the extension point for later value kinds (partition views, tile arrays, DMA
+// channels); each kind keeps its payload in Type and prints/parses in Printer/Parser.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/Expr.h"
+
+namespace tilec::ir {
+
+enum class DType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, F16, BF16, F32, Index };
+const char* dtypeName(DType d);                         // "bf16", "index", ...
+std::optional<DType> parseDType(std::string_view s);
+unsigned dtypeBytes(DType d);                          // bool=1, index=8
+bool isFloat(DType d);
+bool isInteger(DType d);                               // i*/u*/index (not bool)
+bool isSigned(DType d);
+
+enum class MemSpace : uint8_t { None, Vec, Mat, Left, Right, Acc, Bias, Scaling };
+const char* memSpaceName(MemSpace m);                  // "none", "vec", ...
+std::optional<MemSpace> parseMemSpace(std::string_view s);
+
+enum class BLayout : uint8_t { RowMajor, ColMajor };
+enum class SLayout : uint8_t { NoneBox, RowMajor, ColMajor };
+enum class PadValue : uint8_t { Null = 0, Zero = 1, Max = 2, Min = 3 };
+const char* blayoutName(BLayout b);                    // "row_major" / "col_major"
+const char* slayoutName(SLayout s);                    // "none_box" / ...
+std::optional<BLayout> parseBLayout(std::string_view s);
+std::optional<SLayout> parseSLayout(std::string_view s);
+
+enum class Target : uint8_t { A2A3, A5 };
+const char* targetName(Target t);                      // "a2a3" / "a5"
+std::optional<Target> parseTarget(std::string_view s);
+
+struct TileLayout {
+  BLayout blayout = BLayout::RowMajor;
+  SLayout slayout = SLayout::NoneBox;
+  int fractal = 512;  // bytes
+  PadValue pad = PadValue::Null;
+  bool operator==(const TileLayout& o) const {
+    return blayout == o.blayout && slayout == o.slayout && fractal == o.fractal && pad == o.pad;
+  }
+  bool operator!=(const TileLayout& o) const { return !(*this == o); }
+};
+// The layout a tile in `space` with 2D `shape` has unless stated otherwise
+// (vec ND row_major/none_box, vec [N,1] column vector col_major, mat NZ,
+// left zZ on a2a3 / nZ on a5, right zN, acc NZ with 1024-byte fractals).
+TileLayout defaultLayout(MemSpace space, const std::vector<int64_t>& shape, Target t);
+
+enum class TypeKind : uint8_t { None, Scalar, Tensor, Tile };
+
+class Type {
+ public:
+  Type() = default;  // TypeKind::None, used for "no type"/error recovery
+  static Type scalar(DType d);
+  static Type index() { return scalar(DType::Index); }
+  static Type tensor(DType d, std::vector<Expr> dims);
+  // valid defaults to the physical shape when empty; layout defaults to defaultLayout(space).
+  static Type tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid = {},
+                   MemSpace space = MemSpace::None, std::optional<TileLayout> layout = std::nullopt,
+                   Target t = Target::A2A3);
+
+  TypeKind kind() const { return kind_; }
+  bool isNone() const { return kind_ == TypeKind::None; }
+  bool isScalar() const { return kind_ == TypeKind::Scalar; }
+  bool isIndex() const { return isScalar() && dtype_ == DType::Index; }
+  bool isTensor() const { return kind_ == TypeKind::Tensor; }
+  bool isTile() const { return kind_ == TypeKind::Tile; }
+
+  DType dtype() const { return dtype_; }
+  // Tensor
+  const std::vector<Expr>& dims() const { return dims_; }
+  // Tile
+  const std::vector<int64_t>& shape() const { return shape_; }
+  const std::vector<Expr>& valid() const { return valid_; }
+  MemSpace space() const { return space_; }
+  const TileLayout& layout() const { return layout_; }
+  size_t rank() const { return isTensor() ? dims_.size() : shape_.size(); }
+  bool hasFullValid() const;     // valid == shape
+  int64_t elementCount() const;  // product of the physical shape
+  int64_t byteSize() const;
+
+  // Copies with one field changed (tile only).
+  Type withDType(DType d) const;
+  Type withShape(std::vector<int64_t> shape, std::vector<Expr> valid) const;
+  Type withValid(std::vector<Expr> valid) const;
+  Type withSpace(MemSpace m, Target t = Target::A2A3) const;  // resets layout to the default
+  Type withLayout(TileLayout l) const;
+
+  bool operator==(const Type& o) const;
+  bool operator!=(const Type& o) const { return !(*this == o); }
+
+  // `f32`, `index`, `tensor<bf16, [%S, 512]>`,
+  // `tile<f32, [16, 512], valid=[min(16, %S - %c), 512], vec>`; a layout that is not
+  // the space's default prints as `layout=col_major/row_major/512/pad0`.
+  std::string str(const std::function<std::string(const Value*)>& name, Target t = Target::A2A3) const;
+
+ private:
+  TypeKind kind_ = TypeKind::None;
+  DType dtype_ = DType::F32;
+  std::vector<Expr> dims_;
+  std::vector<int64_t> shape_;
+  std::vector<Expr> valid_;
+  MemSpace space_ = MemSpace::None;
+  TileLayout layout_;
+};
+
+}  // namespace tilec::ir

@@ -1,0 +1,59 @@
+// Passes: small classes with a name, declared property contracts, and run().
+// Every pass is listed once in Passes.def; the PassManager enforces contracts
+// and runs instrumentation (printing, verifying, timing) around each pass.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
+
+namespace tilec {
+
+// IR properties a pass may require or produce. A property holds until a pass
+// that invalidates it runs.
+enum Prop : uint32_t {
+  PropSSA = 1u << 0,               // well-formed SSA (any verified IR)
+  PropMemSpacesInferred = 1u << 1, // every tile has a memory space; moves inserted
+  PropBuffersAssigned = 1u << 2,   // every tile result has a `buffer` attribute
+  PropPtoLegal = 1u << 3,          // PTO target rules hold (ready to emit)
+  PropTileOps2D = 1u << 4,         // no op but load/store/reshape sees a >2D tile
+};
+std::string propNames(uint32_t props);  // "ssa,mem-spaces"
+
+struct PassInfo {
+  const char* arg;      // "infer-memory-space": used by --passes, --print-ir-after, dump file names
+  const char* summary;  // one line for --list-passes
+  uint32_t required;
+  uint32_t produced;
+  uint32_t invalidated;
+};
+
+struct PassContext {
+  DiagnosticEngine& diags;
+  ir::Target target = ir::Target::A2A3;
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual const PassInfo& info() const = 0;
+  // Returns false when the pass reported errors (the pipeline stops).
+  // Must not keep state between calls.
+  virtual bool run(ir::Module& m, PassContext& ctx) = 0;
+};
+
+// Factories, one per entry of Passes.def.
+#define TILEC_PASS(ARG, FACTORY) std::unique_ptr<Pass> FACTORY();
+#include "passes/Passes.def"
+#undef TILEC_PASS
+
+// Every registered pass, in Passes.def order.
+std::vector<std::unique_ptr<Pass>> allPasses();
+std::unique_ptr<Pass> createPassByName(const std::string& arg);
+// The default pipeline for PTO output.
+std::vector<std::string> defaultPtoPipeline();
+
+}  // namespace tilec
