@@ -1,0 +1,187 @@
+#include "ir/IR.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+
+#include "ir/OpDefs.h"
+
+namespace tilec::ir {
+namespace {
+
+void removeUse(Value* v, Op* user, unsigned index) {
+  auto& uses = const_cast<std::vector<Use>&>(v->uses());
+  auto it = std::find_if(uses.begin(), uses.end(),
+                         [&](const Use& u) { return u.user == user && u.index == index; });
+  assert(it != uses.end() && "use list out of sync");
+  uses.erase(it);
+}
+
+void addUse(Value* v, Op* user, unsigned index) {
+  const_cast<std::vector<Use>&>(v->uses()).push_back({user, index});
+}
+
+}  // namespace
+
+// ---- Value ----
+
+void Value::replaceAllUsesWith(Value* other) {
+  assert(other != this);
+  // setOperand edits uses_, so iterate over a snapshot.
+  std::vector<Use> uses = uses_;
+  for (const Use& u : uses) u.user->setOperand(u.index, other);
+}
+
+// ---- Op ----
+
+Op::~Op() {
+  for (unsigned i = 0; i < operands_.size(); ++i)
+    if (operands_[i]) removeUse(operands_[i], this, i);
+}
+
+const char* Op::name() const { return opInfo(kind_).name; }
+
+void Op::setOperand(unsigned i, Value* v) {
+  if (operands_[i]) removeUse(operands_[i], this, i);
+  operands_[i] = v;
+  if (v) addUse(v, this, i);
+}
+
+void Op::addOperand(Value* v) {
+  operands_.push_back(v);
+  if (v) addUse(v, this, unsigned(operands_.size() - 1));
+}
+
+void Op::setOperands(const std::vector<Value*>& vs) {
+  for (unsigned i = 0; i < operands_.size(); ++i)
+    if (operands_[i]) removeUse(operands_[i], this, i);
+  operands_.clear();
+  for (Value* v : vs) addOperand(v);
+}
+
+std::vector<Value*> Op::results() const {
+  std::vector<Value*> out;
+  out.reserve(results_.size());
+  for (const auto& r : results_) out.push_back(r.get());
+  return out;
+}
+
+Value* Op::addResult(Type t, std::string name) {
+  auto v = std::make_unique<Value>();
+  v->type_ = std::move(t);
+  v->name_ = std::move(name);
+  v->id_ = fn_->nextValueId();
+  v->def_ = this;
+  v->index_ = unsigned(results_.size());
+  results_.push_back(std::move(v));
+  return results_.back().get();
+}
+
+Region& Op::addRegion() {
+  auto r = std::make_unique<Region>();
+  r->parent_ = this;
+  r->block_ = std::make_unique<Block>();
+  r->block_->fn_ = fn_;
+  r->block_->region_ = r.get();
+  regions_.push_back(std::move(r));
+  return *regions_.back();
+}
+
+Op* Op::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
+
+Function* Op::function() const { return fn_; }
+
+void Op::walk(const std::function<void(Op&)>& f) {
+  f(*this);
+  for (auto& r : regions_)
+    for (auto& op : r->block().ops()) op->walk(f);
+}
+
+// ---- Block ----
+
+Value* Block::addArg(Type t, std::string name) {
+  auto v = std::make_unique<Value>();
+  v->type_ = std::move(t);
+  v->name_ = std::move(name);
+  v->id_ = fn_->nextValueId();
+  v->block_ = this;
+  v->index_ = unsigned(args_.size());
+  args_.push_back(std::move(v));
+  return args_.back().get();
+}
+
+Op* Block::terminator() const {
+  Op* last = back();
+  return last && last->kind() == OpKind::Yield ? last : nullptr;
+}
+
+Op* Block::create(OpKind k, SourceRange loc, Op* before) {
+  std::unique_ptr<Op> op(new Op(*fn_, k, loc));
+  op->parent_ = this;
+  auto pos = before ? before->self_ : ops_.end();
+  assert(!before || before->parent_ == this);
+  auto it = ops_.insert(pos, std::move(op));
+  (*it)->self_ = it;
+  return it->get();
+}
+
+void Block::erase(Op* op) {
+  assert(op->parent_ == this);
+  for (const auto& r : op->results_) {
+    (void)r;
+    assert(!r->hasUses() && "erasing an op whose results are still used");
+  }
+  ops_.erase(op->self_);
+}
+
+void Block::moveHere(Op* op, Op* before) {
+  Block* from = op->parent_;
+  auto pos = before ? before->self_ : ops_.end();
+  ops_.splice(pos, from->ops_, op->self_);
+  op->parent_ = this;
+}
+
+// ---- Function / Module ----
+
+namespace {
+constexpr std::array<const char*, 3> kFuncKindNames{"incore", "aic", "aiv"};
+constexpr std::array<const char*, 4> kParamDirNames{"", "in", "out", "inout"};
+}  // namespace
+
+const char* funcKindName(FuncKind k) { return kFuncKindNames[size_t(k)]; }
+
+std::optional<FuncKind> parseFuncKind(std::string_view s) {
+  for (size_t i = 0; i < kFuncKindNames.size(); ++i)
+    if (s == kFuncKindNames[i]) return FuncKind(i);
+  return std::nullopt;
+}
+
+const char* paramDirName(ParamDir d) { return kParamDirNames[size_t(d)]; }
+
+Function::Function(std::string name, FuncKind kind) : name_(std::move(name)), kind_(kind) {
+  body_ = std::make_unique<Block>();
+  body_->fn_ = this;
+}
+
+Value* Function::addParam(Type t, std::string name, ParamDir dir, SourceRange loc) {
+  dirs_.push_back(dir);
+  paramLocs_.push_back(loc);
+  return body_->addArg(std::move(t), std::move(name));
+}
+
+void Function::walk(const std::function<void(Op&)>& f) {
+  for (auto& op : body_->ops()) op->walk(f);
+}
+
+Function& Module::addFunction(std::string name, FuncKind kind) {
+  functions_.push_back(std::make_unique<Function>(std::move(name), kind));
+  return *functions_.back();
+}
+
+Function* Module::lookup(const std::string& name) const {
+  for (const auto& f : functions_)
+    if (f->name() == name) return f.get();
+  return nullptr;
+}
+
+}  // namespace tilec::ir

@@ -1,0 +1,228 @@
+#include "ir/Type.h"
+
+#include <array>
+
+namespace tilec::ir {
+namespace {
+
+struct DTypeFacts {
+  DType dtype;
+  const char* name;
+  unsigned bytes;
+};
+constexpr std::array<DTypeFacts, 12> kDTypes{{
+    {DType::Bool, "bool", 1}, {DType::I8, "i8", 1},     {DType::I16, "i16", 2},
+    {DType::I32, "i32", 4},   {DType::I64, "i64", 8},   {DType::U8, "u8", 1},
+    {DType::U16, "u16", 2},   {DType::U32, "u32", 4},   {DType::F16, "f16", 2},
+    {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},   {DType::Index, "index", 8},
+}};
+
+constexpr std::array<const char*, 8> kSpaceNames{"none", "vec",  "mat",  "left",
+                                                 "right", "acc", "bias", "scaling"};
+
+template <class Enum, size_t N>
+std::optional<Enum> lookupName(const std::array<const char*, N>& names, std::string_view s) {
+  for (size_t i = 0; i < N; ++i)
+    if (s == names[i]) return Enum(i);
+  return std::nullopt;
+}
+
+constexpr std::array<const char*, 2> kBLayoutNames{"row_major", "col_major"};
+constexpr std::array<const char*, 3> kSLayoutNames{"none_box", "row_major", "col_major"};
+constexpr std::array<const char*, 2> kTargetNames{"a2a3", "a5"};
+
+std::string joinExprs(const std::vector<Expr>& es,
+                      const std::function<std::string(const Value*)>& name) {
+  std::string s = "[";
+  for (size_t i = 0; i < es.size(); ++i) {
+    if (i) s += ", ";
+    s += es[i].str(name);
+  }
+  return s + "]";
+}
+
+std::string joinInts(const std::vector<int64_t>& xs) {
+  std::string s = "[";
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(xs[i]);
+  }
+  return s + "]";
+}
+
+std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
+  std::vector<Expr> out;
+  out.reserve(xs.size());
+  for (int64_t x : xs) out.push_back(Expr::constant(x));
+  return out;
+}
+
+bool sameExprs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+const char* dtypeName(DType d) { return kDTypes[size_t(d)].name; }
+unsigned dtypeBytes(DType d) { return kDTypes[size_t(d)].bytes; }
+
+std::optional<DType> parseDType(std::string_view s) {
+  for (const auto& f : kDTypes)
+    if (s == f.name) return f.dtype;
+  return std::nullopt;
+}
+
+bool isFloat(DType d) { return d == DType::F16 || d == DType::BF16 || d == DType::F32; }
+bool isInteger(DType d) { return !isFloat(d) && d != DType::Bool; }
+bool isSigned(DType d) {
+  return d == DType::I8 || d == DType::I16 || d == DType::I32 || d == DType::I64 ||
+         d == DType::Index || isFloat(d);
+}
+
+const char* memSpaceName(MemSpace m) { return kSpaceNames[size_t(m)]; }
+std::optional<MemSpace> parseMemSpace(std::string_view s) {
+  return lookupName<MemSpace>(kSpaceNames, s);
+}
+const char* blayoutName(BLayout b) { return kBLayoutNames[size_t(b)]; }
+const char* slayoutName(SLayout s) { return kSLayoutNames[size_t(s)]; }
+std::optional<BLayout> parseBLayout(std::string_view s) {
+  return lookupName<BLayout>(kBLayoutNames, s);
+}
+std::optional<SLayout> parseSLayout(std::string_view s) {
+  return lookupName<SLayout>(kSLayoutNames, s);
+}
+const char* targetName(Target t) { return kTargetNames[size_t(t)]; }
+std::optional<Target> parseTarget(std::string_view s) { return lookupName<Target>(kTargetNames, s); }
+
+TileLayout defaultLayout(MemSpace space, const std::vector<int64_t>& shape, Target t) {
+  switch (space) {
+    case MemSpace::Mat:
+      return {BLayout::ColMajor, SLayout::RowMajor, 512, PadValue::Null};
+    case MemSpace::Left:
+      // PTOAS rewrites the left blayout by target: zZ on a2a3, nZ on a5.
+      return {t == Target::A5 ? BLayout::ColMajor : BLayout::RowMajor, SLayout::RowMajor, 512,
+              PadValue::Null};
+    case MemSpace::Right:
+      return {BLayout::RowMajor, SLayout::ColMajor, 512, PadValue::Null};
+    case MemSpace::Acc:
+      return {BLayout::ColMajor, SLayout::RowMajor, 1024, PadValue::Null};
+    default: {
+      // A [N, 1] column vector (row-reduction result) is stored column-major (DN).
+      bool columnVector = shape.size() == 2 && shape[1] == 1 && shape[0] > 1;
+      return {columnVector ? BLayout::ColMajor : BLayout::RowMajor, SLayout::NoneBox, 512,
+              PadValue::Null};
+    }
+  }
+}
+
+Type Type::scalar(DType d) {
+  Type t;
+  t.kind_ = TypeKind::Scalar;
+  t.dtype_ = d;
+  return t;
+}
+
+Type Type::tensor(DType d, std::vector<Expr> dims) {
+  Type t;
+  t.kind_ = TypeKind::Tensor;
+  t.dtype_ = d;
+  t.dims_ = std::move(dims);
+  return t;
+}
+
+Type Type::tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid, MemSpace space,
+                std::optional<TileLayout> layout, Target target) {
+  Type t;
+  t.kind_ = TypeKind::Tile;
+  t.dtype_ = d;
+  t.valid_ = valid.empty() ? constExprs(shape) : std::move(valid);
+  t.shape_ = std::move(shape);
+  t.space_ = space;
+  t.layout_ = layout ? *layout : defaultLayout(space, t.shape_, target);
+  return t;
+}
+
+bool Type::hasFullValid() const { return sameExprs(valid_, constExprs(shape_)); }
+
+int64_t Type::elementCount() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+int64_t Type::byteSize() const { return elementCount() * int64_t(dtypeBytes(dtype_)); }
+
+Type Type::withDType(DType d) const {
+  Type t = *this;
+  t.dtype_ = d;
+  return t;
+}
+
+Type Type::withShape(std::vector<int64_t> shape, std::vector<Expr> valid) const {
+  Type t = *this;
+  t.valid_ = valid.empty() ? constExprs(shape) : std::move(valid);
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Type Type::withValid(std::vector<Expr> valid) const {
+  Type t = *this;
+  t.valid_ = std::move(valid);
+  return t;
+}
+
+Type Type::withSpace(MemSpace m, Target target) const {
+  Type t = *this;
+  t.space_ = m;
+  t.layout_ = defaultLayout(m, shape_, target);
+  return t;
+}
+
+Type Type::withLayout(TileLayout l) const {
+  Type t = *this;
+  t.layout_ = l;
+  return t;
+}
+
+bool Type::operator==(const Type& o) const {
+  if (kind_ != o.kind_) return false;
+  switch (kind_) {
+    case TypeKind::None:
+      return true;
+    case TypeKind::Scalar:
+      return dtype_ == o.dtype_;
+    case TypeKind::Tensor:
+      return dtype_ == o.dtype_ && sameExprs(dims_, o.dims_);
+    case TypeKind::Tile:
+      return dtype_ == o.dtype_ && shape_ == o.shape_ && sameExprs(valid_, o.valid_) &&
+             space_ == o.space_ && layout_ == o.layout_;
+  }
+  return false;
+}
+
+std::string Type::str(const std::function<std::string(const Value*)>& name, Target target) const {
+  switch (kind_) {
+    case TypeKind::None:
+      return "none";
+    case TypeKind::Scalar:
+      return dtypeName(dtype_);
+    case TypeKind::Tensor:
+      return std::string("tensor<") + dtypeName(dtype_) + ", " + joinExprs(dims_, name) + ">";
+    case TypeKind::Tile: {
+      std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + joinInts(shape_);
+      if (!hasFullValid()) s += ", valid=" + joinExprs(valid_, name);
+      if (space_ != MemSpace::None) s += std::string(", ") + memSpaceName(space_);
+      if (layout_ != defaultLayout(space_, shape_, target))
+        s += std::string(", layout=") + blayoutName(layout_.blayout) + "/" +
+             slayoutName(layout_.slayout) + "/" + std::to_string(layout_.fractal) + "/pad" +
+             std::to_string(int(layout_.pad));
+      return s + ">";
+    }
+  }
+  return "none";
+}
+
+}  // namespace tilec::ir
