@@ -1,0 +1,301 @@
+// flatten-nd-to-2d: every tile of rank >= 3 in a kernel becomes the 2-D tile
+// [product of leading dims, last] (PTO tiles are 2-D). Two phases: all
+// preconditions are checked first (each violation is reported, nothing is
+// rewritten), then one program-order walk rewrites ops in place. Linear in the
+// number of ops, plus the per-batch pages an N-D transpose unrolls into.
+#include "ir/OpDefs.h"
+#include "passes/NdShape.h"
+#include "passes/Pass.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+bool isNdTile(const Type& t) { return t.isTile() && t.rank() > 2; }
+
+bool touchesNdTile(const Op& op) {
+  for (Value* v : op.operands())
+    if (isNdTile(v->type())) return true;
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (isNdTile(op.result(i)->type())) return true;
+  return false;
+}
+
+const std::vector<Expr>* exprListAttr(const Op& op, const char* key) {
+  return op.attr<std::vector<Expr>>(key);
+}
+
+std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
+  std::vector<Expr> out;
+  for (int64_t x : xs) out.push_back(Expr::constant(x));
+  return out;
+}
+
+// ---- phase 1: preconditions ----
+
+class Preconditions {
+ public:
+  explicit Preconditions(DiagnosticEngine& diags) : diags_(diags) {}
+
+  bool check(Function& f) {
+    f.walk([&](Op& op) {
+      if (touchesNdTile(op)) checkOp(op);
+    });
+    return ok_;
+  }
+
+ private:
+  void fail(Diag id, const Op& op, std::string message) {
+    diags_.report(id, op.loc(), std::move(message));
+    ok_ = false;
+  }
+
+  void checkOp(const Op& op) {
+    const OpInfo& info = opInfo(op.kind());
+    if (info.has(ColReduce))
+      return fail(Diag::NdColumnReduce, op,
+                  std::string(info.name) + " reduces axis 0 of a " +
+                      std::to_string(op.operand(0)->type().rank()) +
+                      "-D tile, which flattening to 2-D would merge with the other leading axes; "
+                      "reduce along the last axis (row_*) or reshape the tile to 2-D first");
+    switch (op.kind()) {
+      case OpKind::Slice:
+        return fail(Diag::NdSlice, op,
+                    "slice of a " + std::to_string(op.operand(0)->type().rank()) +
+                        "-D tile is not supported; slice a 2-D tile, or load the window directly");
+      case OpKind::Assemble:
+        return checkAssemble(op);
+      case OpKind::Transpose:
+        return checkTranspose(op);
+      case OpKind::BatchMatmul:
+      case OpKind::BatchMatmulAcc:
+        return fail(Diag::NdBatchMatmul, op,
+                    std::string(info.name) +
+                        " is not lowered by this version of tilec; write the batch loop in the "
+                        "kernel with 2-D matmul/matmul_acc on each page");
+      default:
+        return;
+    }
+  }
+
+  void checkAssemble(const Op& op) {
+    const Type& target = op.operand(0)->type();
+    const Type& src = op.operand(1)->type();
+    if (target.rank() <= 2) return;
+    if (src.rank() != target.rank())
+      return fail(Diag::NdAssembleRank, op,
+                  "assemble into a " + std::to_string(target.rank()) + "-D tile needs a " +
+                      std::to_string(target.rank()) + "-D source, but the source is " +
+                      nd::shapeStr(src.shape()) + "; reshape the source to the target's rank first");
+    if (!nd::collapsesContiguously(constExprs(src.shape()), constExprs(target.shape())))
+      fail(Diag::NdAssembleBand, op,
+           "assemble writes a " + nd::shapeStr(src.shape()) + " region into a " +
+               nd::shapeStr(target.shape()) +
+               " tile, which is not one contiguous row band once the tile is 2-D (every dimension "
+               "after the outermost partial one must be written in full); assemble one "
+               "contiguous page per iteration of a loop over the outer dimension");
+  }
+
+  void checkTranspose(const Op& op) {
+    const Type& in = op.operand(0)->type();
+    const auto* axes = op.attr<std::vector<int64_t>>("axes");
+    if (!axes || axes->size() != 2) return;  // the verifier reports malformed axes
+    int64_t n = int64_t(in.rank());
+    int64_t lo = std::min((*axes)[0], (*axes)[1]), hi = std::max((*axes)[0], (*axes)[1]);
+    if (lo != n - 2 || hi != n - 1)
+      return fail(Diag::NdTransposeAxes, op,
+                  "transpose of a " + std::to_string(n) + "-D tile swaps axes " +
+                      std::to_string(lo) + " and " + std::to_string(hi) +
+                      ", which involves a batch axis; only the last two axes of a >2D tile can be "
+                      "swapped, so reshape the tile so that the swapped axes are the last two");
+    for (int64_t i = 0; i + 2 < n; ++i)
+      if (in.valid()[i] != Expr::constant(in.shape()[i]))
+        return fail(Diag::NdTransposeValid, op,
+                    "transpose of a >2D tile needs every batch axis fully valid, but axis " +
+                        std::to_string(i) + " has valid extent " + nd::exprsStr({in.valid()[i]}) +
+                        "; narrow only the last two axes, or transpose each page in a loop");
+  }
+
+  DiagnosticEngine& diags_;
+  bool ok_ = true;
+};
+
+// ---- phase 2: the rewrite ----
+
+class Rewriter {
+ public:
+  Rewriter(Target target, DiagnosticEngine& diags) : target_(target), diags_(diags) {}
+
+  bool run(Function& f) {
+    rewriteBlock(f.body());
+    return ok_;
+  }
+
+ private:
+  void rewriteBlock(Block& b) {
+    for (auto it = b.ops().begin(); it != b.ops().end();) {
+      Op* op = it->get();
+      ++it;  // rewrites may insert before `op` or erase it
+      rewriteOp(*op);
+    }
+  }
+
+  void rewriteOp(Op& op) {
+    switch (op.kind()) {
+      case OpKind::For:
+        return rewriteFor(op);
+      case OpKind::If:
+        return rewriteIf(op);
+      case OpKind::Load:
+        return rewriteLoad(op);
+      case OpKind::Assemble:
+        return rewriteAssemble(op);
+      case OpKind::Transpose:
+        if (isNdTile(op.operand(0)->type())) return unrollTranspose(op);
+        return;
+      default:
+        return collapseResults(op);
+    }
+  }
+
+  void collapseResults(Op& op) {
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      Value* r = op.result(i);
+      if (isNdTile(r->type())) r->setType(nd::collapseTile(r->type(), target_));
+    }
+  }
+
+  void rewriteFor(Op& op) {
+    Block& body = op.body();
+    for (unsigned i = 0; i < op.numOperands(); ++i) body.arg(i + 1)->setType(op.operand(i)->type());
+    rewriteBlock(body);
+    collapseResults(op);
+  }
+
+  void rewriteIf(Op& op) {
+    rewriteBlock(op.body(0));
+    rewriteBlock(op.body(1));
+    collapseResults(op);
+  }
+
+  // The result becomes 2-D. A vec load keeps its tensor-rank window; a natural NZ load
+  // into mat reads a 2-D view of the tensor instead, since the NZ conversion is 2-D.
+  void rewriteLoad(Op& op) {
+    Value* r = op.result();
+    if (!isNdTile(r->type())) return;
+    const Type& tile = r->type();
+    const Type& tensor = op.operand(0)->type();
+    std::vector<Expr> window(tensor.rank() - tile.rank(), Expr::constant(1));
+    window.insert(window.end(), tile.valid().begin(), tile.valid().end());
+    bool naturalNz = tile.space() == MemSpace::Mat &&
+                     tile.layout() == defaultLayout(MemSpace::Mat, tile.shape(), target_);
+    r->setType(nd::collapseTile(tile, target_));
+    if (!naturalNz) {
+      op.setAttr("window", window);
+      return;
+    }
+    if (!nd::collapsesContiguously(window, tensor.dims())) {
+      diags_.report(Diag::NdLoadNotContiguous, op.loc(),
+                    "load into mat reads the window " + nd::exprsStr(window) + " of a " +
+                        nd::exprsStr(tensor.dims()) +
+                        " tensor, which is not one contiguous run of rows; the 2-D NZ conversion "
+                        "needs that, so load one page per iteration of a loop over the outer axis");
+      ok_ = false;
+      return;
+    }
+    Op* view = op.parentBlock()->create(OpKind::TensorView, op.loc(), &op);
+    view->addOperand(op.operand(0));
+    view->addResult(Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
+                    op.operand(0)->name() + "_2d");
+    op.setOperand(0, view->result());
+    op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), tensor.dims()));
+  }
+
+  void rewriteAssemble(Op& op) {
+    const Type& target = op.operand(0)->type();  // already collapsed by its producer
+    Value* r = op.result();
+    if (!isNdTile(r->type())) return;
+    std::vector<Expr> dims = constExprs(r->type().shape());
+    op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), dims));
+    r->setType(target);
+  }
+
+  // [..batch.., A, B] swapped on the last two axes: one 2-D transpose per batch page,
+  // each with a scratch page sliced from one pool, assembled into the [Bc*B, A] result.
+  void unrollTranspose(Op& op) {
+    Value* in = op.operand(0);  // already collapsed to [Bc*A, B]
+    const Type& ndOut = op.result()->type();
+    const std::vector<int64_t>& s = ndOut.shape();
+    const size_t n = s.size();
+    const int64_t a = s[n - 1], b = s[n - 2];  // an input page is [a, b]
+    int64_t pages = 1;
+    for (size_t i = 0; i + 2 < n; ++i) pages *= s[i];
+    const Type flatIn = in->type();
+    // The result's valid extents are the input page's, swapped (batch axes are full).
+    const std::vector<Expr> pageValid{ndOut.valid()[n - 1], ndOut.valid()[n - 2]};
+    Block& blk = *op.parentBlock();
+    const SourceRange loc = op.loc();
+
+    auto create = [&](Type t, const std::string& name) {
+      Op* c = blk.create(OpKind::Create, loc, &op);
+      return c->addResult(std::move(t), name);
+    };
+    auto slice = [&](Value* from, int64_t row, std::vector<Expr> valid, const std::string& name) {
+      Op* sl = blk.create(OpKind::Slice, loc, &op);
+      sl->addOperand(from);
+      sl->setAttr("offsets", std::vector<Expr>{Expr::constant(row), Expr::constant(0)});
+      return sl->addResult(flatIn.withShape({a, b}, std::move(valid)), name);
+    };
+
+    const std::string base = op.result()->name().empty() ? "transpose" : op.result()->name();
+    Type outType = nd::collapseTile(ndOut, target_);
+    Value* acc = create(outType, base);
+    Value* pool = create(flatIn.withValid({}), base + "_scratch");
+    for (int64_t p = 0; p < pages; ++p) {
+      std::string idx = std::to_string(p);
+      Value* page = slice(in, p * a, pageValid, base + "_page" + idx);
+      Value* scratch = slice(pool, p * a, {}, base + "_scratch" + idx);
+      Op* t = blk.create(OpKind::Transpose, loc, &op);
+      t->addOperand(page);
+      t->addOperand(scratch);
+      t->setAttr("axes", std::vector<int64_t>{0, 1});
+      Value* tr = t->addResult(page->type().withShape({b, a}, {pageValid[1], pageValid[0]}),
+                               base + "_t" + idx);
+      Op* as = blk.create(OpKind::Assemble, loc, &op);
+      as->addOperand(acc);
+      as->addOperand(tr);
+      as->setAttr("offsets", std::vector<Expr>{Expr::constant(p * b), Expr::constant(0)});
+      acc = as->addResult(acc->type(), base);
+    }
+    op.result()->replaceAllUsesWith(acc);
+    blk.erase(&op);
+  }
+
+  Target target_;
+  DiagnosticEngine& diags_;
+  bool ok_ = true;
+};
+
+class FlattenNdTo2D final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"flatten-nd-to-2d",
+                                "collapse every >2D tile to [product of leading dims, last]",
+                                PropSSA, PropTileOps2D, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    bool ok = true;
+    for (auto& f : m.functions()) ok = Preconditions(ctx.diags).check(*f) && ok;
+    if (!ok) return false;
+    for (auto& f : m.functions()) ok = Rewriter(ctx.target, ctx.diags).run(*f) && ok;
+    return ok;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createFlattenNdTo2DPass() { return std::make_unique<FlattenNdTo2D>(); }
+
+}  // namespace tilec

@@ -1,0 +1,133 @@
+#include "passes/NdShape.h"
+
+#include "ir/IR.h"
+
+namespace tilec::nd {
+using ir::Expr;
+
+std::vector<int64_t> collapseShape(const std::vector<int64_t>& shape) {
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < shape.size(); ++i) rows *= shape[i];
+  return {rows, shape.back()};
+}
+
+std::vector<Expr> collapseExprs(const std::vector<Expr>& dims) {
+  std::vector<Expr> leading(dims.begin(), dims.end() - 1);
+  return {ir::product(leading), dims.back()};
+}
+
+ir::Type collapseTile(const ir::Type& t, ir::Target target) {
+  bool defaultLayout = t.layout() == ir::defaultLayout(t.space(), t.shape(), target);
+  std::vector<int64_t> shape = collapseShape(t.shape());
+  ir::Type flat = t.withShape(shape, collapseExprs(t.valid()));
+  if (defaultLayout) flat = flat.withLayout(ir::defaultLayout(t.space(), shape, target));
+  return flat;
+}
+
+std::vector<Expr> foldOffsets(const std::vector<Expr>& offsets, const std::vector<Expr>& dims) {
+  Expr row = offsets[0];
+  for (size_t i = 1; i + 1 < offsets.size(); ++i) row = row * dims[i] + offsets[i];
+  return {row, offsets.back()};
+}
+
+bool collapsesContiguously(const std::vector<Expr>& part, const std::vector<Expr>& full) {
+  if (part.size() != full.size()) return true;
+  size_t i = 0;
+  const size_t rowDims = part.size() - 1;
+  while (i < rowDims && part[i].asConst() == std::optional<int64_t>(1)) ++i;
+  if (i < rowDims) ++i;  // the one partial dim
+  for (; i < rowDims; ++i)
+    if (!ir::provablyEqual(part[i], full[i])) return false;
+  return true;
+}
+
+namespace {
+
+std::string num(const Expr& e) { return e.str([](const ir::Value* v) { return "%" + v->name(); }); }
+
+// True when `a > b` is certain (both constant); symbolic extents never "overflow".
+bool certainlyExceeds(const Expr& a, const Expr& b) {
+  return ir::prove(ir::CmpKind::GT, a, b) == std::optional<bool>(true);
+}
+
+}  // namespace
+
+StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>& dims,
+                        const std::vector<Expr>& offsets) {
+  using F = StoreWindow::Failure;
+  StoreWindow out;
+  const size_t rank = dims.size();
+  out.window.assign(rank - valid.size(), Expr::constant(1));
+  out.window.insert(out.window.end(), valid.begin(), valid.end());
+  bool fits = true;
+  for (size_t i = 0; i < rank; ++i) fits = fits && !certainlyExceeds(out.window[i], dims[i]);
+  if (fits || valid.size() < 2) return out;
+
+  // The tile's rows collapse several tensor axes: consume whole axes from the innermost out.
+  Expr rows = valid[valid.size() - 2];
+  const Expr& cols = valid.back();
+  if (certainlyExceeds(offsets.back() + cols, dims.back())) {
+    out.failure = F::PastTensor;
+    out.message = "store writes " + num(cols) + " columns at offset " + num(offsets.back()) +
+                  " of an axis whose extent is " + num(dims.back()) + ", past the end of the tensor";
+    return out;
+  }
+  out.window.assign(rank, Expr::constant(1));
+  out.window.back() = cols;
+  std::optional<int64_t> remaining = rows.asConst();
+  for (size_t a = rank - 1; a-- > 0;) {
+    std::optional<int64_t> extent = dims[a].asConst();
+    if (!remaining || !extent) {  // symbolic rows or extent: the tile's rows are this axis
+      out.window[a] = remaining ? Expr::constant(*remaining) : rows;
+      return out;
+    }
+    if (*remaining <= *extent) {
+      if (certainlyExceeds(offsets[a] + Expr::constant(*remaining), dims[a])) {
+        out.failure = F::PastTensor;
+        out.message = "store writes " + std::to_string(*remaining) + " rows at offset " +
+                      num(offsets[a]) + " of axis " + std::to_string(a) + ", whose extent is " +
+                      std::to_string(*extent) + "; the write runs past the tensor";
+      }
+      out.window[a] = Expr::constant(*remaining);
+      return out;
+    }
+    if (*remaining % *extent != 0) {
+      out.failure = F::FractionalAxis;
+      out.message = "the tile's " + num(rows) + " rows span several tensor axes, so they must fill axis " +
+                    std::to_string(a) + " (extent " + std::to_string(*extent) +
+                    ") a whole number of times, but " + std::to_string(*remaining) +
+                    " rows remain; store one whole axis at a time (loop over the outer axis) or "
+                    "give the destination a shape whose rows are a single axis";
+      return out;
+    }
+    if (offsets[a].asConst() != std::optional<int64_t>(0)) {
+      out.failure = F::NonZeroOffset;
+      out.message = "store fills axis " + std::to_string(a) + " (extent " + std::to_string(*extent) +
+                    ") completely, so it must start at offset 0 there, not " + num(offsets[a]) +
+                    "; otherwise the written rows are not one contiguous box";
+      return out;
+    }
+    out.window[a] = dims[a];
+    *remaining /= *extent;
+  }
+  if (*remaining != 1) {
+    out.failure = F::PastTensor;
+    out.message = "store writes " + num(rows) + " rows but the tensor's leading axes hold fewer; "
+                  "the write runs past the tensor";
+  }
+  return out;
+}
+
+std::string shapeStr(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string exprsStr(const std::vector<Expr>& es) {
+  std::string s = "[";
+  for (size_t i = 0; i < es.size(); ++i) s += (i ? ", " : "") + num(es[i]);
+  return s + "]";
+}
+
+}  // namespace tilec::nd

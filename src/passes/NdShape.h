@@ -1,0 +1,42 @@
+// Shape arithmetic shared by the ND-to-2D passes: how an N-D tile collapses to
+// [product of leading dims, last], and which tensor boxes a collapsed tile can name.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/Expr.h"
+#include "ir/Type.h"
+
+namespace tilec::nd {
+
+// [2, 3, 4] -> [6, 4]. Requires rank >= 2.
+std::vector<int64_t> collapseShape(const std::vector<int64_t>& shape);
+// [1, S, 512] -> [S, 512]; [2, S, 8] -> [2 * S, 8]: symbolic factors survive.
+std::vector<ir::Expr> collapseExprs(const std::vector<ir::Expr>& dims);
+// The 2-D type of an N-D tile (valid collapsed the same way; a default layout stays default).
+ir::Type collapseTile(const ir::Type& t, ir::Target target);
+
+// Row-major offset fold: row = ((o0 * d1 + o1) * d2 + ...) + o[n-2], col = o[n-1].
+std::vector<ir::Expr> foldOffsets(const std::vector<ir::Expr>& offsets,
+                                  const std::vector<ir::Expr>& dims);
+
+// True when a box of extents `part` inside `full` (same rank) is one contiguous run once
+// the leading dims are collapsed: some leading 1s, at most one partial dim, then full dims.
+// The last (column) dim is not considered.
+bool collapsesContiguously(const std::vector<ir::Expr>& part, const std::vector<ir::Expr>& full);
+
+// The partition window a store of a 2-D (or lower-rank) tile with valid extents `valid`
+// writes into a tensor of extents `dims` at `offsets`, or a reason it has none.
+struct StoreWindow {
+  std::vector<ir::Expr> window;  // tensor rank
+  enum class Failure { None, PastTensor, FractionalAxis, NonZeroOffset } failure = Failure::None;
+  std::string message;           // set when failure != None
+};
+StoreWindow storeWindow(const std::vector<ir::Expr>& valid, const std::vector<ir::Expr>& dims,
+                        const std::vector<ir::Expr>& offsets);
+
+std::string shapeStr(const std::vector<int64_t>& shape);  // "[2, 3, 4]"
+std::string exprsStr(const std::vector<ir::Expr>& es);     // "[%S, 512]" with hint names
+
+}  // namespace tilec::nd

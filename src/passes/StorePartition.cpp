@@ -1,0 +1,59 @@
+// store-partition: a store into a tensor of rank > 2 writes through a partition
+// view, which can only describe a box inside the tensor. This pass computes that
+// box (the `window` attribute): the tile's valid extents aligned to the tensor's
+// trailing axes, or, when the tile's rows are a collapse of several axes, whole
+// axes consumed from the innermost outward. Stores with no such box are errors.
+// Linear in the number of ops times the tensor rank.
+#include "passes/NdShape.h"
+#include "passes/Pass.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+Diag diagFor(nd::StoreWindow::Failure f) {
+  switch (f) {
+    case nd::StoreWindow::Failure::FractionalAxis:
+      return Diag::StoreFractionalAxis;
+    case nd::StoreWindow::Failure::NonZeroOffset:
+      return Diag::StoreAxisOffset;
+    default:
+      return Diag::StorePastTensor;
+  }
+}
+
+class StorePartition final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"store-partition",
+                                "give each store into a >2D tensor the partition box it writes",
+                                PropSSA | PropTileOps2D, 0, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    bool ok = true;
+    for (auto& f : m.functions())
+      f->walk([&](Op& op) {
+        if (op.kind() != OpKind::Store || op.hasAttr("window")) return;
+        const Type& tensor = op.operand(1)->type();
+        if (tensor.rank() <= 2) return;
+        const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+        if (!offsets || offsets->size() != tensor.rank()) return;  // the verifier reports it
+        nd::StoreWindow w = nd::storeWindow(op.operand(0)->type().valid(), tensor.dims(), *offsets);
+        if (w.failure != nd::StoreWindow::Failure::None) {
+          ctx.diags.report(diagFor(w.failure), op.loc(), w.message);
+          ok = false;
+          return;
+        }
+        op.setAttr("window", w.window);
+      });
+    return ok;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createStorePartitionPass() { return std::make_unique<StorePartition>(); }
+
+}  // namespace tilec

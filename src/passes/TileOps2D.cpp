@@ -1,0 +1,62 @@
+// tile-ops-2d: an independent check that the ND passes left only forms the PTO
+// backend can emit: no op but load/store/reshape/reinterpret_view sees a >2D
+// tile, every assemble offset is a (row, col) pair, every transpose carries its
+// scratch. Produces PropTileOps2D. Linear in the number of ops.
+#include "ir/OpDefs.h"
+#include "passes/Pass.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+bool mayBeNd(OpKind k) {
+  return k == OpKind::Load || k == OpKind::Store || k == OpKind::Reshape ||
+         k == OpKind::ReinterpretView;
+}
+
+class TileOps2D final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"tile-ops-2d",
+                                "verify that only 2-D tile forms remain (after the ND passes)",
+                                PropSSA, PropTileOps2D | PropNdLegalized, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    bool ok = true;
+    auto fail = [&](const Op& op, std::string msg) {
+      ctx.diags.report(Diag::TileOps2DViolation, op.loc(), std::move(msg));
+      ok = false;
+    };
+    for (auto& f : m.functions())
+      f->walk([&](Op& op) {
+        if (!mayBeNd(op.kind())) {
+          for (Value* v : op.operands())
+            if (v->type().isTile() && v->type().rank() > 2)
+              return fail(op, std::string(op.name()) + " has a " +
+                                  std::to_string(v->type().rank()) +
+                                  "-D tile operand; run flatten-nd-to-2d before this point");
+          for (Value* r : op.results())
+            if (r->type().isTile() && r->type().rank() > 2)
+              return fail(op, std::string(op.name()) + " produces a " +
+                                  std::to_string(r->type().rank()) +
+                                  "-D tile; run flatten-nd-to-2d before this point");
+        }
+        if (op.kind() == OpKind::Assemble) {
+          const auto* offs = op.attr<std::vector<Expr>>("offsets");
+          if (!offs || offs->size() != 2)
+            fail(op, "tile.assemble needs a (row, col) offset after flattening");
+        }
+        if (op.kind() == OpKind::Transpose && op.numOperands() != 2)
+          fail(op, "tile.transpose has no scratch operand; run insert-transpose-scratch");
+      });
+    return ok;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createTileOps2DPass() { return std::make_unique<TileOps2D>(); }
+
+}  // namespace tilec
