@@ -144,6 +144,10 @@ class Op {
 class Block {
  public:
   using OpList = std::list<std::unique_ptr<Op>>;
+  // Ops die last-first, so every user goes before the values it uses.
+  ~Block() {
+    while (!ops_.empty()) ops_.pop_back();
+  }
   const std::vector<std::unique_ptr<Value>>& args() const { return args_; }
   Value* arg(unsigned i) const { return args_[i].get(); }
   unsigned numArgs() const { return unsigned(args_.size()); }

@@ -3,6 +3,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
@@ -11,6 +12,24 @@ namespace tilec::ir {
 
 struct PrintOptions {
   bool locations = false;  // append `loc(file:line:col)` to ops (off for --emit-ir goldens)
+  const SourceManager* sources = nullptr;  // resolves op ranges for `locations`
+  Target target = Target::A2A3;  // layout defaults for printFunction (printModule: the module's)
+};
+
+// The names the printer gives a function's values (without the '%'), assigned in
+// program order: the name hint made unique with a `_N` suffix, or the next number
+// for a value without a hint. Diagnostics use them to name values as printed.
+class ValueNames {
+ public:
+  explicit ValueNames(const Function& f);
+  const std::string& operator()(const Value* v) const;  // "?" for a value outside f
+
+ private:
+  void assign(const Value* v);
+  void assignBlock(const Block& b);
+  std::unordered_map<const Value*, std::string> names_;
+  std::unordered_map<std::string, unsigned> used_;  // name -> next `_N` suffix to try
+  unsigned nextNumber_ = 0;
 };
 void printModule(const Module& m, std::ostream& os, const PrintOptions& opts = {});
 void printFunction(const Function& f, std::ostream& os, const PrintOptions& opts = {});

@@ -32,6 +32,24 @@ const OpInfo& opInfo(OpKind k);
 std::optional<OpKind> opKindByName(std::string_view name);
 const std::vector<OpInfo>& allOps();
 
+// ---- attribute schema (ODS style) ----
+// Every attribute an op kind accepts, with the payload kind it must hold. The
+// parser reads attribute values by it; verifyOp rejects missing required, unknown
+// and mistyped attributes. Every op with results also accepts `buffers` (IntList,
+// one buffer id per result, -1 for non-tiles), set by assign-buffers.
+enum class AttrKind : uint8_t { Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat };
+const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
+struct AttrSpec {
+  const char* key;
+  AttrKind kind;
+  bool required;
+};
+// The attributes of op kind `k`, sorted by key.
+const std::vector<AttrSpec>& attrSchema(OpKind k);
+const AttrSpec* findAttrSpec(OpKind k, std::string_view key);
+// Whether `v` holds a payload of kind `k` (IntOrFloat: int64_t or double).
+bool attrHasKind(const AttrValue& v, AttrKind k);
+
 // A rule violation found while inferring or verifying. `operand` (>= 0) names the
 // operand the problem is about so a caller can point at that argument's range.
 struct OpError {
@@ -59,7 +77,7 @@ std::variant<Type, OpError> inferResultType(const InferInput& in);
 std::optional<OpError> verifyOp(const Op& op, Target target);
 
 // Which operand, if any, the op's result is tied to (updated in place):
-// matmul_acc -> 0, assemble -> 0, set_valid_shape -> 0; otherwise -1.
+// matmul_acc -> 0, batch_matmul_acc -> 0, assemble -> 0, set_valid_shape -> 0; otherwise -1.
 int tiedOperand(OpKind k);
 
 }  // namespace tilec::ir

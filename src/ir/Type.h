@@ -89,6 +89,7 @@ class Type {
   Type withDType(DType d) const;
   Type withShape(std::vector<int64_t> shape, std::vector<Expr> valid) const;
   Type withValid(std::vector<Expr> valid) const;
+  Type withFullValid() const { return withShape(shape_, {}); }
   Type withSpace(MemSpace m, Target t = Target::A2A3) const;  // resets layout to the default
   Type withLayout(TileLayout l) const;
 

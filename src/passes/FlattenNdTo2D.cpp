@@ -151,7 +151,7 @@ class Rewriter {
       case OpKind::Assemble:
         return rewriteAssemble(op);
       case OpKind::Transpose:
-        if (isNdTile(op.operand(0)->type())) return unrollTranspose(op);
+        if (isNdTile(op.result()->type())) return unrollTranspose(op);
         return;
       default:
         return collapseResults(op);
@@ -250,7 +250,7 @@ class Rewriter {
     const std::string base = op.result()->name().empty() ? "transpose" : op.result()->name();
     Type outType = nd::collapseTile(ndOut, target_);
     Value* acc = create(outType, base);
-    Value* pool = create(flatIn.withValid({}), base + "_scratch");
+    Value* pool = create(flatIn.withFullValid(), base + "_scratch");
     for (int64_t p = 0; p < pages; ++p) {
       std::string idx = std::to_string(p);
       Value* page = slice(in, p * a, pageValid, base + "_page" + idx);

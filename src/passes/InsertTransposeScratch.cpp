@@ -24,7 +24,7 @@ class InsertTransposeScratch final : public Pass {
         Value* src = op.operand(0);
         Op* scratch = op.parentBlock()->create(OpKind::Create, op.loc(), &op);
         std::string name = (src->name().empty() ? std::string("transpose") : src->name()) + "_scratch";
-        op.addOperand(scratch->addResult(src->type().withValid({}), name));
+        op.addOperand(scratch->addResult(src->type().withFullValid(), name));
       });
     return true;
   }

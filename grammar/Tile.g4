@@ -1,0 +1,174 @@
+// The .tile kernel language. docs/language.md describes the syntax and semantics;
+// this grammar only fixes the shape of programs. Names of built-ins, memory spaces
+// and rounding modes are ordinary identifiers resolved by the frontend, so adding
+// one never changes the grammar.
+grammar Tile;
+
+// ============================== parser ==============================
+
+module : topDecl* EOF ;
+
+topDecl
+  : constDecl
+  | kernelDecl
+  | importDecl
+  | sequenceDecl
+  | reservedStmt
+  ;
+
+constDecl : CONST ID ASSIGN expr SEMI ;
+
+kernelDecl : kernelKind? KERNEL ID LPAREN paramList? RPAREN whereClause? block ;
+kernelKind : INCORE | AIC | AIV ;
+paramList  : param (COMMA param)* COMMA? ;
+// Tensor parameters carry a direction and dims; the frontend checks that both or
+// neither are present, which gives better messages than a grammar split.
+param      : ID COLON direction? DTYPE (LBRACK exprList? RBRACK)? ;
+direction  : IN | OUT | INOUT ;
+whereClause : WHERE symbolDecl (COMMA symbolDecl)* ;
+symbolDecl : ID COLON DYN ;
+
+block : LBRACE stmt* RBRACE ;
+
+stmt
+  : bindStmt
+  | assignStmt
+  | forStmt
+  | ifStmt
+  | constDecl
+  | exprStmt
+  | block
+  | reservedStmt
+  ;
+
+bindStmt   : kw=(LET | VAR) ID (COLON typeAnn)? ASSIGN expr SEMI ;
+assignStmt : ID op=(ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN) expr SEMI ;
+forStmt    : loopMode=(UNROLL | PARALLEL)? FOR ID IN expr DOTDOT expr (STEP expr)? block ;
+ifStmt     : IF expr block (ELSE (ifStmt | block))? ;
+exprStmt   : expr SEMI ;
+
+// `f32`, `index`, or `tile<f32, [16, 16], vec, valid = [r, 16]>`.
+typeAnn
+  : DTYPE                                                        # scalarTypeAnn
+  | ID                                                           # namedTypeAnn
+  | ID LT DTYPE COMMA LBRACK exprList RBRACK (COMMA tileTypeOpt)* GT  # tileTypeAnn
+  ;
+tileTypeOpt : ID (ASSIGN LBRACK exprList RBRACK)? ;
+
+// Earlier alternatives bind tighter.
+expr
+  : primary                                        # primaryExpr
+  | op=(MINUS | NOT) expr                          # unaryExpr
+  | expr op=(STAR | SLASH | PERCENT) expr          # binaryExpr
+  | expr op=(PLUS | MINUS) expr                    # binaryExpr
+  | expr op=(EQ | NE | LT | LE | GT | GE) expr     # binaryExpr
+  | expr op=AND expr                               # binaryExpr
+  | expr op=OR expr                                # binaryExpr
+  ;
+
+primary
+  : INT                                            # intLit
+  | FLOAT                                          # floatLit
+  | (TRUE | FALSE)                                 # boolLit
+  | ID (LT DTYPE GT)? LPAREN argList? RPAREN       # call
+  | kw=(FILL | DRAIN | PARTITION) LPAREN argList? RPAREN  # reservedCall
+  | ID                                             # nameRef
+  | LPAREN expr RPAREN                             # parenExpr
+  | LBRACK exprList? RBRACK                        # listExpr
+  ;
+
+argList  : arg (COMMA arg)* ;
+arg      : (ID ASSIGN)? expr ;
+exprList : expr (COMMA expr)* ;
+
+// ---- syntax reserved for later versions (parsed, then rejected with E0103) ----
+// `fill(...)`/`drain(...)` statements parse as expression statements (reservedCall).
+importDecl   : IMPORT STRING SEMI ;
+sequenceDecl : SEQUENCE ID LPAREN paramList? RPAREN block ;
+reservedStmt
+  : kw=(CHANNEL | PATTERN | PARTITION | TILE_ARRAY) ID (COLON typeAnn)? (ASSIGN expr)? SEMI
+  | kw=REGION ID? (LPAREN argList? RPAREN)? block
+  ;
+
+// ============================== lexer ==============================
+
+CONST    : 'const' ;
+KERNEL   : 'kernel' ;
+INCORE   : 'incore' ;
+AIC      : 'aic' ;
+AIV      : 'aiv' ;
+IN       : 'in' ;
+OUT      : 'out' ;
+INOUT    : 'inout' ;
+WHERE    : 'where' ;
+DYN      : 'dyn' ;
+LET      : 'let' ;
+VAR      : 'var' ;
+FOR      : 'for' ;
+UNROLL   : 'unroll' ;
+PARALLEL : 'parallel' ;
+STEP     : 'step' ;
+IF       : 'if' ;
+ELSE     : 'else' ;
+TRUE     : 'true' ;
+FALSE    : 'false' ;
+
+IMPORT     : 'import' ;
+SEQUENCE   : 'sequence' ;
+CHANNEL    : 'channel' ;
+FILL       : 'fill' ;
+DRAIN      : 'drain' ;
+PATTERN    : 'pattern' ;
+REGION     : 'region' ;
+PARTITION  : 'partition' ;
+TILE_ARRAY : 'tile_array' ;
+
+DTYPE : 'bool' | 'i8' | 'i16' | 'i32' | 'i64' | 'u8' | 'u16' | 'u32' | 'f16' | 'bf16' | 'f32' ;
+
+DOTDOT       : '..' ;
+PLUS_ASSIGN  : '+=' ;
+MINUS_ASSIGN : '-=' ;
+STAR_ASSIGN  : '*=' ;
+SLASH_ASSIGN : '/=' ;
+EQ     : '==' ;
+NE     : '!=' ;
+LE     : '<=' ;
+GE     : '>=' ;
+AND    : '&&' ;
+OR     : '||' ;
+LT     : '<' ;
+GT     : '>' ;
+ASSIGN : '=' ;
+PLUS   : '+' ;
+MINUS  : '-' ;
+STAR   : '*' ;
+SLASH  : '/' ;
+PERCENT: '%' ;
+NOT    : '!' ;
+LPAREN : '(' ;
+RPAREN : ')' ;
+LBRACK : '[' ;
+RBRACK : ']' ;
+LBRACE : '{' ;
+RBRACE : '}' ;
+COMMA  : ',' ;
+COLON  : ':' ;
+SEMI   : ';' ;
+
+FLOAT : DIGITS '.' DIGITS EXPONENT? | DIGITS EXPONENT ;
+INT   : DIGITS | '0' [xX] [0-9a-fA-F]+ ;
+ID    : [a-zA-Z_] [a-zA-Z_0-9]* ;
+STRING : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"' ;
+
+fragment DIGITS   : [0-9]+ ;
+fragment EXPONENT : [eE] [+-]? DIGITS ;
+
+WS            : [ \t\r\n]+ -> skip ;
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+
+// Lexical errors become tokens on the hidden channel: the parser never sees them,
+// the frontend reports each one, and --emit=tokens shows them.
+UNTERMINATED_COMMENT : '/*' (~'*' | '*'+ ~[*/])* '*'* EOF -> channel(HIDDEN) ;
+UNTERMINATED_STRING  : '"' (~["\\\r\n] | '\\' ~[\r\n])* -> channel(HIDDEN) ;
+BAD_CHAR             : . -> channel(HIDDEN) ;

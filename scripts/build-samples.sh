@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds tilec (Release, in build/) and compiles every samples/*.tile to
+# build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+out=$build/samples
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" --target tilec
+
+cd "$root"  # relative paths keep diagnostics short
+shopt -s nullglob
+samples=(samples/*.tile)
+if [[ ${#samples[@]} -eq 0 ]]; then
+  echo "build-samples: no samples/*.tile to compile"
+  exit 0
+fi
+
+mkdir -p "$out"
+failed=()
+for sample in "${samples[@]}"; do
+  name=$(basename "$sample" .tile)
+  if "$build/tilec" "$sample" -o "$out/$name.pto" &&
+     "$build/tilec" "$sample" --emit-ir -o "$out/$name.tir"; then
+    echo "  $name: samples/$name.tile -> build/samples/$name.pto, build/samples/$name.tir"
+  else
+    failed+=("$name")
+  fi
+done
+
+echo "build-samples: outputs are in build/samples/"
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "build-samples: failed to compile: ${failed[*]}" >&2
+  exit 1
+fi

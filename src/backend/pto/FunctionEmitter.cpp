@@ -1,0 +1,467 @@
+#include "backend/pto/FunctionEmitter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <ostream>
+
+#include "ir/OpDefs.h"
+
+namespace tilec::pto {
+using namespace ir;
+
+namespace {
+
+// The PTO op a tile op becomes when it is a plain `ins(...) outs(...)` op.
+const char* dpsName(OpKind k) {
+  switch (k) {
+    case OpKind::Add: return "tadd";
+    case OpKind::Sub: return "tsub";
+    case OpKind::Mul: return "tmul";
+    case OpKind::Div: return "tdiv";
+    case OpKind::Max: return "tmax";
+    case OpKind::Min: return "tmin";
+    case OpKind::AddS: return "tadds";
+    case OpKind::SubS: return "tsubs";
+    case OpKind::MulS: return "tmuls";
+    case OpKind::DivS: return "tdivs";
+    case OpKind::MaxS: return "tmaxs";
+    case OpKind::MinS: return "tmins";
+    case OpKind::Exp: return "texp";
+    case OpKind::Log: return "tlog";
+    case OpKind::Neg: return "tneg";
+    case OpKind::Sqrt: return "tsqrt";
+    case OpKind::Rsqrt: return "trsqrt";
+    case OpKind::Recip: return "trecip";
+    case OpKind::Abs: return "tabs";
+    case OpKind::Relu: return "trelu";
+    case OpKind::RowMax: return "trowmax";
+    case OpKind::RowSum: return "trowsum";
+    case OpKind::RowMin: return "trowmin";
+    case OpKind::ColMax: return "tcolmax";
+    case OpKind::ColSum: return "tcolsum";
+    case OpKind::ColMin: return "tcolmin";
+    case OpKind::RowExpandAdd: return "trowexpandadd";
+    case OpKind::RowExpandSub: return "trowexpandsub";
+    case OpKind::RowExpandMul: return "trowexpandmul";
+    case OpKind::RowExpandDiv: return "trowexpanddiv";
+    case OpKind::Matmul: return "tmatmul";
+    case OpKind::Move: return "tmov";
+    case OpKind::Full: return "texpands";
+    default: return nullptr;
+  }
+}
+
+bool isView(const Value* v) {
+  const Op* def = v->definingOp();
+  return def && (def->kind() == OpKind::Reshape || def->kind() == OpKind::Slice ||
+                 def->kind() == OpKind::ReinterpretView);
+}
+
+std::string join(const std::vector<std::string>& xs) {
+  std::string s;
+  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + xs[i];
+  return s;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string hintOr(const Value* v, const char* fallback) {
+  return v->name().empty() ? fallback : v->name();
+}
+
+// Row-major strides of a tensor with extents `dims`.
+std::vector<Expr> rowMajorStrides(const std::vector<Expr>& dims) {
+  std::vector<Expr> strides(dims.size(), Expr::constant(1));
+  for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  return strides;
+}
+
+}  // namespace
+
+// ---- setup ----
+
+void FunctionEmitter::fail(const Op& op, const std::string& message) {
+  diags_.report(Diag::PtoNotEmittable, op.loc(), message + "; run the PTO pass pipeline first");
+  ok_ = false;
+}
+
+bool FunctionEmitter::prepare() {
+  bool ok = true;
+  std::function<void(const Block&)> checkRanks = [&](const Block& b) {
+    for (const auto& op : b.ops()) {
+      for (const Value* v : op->results())
+        if (v->type().isTile() && (v->type().rank() != 2 || v->type().valid().size() != 2) && ok) {
+          fail(*op, std::string(op->name()) + " produces a tile that is not 2-D");
+          ok = false;
+        }
+      for (unsigned r = 0; r < op->numRegions(); ++r) checkRanks(op->body(r));
+    }
+  };
+  checkRanks(f_.body());
+  if (!ok) return false;
+  if (!plan_.build(f_)) {
+    const Value* v = plan_.missing();
+    fail(*v->definingOp(), std::string(v->definingOp()->name()) + " result has no buffer id");
+    return false;
+  }
+  return true;
+}
+
+std::string FunctionEmitter::signature() {
+  std::vector<const Value*> tensors, scalars;
+  for (unsigned i = 0; i < f_.numParams(); ++i)
+    (f_.param(i)->type().isTensor() ? tensors : scalars).push_back(f_.param(i));
+  unsigned n = 0;
+  for (const Value* t : tensors) {
+    std::string name = "%arg" + std::to_string(n++);
+    names_.claim(name);
+    params_.push_back(name + ": !pto.ptr<" + elementType(t->type().dtype()) + ">");
+    tensors_[t].ptr = name;
+  }
+  for (const Value* s : scalars) {
+    std::string name = "%arg" + std::to_string(n++);
+    names_.claim(name);
+    params_.push_back(name + ": " + scalarType(s->type().dtype()));
+    scalars_.bind(s, name);
+  }
+  std::string attrs;
+  if (f_.kind() == FuncKind::Aic) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}";
+  if (f_.kind() == FuncKind::Aiv) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
+  return "  func.func @" + f_.name() + "(" + join(params_) + ")" + attrs + " {\n";
+}
+
+bool FunctionEmitter::emit(std::ostream& os) {
+  if (!prepare()) return false;
+  std::string header = signature();
+  scalars_.pushScope();
+  for (unsigned i = 0; i < f_.numParams(); ++i) {
+    const Value* p = f_.param(i);
+    if (p->type().isTensor()) emitTensorView(p, tensors_[p].ptr, hintOr(p, "tensor"));
+  }
+  emitBlock(f_.body());
+  body_.line("return");
+  if (!ok_) return false;
+  os << header << scalars_.constants() << body_.str() << "  }\n";
+  return true;
+}
+
+void FunctionEmitter::emitTensorView(const Value* tensor, const std::string& ptr,
+                                     const std::string& hint) {
+  const Type& t = tensor->type();
+  std::vector<std::string> shape = indices(t.dims());
+  std::vector<std::string> strides = indices(rowMajorStrides(t.dims()));
+  std::string view = names_.fresh(hint + "_view");
+  body_.line(view + " = pto.make_tensor_view " + ptr + ", shape = [" + join(shape) +
+             "], strides = [" + join(strides) + "] : " + tensorViewType(t.rank(), t.dtype()));
+  tensors_[tensor] = {view, ptr};
+}
+
+std::vector<std::string> FunctionEmitter::indices(const std::vector<Expr>& es) {
+  std::vector<std::string> out;
+  for (const Expr& e : es) out.push_back(scalars_.index(e));
+  return out;
+}
+
+// ---- blocks and buffers ----
+
+void FunctionEmitter::emitBlock(const Block& b) {
+  scalars_.pushScope();
+  for (const auto& op : b.ops()) {
+    emitAllocs(*op);
+    emitOp(*op);
+  }
+  scalars_.popScope();
+}
+
+void FunctionEmitter::emitAllocs(const Op& op) {
+  for (int64_t id : plan_.allocsBefore(&op)) {
+    const BufferInfo& info = plan_.buffer(id);
+    const std::vector<Expr>& valid = info.first->type().valid();
+    std::string operands;
+    if (!info.type.validRows) operands += " valid_row = " + scalars_.index(valid[0]);
+    if (!info.type.validCols) operands += " valid_col = " + scalars_.index(valid[1]);
+    std::string name = names_.fresh(hintOr(info.first, "tile"));
+    std::string type = tileBufType(info.type);
+    body_.line(name + " = pto.alloc_tile" + operands + " : " + type);
+    buffers_[id] = {name, type};
+  }
+}
+
+std::string FunctionEmitter::tileName(const Value* v) { return operand(v).name; }
+std::string FunctionEmitter::tileType(const Value* v) { return operand(v).type; }
+
+FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
+  if (!v->type().isTile()) return {scalars_.value(v), scalarType(v->type().dtype())};
+  if (isView(v)) return views_.at(v);
+  return buffers_.at(plan_.bufferOf(v));
+}
+
+// ---- ops ----
+
+void FunctionEmitter::dps(const std::string& name, const std::vector<const Value*>& ins,
+                          const Value* out, const std::string& attrs) {
+  std::vector<std::string> names, types;
+  for (const Value* v : ins) {
+    Operand o = operand(v);
+    names.push_back(o.name);
+    types.push_back(o.type);
+  }
+  Operand dst = operand(out);
+  body_.line("pto." + name + " ins(" + join(names) + attrs + " : " + join(types) + ") outs(" +
+             dst.name + " : " + dst.type + ")");
+}
+
+void FunctionEmitter::emitOp(const Op& op) {
+  std::vector<const Value*> ins(op.operands().begin(), op.operands().end());
+  switch (op.kind()) {
+    case OpKind::Const:
+    case OpKind::IndexExpr:
+      return emitScalar(op);
+    case OpKind::For:
+      return emitFor(op);
+    case OpKind::If:
+      return emitIf(op);
+    case OpKind::Yield:
+      return emitYield(op);
+    case OpKind::TensorView: {
+      const Value* source = op.operand(0);
+      auto it = tensors_.find(source);
+      if (it == tensors_.end()) return fail(op, "tensor.view of a tensor without a view");
+      return emitTensorView(op.result(), it->second.ptr, hintOr(op.result(), "tensor"));
+    }
+    case OpKind::Load:
+      return emitTransfer(op, op.result(), op.operand(0), /*load=*/true);
+    case OpKind::Store:
+      return emitTransfer(op, op.operand(0), op.operand(1), /*load=*/false);
+    case OpKind::Create:
+      return;  // the buffer's pto.alloc_tile is all there is
+    case OpKind::Cast: {
+      const auto* mode = op.attr<std::string>("rmode");
+      std::string attrs = mode ? " {rmode = #pto<round_mode " + upper(*mode) + ">}" : "";
+      return dps("tcvt", ins, op.result(), attrs);
+    }
+    case OpKind::MatmulAcc:
+      return emitMatmulAcc(op);
+    case OpKind::Transpose:
+      if (op.numOperands() < 2) return fail(op, "tile.transpose has no scratch tile");
+      return dps("ttrans", ins, op.result());
+    case OpKind::Reshape:
+    case OpKind::ReinterpretView:
+    case OpKind::Slice:
+      return emitView(op);
+    case OpKind::Assemble:
+      return emitAssemble(op);
+    case OpKind::SetValidShape:
+      return emitSetValidShape(op);
+    default:
+      if (const char* name = dpsName(op.kind())) return dps(name, ins, op.result());
+      return fail(op, std::string(op.name()) + " has no PTO form");
+  }
+}
+
+void FunctionEmitter::emitScalar(const Op& op) {
+  const Value* r = op.result();
+  DType d = r->type().dtype();
+  if (op.kind() == OpKind::Const) {
+    auto it = op.attrs().find("value");
+    if (it == op.attrs().end()) return fail(op, "arith.const has no value");
+    return scalars_.bind(r, scalars_.constant(d, it->second));
+  }
+  const Expr* value = op.attr<Expr>("value");
+  if (!value) return fail(op, "arith.index has no value");
+  std::string hint = hintOr(r, "");
+  if (d == DType::Bool) return scalars_.bind(r, scalars_.boolean(*value, hint));
+  if (d == DType::Index) return scalars_.bind(r, scalars_.index(*value, hint));
+  std::string index = scalars_.index(*value);
+  scalars_.bind(r, scalars_.cast(index, d, hint));
+}
+
+void FunctionEmitter::emitTransfer(const Op& op, const Value* tile, const Value* tensor,
+                                   bool load) {
+  auto view = tensors_.find(tensor);
+  const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+  if (view == tensors_.end() || !offsets) return fail(op, std::string(op.name()) + " has no window");
+  const Type& tt = tensor->type();
+  std::vector<Expr> sizes;
+  if (const auto* window = op.attr<std::vector<Expr>>("window")) {
+    sizes = *window;
+  } else {
+    sizes.assign(tt.rank() - std::min(tt.rank(), tile->type().rank()), Expr::constant(1));
+    sizes.insert(sizes.end(), tile->type().valid().begin(), tile->type().valid().end());
+  }
+  std::vector<std::string> offsetNames = indices(*offsets);
+  std::vector<std::string> sizeNames = indices(sizes);
+  std::vector<std::optional<int64_t>> staticSizes;
+  for (const Expr& s : sizes) staticSizes.push_back(s.asConst());
+  std::string part = partitionType(staticSizes, tt.dtype());
+  std::string pview = names_.fresh(hintOr(tensor, "tensor") + "_pview");
+  body_.line(pview + " = pto.partition_view " + view->second.view + ", offsets = [" +
+             join(offsetNames) + "], sizes = [" + join(sizeNames) + "] : " +
+             tensorViewType(tt.rank(), tt.dtype()) + " -> " + part);
+  Operand t = operand(tile);
+  if (load)
+    body_.line("pto.tload ins(" + pview + " : " + part + ") outs(" + t.name + " : " + t.type + ")");
+  else
+    body_.line("pto.tstore ins(" + t.name + " : " + t.type + ") outs(" + pview + " : " + part + ")");
+}
+
+// init: literal true starts the accumulation, false/absent continues it, and a
+// runtime condition chooses between the two.
+void FunctionEmitter::emitMatmulAcc(const Op& op) {
+  std::vector<const Value*> lhsRhs = {op.operand(1), op.operand(2)};
+  std::vector<const Value*> all = {op.operand(0), op.operand(1), op.operand(2)};
+  const Expr* init = op.attr<Expr>("init");
+  std::optional<int64_t> known = init ? init->asConst() : std::optional<int64_t>(0);
+  if (known) return *known ? dps("tmatmul", lhsRhs, op.result()) : dps("tmatmul.acc", all, op.result());
+  std::string cond = scalars_.boolean(*init);
+  body_.line("scf.if " + cond + " {");
+  body_.indent();
+  dps("tmatmul", lhsRhs, op.result());
+  body_.dedent();
+  body_.line("} else {");
+  body_.indent();
+  dps("tmatmul.acc", all, op.result());
+  body_.dedent();
+  body_.line("}");
+}
+
+// ---- views ----
+
+void FunctionEmitter::emitView(const Op& op) {
+  const Value* r = op.result();
+  std::string type = tileBufType(tileBufOf(r->type()));
+  std::string name = names_.fresh(hintOr(r, "view"));
+  Operand src = operand(op.operand(0));
+  if (op.kind() == OpKind::Slice) {
+    const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+    if (!offsets) return fail(op, "tile.slice has no offsets");
+    emitSubview(name, op.operand(0), *offsets, r->type(), type);
+  } else {
+    bool bitcast = op.kind() == OpKind::ReinterpretView &&
+                   op.operand(0)->type().shape() == r->type().shape();
+    body_.line(name + " = pto." + (bitcast ? "bitcast " : "treshape ") + src.name + " : " +
+               src.type + " -> " + type);
+  }
+  views_[r] = {name, type};
+}
+
+void FunctionEmitter::emitSubview(const std::string& name, const Value* source,
+                                  const std::vector<Expr>& offsets, const Type& part,
+                                  const std::string& partType) {
+  std::vector<std::string> offsetNames = indices(offsets);
+  std::string valid;
+  if (!part.hasFullValid()) valid = " valid [" + join(indices(part.valid())) + "]";
+  Operand src = operand(source);
+  body_.line(name + " = pto.subview " + src.name + "[" + join(offsetNames) + "] sizes [" +
+             std::to_string(part.shape()[0]) + ", " + std::to_string(part.shape()[1]) + "]" +
+             valid + " : " + src.type + " -> " + partType);
+}
+
+// The source is moved into a subview of the target's buffer (which the result shares).
+void FunctionEmitter::emitAssemble(const Op& op) {
+  const Value* target = op.operand(0);
+  const Value* source = op.operand(1);
+  const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+  if (!offsets) return fail(op, "tile.assemble has no offsets");
+  TileBuf region = tileBufOf(source->type());
+  region.space = target->type().space();
+  region.layout = target->type().layout();
+  std::string type = tileBufType(region);
+  std::string name = names_.fresh(hintOr(target, "tile") + "_part");
+  emitSubview(name, target, *offsets, source->type(), type);
+  Operand src = operand(source);
+  body_.line("pto.tmov ins(" + src.name + " : " + src.type + ") outs(" + name + " : " + type + ")");
+}
+
+void FunctionEmitter::emitSetValidShape(const Op& op) {
+  std::vector<std::string> valid = indices(op.result()->type().valid());
+  Operand t = operand(op.result());
+  body_.line("pto.set_validshape " + t.name + ", " + join(valid) + " : " + t.type);
+}
+
+// ---- control flow ----
+
+std::string FunctionEmitter::bindScalarResults(const Op& op, std::string& types) {
+  std::vector<const Value*> results;
+  for (const Value* r : op.results())
+    if (!r->type().isTile()) results.push_back(r);
+  if (results.empty()) return "";
+  std::string group = names_.fresh(hintOr(results[0], "r"));
+  std::vector<std::string> typeNames;
+  for (size_t i = 0; i < results.size(); ++i) {
+    scalars_.bind(results[i], results.size() == 1 ? group : group + "#" + std::to_string(i));
+    typeNames.push_back(scalarType(results[i]->type().dtype()));
+  }
+  types = join(typeNames);
+  return results.size() == 1 ? group + " = " : group + ":" + std::to_string(results.size()) + " = ";
+}
+
+void FunctionEmitter::emitFor(const Op& op) {
+  const Expr* lb = op.attr<Expr>("lb");
+  const Expr* ub = op.attr<Expr>("ub");
+  const Expr* step = op.attr<Expr>("step");
+  const Block& body = op.body();
+  if (!lb || !ub || !step || body.numArgs() < 1) return fail(op, "scf.for has no bounds");
+  std::string lower = scalars_.index(*lb);
+  std::string upperBound = scalars_.index(*ub);
+  std::string stride = scalars_.index(*step);
+  std::vector<std::string> iterArgs;
+  for (unsigned i = 0; i < op.numOperands() && i + 1 < body.numArgs(); ++i) {
+    const Value* arg = body.arg(i + 1);
+    if (arg->type().isTile()) continue;
+    std::string name = names_.fresh(hintOr(arg, ""));
+    iterArgs.push_back(name + " = " + scalars_.value(op.operand(i)));
+    scalars_.bind(arg, name);
+  }
+  std::string types;
+  std::string results = bindScalarResults(op, types);
+  std::string iv = names_.fresh(hintOr(body.arg(0), "i"));
+  scalars_.bind(body.arg(0), iv);
+  std::string carried =
+      iterArgs.empty() ? "" : " iter_args(" + join(iterArgs) + ") -> (" + types + ")";
+  body_.line(results + "scf.for " + iv + " = " + lower + " to " + upperBound + " step " + stride +
+             carried + " {");
+  body_.indent();
+  emitBlock(body);
+  body_.dedent();
+  body_.line("}");
+}
+
+void FunctionEmitter::emitIf(const Op& op) {
+  const Expr* cond = op.attr<Expr>("cond");
+  if (!cond || op.numRegions() != 2) return fail(op, "scf.if has no condition");
+  std::string c = scalars_.boolean(*cond);
+  std::string types;
+  std::string results = bindScalarResults(op, types);
+  body_.line(results + "scf.if " + c + (types.empty() ? "" : " -> (" + types + ")") + " {");
+  body_.indent();
+  emitBlock(op.body(0));
+  body_.dedent();
+  const Block& otherwise = op.body(1);
+  bool emptyElse = types.empty() && std::all_of(otherwise.ops().begin(), otherwise.ops().end(),
+                                                [](const auto& o) { return o->kind() == OpKind::Yield; });
+  if (!emptyElse) {
+    body_.line("} else {");
+    body_.indent();
+    emitBlock(otherwise);
+    body_.dedent();
+  }
+  body_.line("}");
+}
+
+// Tiles flow through loops and branches in their shared buffers; only scalars are yielded.
+void FunctionEmitter::emitYield(const Op& op) {
+  std::vector<std::string> names, types;
+  for (const Value* v : op.operands()) {
+    if (v->type().isTile()) continue;
+    names.push_back(scalars_.value(v));
+    types.push_back(scalarType(v->type().dtype()));
+  }
+  if (!names.empty()) body_.line("scf.yield " + join(names) + " : " + join(types));
+}
+
+}  // namespace tilec::pto

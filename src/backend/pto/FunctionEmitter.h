@@ -1,0 +1,78 @@
+// Translates one function of buffer-assigned, PTO-legal tile IR into a
+// `func.func` of PTO assembly: signature (tensor pointers, then scalars),
+// constants, tensor views, then the body with one `pto.alloc_tile` per buffer.
+// Every decision was made by a pass; this only spells the IR in PTO syntax.
+#pragma once
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/pto/BufferPlan.h"
+#include "backend/pto/ScalarEmitter.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::pto {
+
+class FunctionEmitter {
+ public:
+  FunctionEmitter(const ir::Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+  // Writes the function to `os`; returns false (after reporting) if the IR is not emittable.
+  bool emit(std::ostream& os);
+
+ private:
+  struct TensorView {
+    std::string view;  // the pto.make_tensor_view result
+    std::string ptr;   // the kernel argument it views
+  };
+  struct Operand {
+    std::string name;
+    std::string type;
+  };
+
+  bool prepare();
+  std::string signature();
+  void emitTensorView(const ir::Value* tensor, const std::string& ptr, const std::string& hint);
+  void emitBlock(const ir::Block& b);
+  void emitAllocs(const ir::Op& op);
+  void emitOp(const ir::Op& op);
+  void emitFor(const ir::Op& op);
+  void emitIf(const ir::Op& op);
+  void emitYield(const ir::Op& op);
+  void emitScalar(const ir::Op& op);
+  void emitTransfer(const ir::Op& op, const ir::Value* tile, const ir::Value* tensor, bool load);
+  void emitMatmulAcc(const ir::Op& op);
+  void emitView(const ir::Op& op);
+  void emitSubview(const std::string& name, const ir::Value* source,
+                   const std::vector<ir::Expr>& offsets, const ir::Type& part,
+                   const std::string& partType);
+  void emitAssemble(const ir::Op& op);
+  void emitSetValidShape(const ir::Op& op);
+  // `pto.<name> ins(<ins> [attrs] : <types>) outs(<out> : <type>)`.
+  void dps(const std::string& name, const std::vector<const ir::Value*>& ins,
+           const ir::Value* out, const std::string& attrs = "");
+
+  Operand operand(const ir::Value* v);
+  std::string tileName(const ir::Value* v);
+  std::string tileType(const ir::Value* v);
+  // Names for the non-tile results of a for/if; returns the `%r = ` / `%r:2 = ` prefix.
+  std::string bindScalarResults(const ir::Op& op, std::string& types);
+  std::vector<std::string> indices(const std::vector<ir::Expr>& es);
+  void fail(const ir::Op& op, const std::string& message);
+
+  const ir::Function& f_;
+  DiagnosticEngine& diags_;
+  NameTable names_;
+  BodyWriter body_;
+  ScalarEmitter scalars_{names_, body_};
+  BufferPlan plan_;
+  std::map<int64_t, Operand> buffers_;                          // alloc name and type per id
+  std::unordered_map<const ir::Value*, Operand> views_;         // lookup only
+  std::unordered_map<const ir::Value*, TensorView> tensors_;    // lookup only
+  std::vector<std::string> params_;                             // "%arg0: !pto.ptr<f32>", ...
+  bool ok_ = true;
+};
+
+}  // namespace tilec::pto

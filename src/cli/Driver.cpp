@@ -1,0 +1,379 @@
+#include "cli/Driver.h"
+
+#include <fcntl.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
+#include "backend/pto/PtoEmitter.h"
+#include "frontend/Ast.h"
+#include "frontend/Frontend.h"
+#include "ir/IRText.h"
+#include "passes/PassInstrumentations.h"
+#include "support/AtomicFile.h"
+#include "support/DepFile.h"
+
+namespace tilec::cli {
+
+namespace {
+
+void configureLogging(const std::string& level) {
+  auto logger = spdlog::stderr_logger_st("tilec");
+  logger->set_pattern("tilec: [%l] %v");  // no timestamps: stderr stays comparable across runs
+  logger->set_level(spdlog::level::from_str(level));
+  spdlog::set_default_logger(logger);
+}
+
+class LoggingInstrumentation final : public PassInstrumentation {
+ public:
+  void runBeforePass(const Pass& pass, const ir::Module& m) override {
+    spdlog::debug("running pass '{}'", pass.info().arg);
+  }
+  void runAfterPassFailed(const Pass& pass, const ir::Module& m) override {
+    spdlog::debug("pass '{}' reported errors; stopping", pass.info().arg);
+  }
+};
+
+std::string shellQuote(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_./=,:@+%") == std::string::npos)
+    return arg;
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+Driver* gCrashDriver = nullptr;  // the driver a fatal signal reports on
+
+const char* signalDescription(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "segmentation fault";
+    case SIGABRT: return "aborted (a failed assertion?)";
+    case SIGFPE: return "arithmetic exception";
+    case SIGILL: return "illegal instruction";
+    case SIGBUS: return "bus error";
+  }
+  return "fatal signal";
+}
+
+void writeRaw(int fd, std::string_view text) {
+  while (!text.empty()) {
+    ssize_t n = ::write(fd, text.data(), text.size());
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+std::string lowerFirst(std::string s) {
+  if (!s.empty()) s[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
+  return s;
+}
+
+}  // namespace
+
+Driver::Driver(Options options)
+    : opts_(std::move(options)), diags_(sources_), passContext_{diags_, opts_.target} {
+  configureLogging(opts_.logLevel);
+  diags_.setStream(&std::cerr);
+  diags_.setFormat(opts_.diagnosticsFormat);
+  diags_.setWarningsAsErrors(opts_.warningsAsErrors);
+  diags_.setColor(opts_.diagnosticsFormat == DiagFormat::Text &&
+                  shouldUseColor(opts_.color, ColorEnvironment::current()));
+
+  std::error_code ec;
+  std::string command;
+  for (const std::string& arg : opts_.commandLine) command += (command.empty() ? "" : " ") + shellQuote(arg);
+  reproduceCommand_ = "cd " + shellQuote(std::filesystem::current_path(ec).string()) + " && " + command;
+  crashDir_ = std::filesystem::temp_directory_path(ec).string();
+}
+
+int Driver::run() {
+  installFatalSignalHandlers(this);
+  try {
+    return compile();
+  } catch (const std::exception& e) {
+    return internalError(e.what());
+  } catch (...) {
+    return internalError("unknown exception");
+  }
+}
+
+int Driver::compile() {
+  const DepFileOptions& dep = opts_.depfile;
+  if (!dep.requested && (!dep.targets.empty() || !dep.quoted.empty() || dep.phonyTargets))
+    diags_.report(Diag::DepOptionUnused, {},
+                  "-MT, -MQ and -MP have no effect without a depfile; add -MD or -MF FILE");
+  stage_ = "reading the input";
+  if (!readInput()) return failure();
+  std::optional<InputKind> kind = resolveInputKind();
+  if (!kind) return failure();
+  spdlog::info("compiling '{}' as .{} for {}", sources_.name(file_),
+               *kind == InputKind::Tile ? "tile" : "tir", ir::targetName(opts_.target));
+
+  std::unique_ptr<ir::Module> module;
+  if (*kind == InputKind::Tile) {
+    FrontendResult built = buildFromTile();
+    if (built.text) return finish(*built.text);
+    module = std::move(built.module);
+  } else {
+    if (opts_.emit == EmitKind::Ast || opts_.emit == EmitKind::Tokens)
+      return reportUsageError("--emit=ast and --emit=tokens need .tile input");
+    module = buildFromTir();
+  }
+  if (!module || diags_.hasErrors()) return failure();
+  if (opts_.syntaxOnly) return finish("");
+
+  uint32_t initialProperties = *kind == InputKind::Tile ? uint32_t(PropSSA) : 0u;
+  if (!runPipeline(*module, initialProperties)) return failure();
+  std::optional<std::string> output = emit(*module);
+  if (!output) return failure();
+  return finish(*output);
+}
+
+bool Driver::readInput() {
+  std::string text;
+  if (opts_.input == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::error_code ec;
+    if (std::filesystem::is_directory(opts_.input, ec)) {
+      diags_.report(Diag::InputNotFound, {},
+                    "cannot read input '" + opts_.input + "': it is a directory; pass a .tile or .tir file");
+      return false;
+    }
+    std::ifstream in(opts_.input, std::ios::binary);
+    if (!in) {
+      diags_.report(Diag::InputNotFound, {},
+                    "cannot read input '" + opts_.input + "': " + lowerFirst(std::strerror(errno)) +
+                        "; check the path");
+      return false;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    dependencies_.push_back(opts_.input);
+  }
+  file_ = sources_.addBuffer(opts_.input, std::move(text));
+  return true;
+}
+
+std::optional<InputKind> Driver::resolveInputKind() {
+  if (opts_.inputKind) return opts_.inputKind;
+  if (opts_.input == "-") return InputKind::Tile;
+  std::string ext = std::filesystem::path(opts_.input).extension().string();
+  if (ext == ".tile") return InputKind::Tile;
+  if (ext == ".tir") return InputKind::Tir;
+  diags_.report(Diag::UnknownInputKind, {},
+                "input '" + opts_.input + "' is neither a .tile nor a .tir file; rename it or pass "
+                "--input-kind=tile or --input-kind=tir");
+  return std::nullopt;
+}
+
+Driver::FrontendResult Driver::buildFromTile() {
+  std::ostringstream os;
+  if (opts_.emit == EmitKind::Tokens) {
+    stage_ = "lexing";
+    frontend::dumpTokens(sources_, file_, os);
+    return {nullptr, os.str()};
+  }
+  stage_ = "parsing";
+  std::unique_ptr<ast::Module> ast = frontend::parse(sources_, file_, diags_);
+  if (!ast) return {};
+  for (const std::string& imported : frontend::imports(*ast)) dependencies_.push_back(imported);
+  if (opts_.emit == EmitKind::Ast) {
+    stage_ = "printing the AST";
+    frontend::printAst(*ast, sources_, os);
+    return {nullptr, os.str()};
+  }
+  stage_ = "checking and lowering to IR";
+  return {frontend::lower(*ast, diags_, opts_.target), std::nullopt};
+}
+
+std::unique_ptr<ir::Module> Driver::buildFromTir() {
+  stage_ = "parsing IR";
+  std::unique_ptr<ir::Module> module = ir::parseModule(sources_, file_, diags_, opts_.target);
+  if (module && opts_.syntaxOnly) {
+    stage_ = "verifying IR";
+    if (!ir::verifyModule(*module, diags_)) return nullptr;
+  }
+  return module;
+}
+
+bool Driver::runPipeline(ir::Module& m, uint32_t initialProperties) {
+  stage_ = "running passes";
+  passManager_ = std::make_unique<PassManager>(passContext_, initialProperties);
+  for (const std::string& name : opts_.pipeline) passManager_->addPass(createPassByName(name));
+
+  // "After" hooks run in reverse: verify-each sees the IR after it was printed, and
+  // the timer, added last, measures only the pass itself.
+  auto snapshot = std::make_unique<CrashSnapshotInstrumentation>();
+  snapshot_ = snapshot.get();
+  passManager_->addInstrumentation(std::move(snapshot));
+  if (!opts_.debugCrashIn.empty())
+    passManager_->addInstrumentation(std::make_unique<CrashInjectorInstrumentation>(opts_.debugCrashIn));
+  if (opts_.verifyEach) passManager_->addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags_));
+  if (!opts_.printIrBefore.empty() || !opts_.printIrAfter.empty() || opts_.printIrAfterAll)
+    passManager_->addInstrumentation(std::make_unique<IRPrinterInstrumentation>(
+        std::set<std::string>(opts_.printIrBefore.begin(), opts_.printIrBefore.end()),
+        std::set<std::string>(opts_.printIrAfter.begin(), opts_.printIrAfter.end()),
+        opts_.printIrAfterAll, std::cerr));
+  if (!opts_.printIrTreeDir.empty())
+    passManager_->addInstrumentation(std::make_unique<IRTreeDirInstrumentation>(opts_.printIrTreeDir, diags_));
+  passManager_->addInstrumentation(std::make_unique<LoggingInstrumentation>());
+  if (opts_.timePasses) passManager_->addInstrumentation(std::make_unique<TimingInstrumentation>(std::cerr));
+
+  bool ok = passManager_->run(m);
+  diags_.flush();
+  return ok && !diags_.hasErrors();
+}
+
+std::optional<std::string> Driver::emit(const ir::Module& m) {
+  std::ostringstream os;
+  if (opts_.emit == EmitKind::Ir) {
+    stage_ = "printing IR";
+    ir::printModule(m, os);
+    return os.str();
+  }
+  if (!(passManager_->properties() & PropPtoLegal))
+    throw InternalError("the PTO emitter requires property '" + propNames(PropPtoLegal) +
+                        "', which the pipeline did not produce; end the pipeline with 'pto-legality'");
+  stage_ = "emitting PTO";
+  emitting_ = &m;
+  bool ok = pto::emitModule(m, os, diags_);
+  emitting_ = nullptr;
+  if (!ok) return std::nullopt;
+  return os.str();
+}
+
+int Driver::finish(const std::string& output) {
+  diags_.flush();
+  if (diags_.hasErrors()) return kExitInputError;
+  if (opts_.syntaxOnly) return kExitOk;
+  stage_ = "writing the output";
+  std::string error;
+  if (!writeFileAtomically(opts_.output, output, error)) {
+    diags_.report(Diag::OutputNotWritable, {},
+                  "cannot write output '" + opts_.output + "': " + error +
+                      "; check that the directory exists and is writable");
+    return failure();
+  }
+  if (opts_.output != "-") written_.push_back(opts_.output);
+  spdlog::debug("wrote {} bytes to '{}'", output.size(), opts_.output);
+  if (!opts_.depfile.enabled) return kExitOk;
+
+  DepFileContents dep;
+  dep.targets = opts_.depfile.targets;
+  for (const std::string& quoted : opts_.depfile.quoted) dep.targets.push_back(escapeDepPath(quoted));
+  if (dep.targets.empty()) dep.targets.push_back(escapeDepPath(opts_.output));
+  dep.deps = dependencies_;
+  dep.phonyTargets = opts_.depfile.phonyTargets;
+  if (!writeFileAtomically(opts_.depfile.path, renderDepFile(dep), error)) {
+    if (opts_.output != "-") std::filesystem::remove(opts_.output);  // all or nothing
+    diags_.report(Diag::OutputNotWritable, {},
+                  "cannot write depfile '" + opts_.depfile.path + "': " + error +
+                      "; check that the directory exists and is writable");
+    return failure();
+  }
+  written_.push_back(opts_.depfile.path);
+  return kExitOk;
+}
+
+int Driver::failure() {
+  diags_.flush();
+  return kExitInputError;
+}
+
+std::string Driver::crashStage() const {
+  if (passManager_ && passManager_->runningPass())
+    return "pass '" + std::string(passManager_->runningPass()->info().arg) + "'";
+  return stage_;
+}
+
+std::string Driver::writeCrashReproducer() {
+  std::string stem, text;
+  if (passManager_ && passManager_->runningPass() && snapshot_) {
+    stem = passManager_->runningPass()->info().arg;
+    text = snapshot_->snapshot();
+  } else if (emitting_) {
+    stem = "emit-pto";
+    text = ir::printToString(*emitting_);
+  } else {
+    return {};
+  }
+  std::string path = crashDir_ + "/tilec-crash-" + stem + ".tir";
+  std::string error;
+  return writeFileAtomically(path, text, error) ? path : std::string();
+}
+
+int Driver::internalError(const std::string& what) {
+  diags_.flush();
+  std::string reproducer;
+  try {
+    reproducer = writeCrashReproducer();
+  } catch (...) {
+    // The IR may be too broken to print; the report below still has the command line.
+  }
+  for (const std::string& path : written_) std::remove(path.c_str());
+  std::cerr << "tilec: internal compiler error: " << what << "\n"
+            << "  while running: " << crashStage() << "\n"
+            << "  tilec version: " << TILEC_VERSION << "\n"
+            << "  reproduce with: " << reproduceCommand_ << "\n";
+  if (!reproducer.empty()) std::cerr << "  IR before the failure: " << reproducer << "\n";
+  std::cerr << "  this is a bug in tilec; please report it with the lines above\n";
+  return kExitInternalError;
+}
+
+void Driver::installFatalSignalHandlers(Driver* driver) {
+  gCrashDriver = driver;
+  struct sigaction action {};
+  action.sa_handler = &Driver::onFatalSignal;
+  action.sa_flags = SA_RESETHAND;  // a second fault inside the handler ends the process
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS}) sigaction(signal, &action, nullptr);
+}
+
+// Uses only write/open/close/unlink/_exit on strings built before the crash. The
+// pass name comes from a static PassInfo and the snapshot was taken before the pass.
+void Driver::onFatalSignal(int signal) {
+  const Driver* d = gCrashDriver;
+  const int err = STDERR_FILENO;
+  writeRaw(err, "tilec: internal compiler error: ");
+  writeRaw(err, signalDescription(signal));
+  writeRaw(err, "\n  while running: ");
+  const Pass* pass = d->passManager_ ? d->passManager_->runningPass() : nullptr;
+  if (pass) {
+    writeRaw(err, "pass '");
+    writeRaw(err, pass->info().arg);
+    writeRaw(err, "'");
+  } else {
+    writeRaw(err, d->stage_);
+  }
+  writeRaw(err, "\n  tilec version: " TILEC_VERSION "\n  reproduce with: ");
+  writeRaw(err, d->reproduceCommand_);
+  writeRaw(err, "\n");
+  if (pass && d->snapshot_) {
+    char path[4096];
+    int n = std::snprintf(path, sizeof path, "%s/tilec-crash-%s.tir", d->crashDir_.c_str(), pass->info().arg);
+    int fd = n > 0 && static_cast<size_t>(n) < sizeof path ? ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    if (fd >= 0) {
+      writeRaw(fd, d->snapshot_->snapshot());
+      ::close(fd);
+      writeRaw(err, "  IR before the failure: ");
+      writeRaw(err, path);
+      writeRaw(err, "\n");
+    }
+  }
+  writeRaw(err, "  this is a bug in tilec; please report it with the lines above\n");
+  for (const std::string& output : d->written_) ::unlink(output.c_str());
+  ::_exit(kExitInternalError);
+}
+
+}  // namespace tilec::cli

@@ -1,0 +1,68 @@
+// The compiler driver: read the input, build the IR (frontend or .tir parser), run
+// the pass pipeline with the requested instrumentation, emit, and write the output
+// and depfile atomically. Turns every outcome into tilec's exit code.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/Options.h"
+#include "ir/IR.h"
+#include "passes/PassManager.h"
+#include "support/Diagnostics.h"
+#include "support/Source.h"
+
+namespace tilec {
+class CrashSnapshotInstrumentation;
+}
+
+namespace tilec::cli {
+
+enum ExitCode : int { kExitOk = 0, kExitInputError = 1, kExitUsage = 2, kExitInternalError = 4 };
+
+class Driver {
+ public:
+  explicit Driver(Options options);
+  // Compiles; internal errors (any exception) are reported here and give kExitInternalError.
+  int run();
+
+ private:
+  int compile();
+  bool readInput();
+  std::optional<InputKind> resolveInputKind();
+  // The frontend's product: IR to compile, or (--emit=ast/tokens) the text to write.
+  struct FrontendResult {
+    std::unique_ptr<ir::Module> module;
+    std::optional<std::string> text;
+  };
+  FrontendResult buildFromTile();
+  std::unique_ptr<ir::Module> buildFromTir();
+  bool runPipeline(ir::Module& m, uint32_t initialProperties);
+  std::optional<std::string> emit(const ir::Module& m);  // nullopt after reported errors
+  int finish(const std::string& output);
+  int failure();
+  int internalError(const std::string& what);
+  std::string writeCrashReproducer();
+  std::string crashStage() const;
+  // Fatal signals (a failed assertion, a segfault) get the internal-error report too;
+  // the handler only writes data prepared in advance (async-signal-safe calls).
+  static void installFatalSignalHandlers(Driver* driver);
+  static void onFatalSignal(int signal);
+
+  Options opts_;
+  SourceManager sources_;
+  DiagnosticEngine diags_;
+  FileId file_ = kNoFile;
+  std::vector<std::string> dependencies_;  // the input, then its imports
+  PassContext passContext_;
+  std::unique_ptr<PassManager> passManager_;
+  const CrashSnapshotInstrumentation* snapshot_ = nullptr;
+  const ir::Module* emitting_ = nullptr;  // set while the backend runs, for the reproducer
+  std::string stage_ = "startup";         // what was running, for internal error reports
+  std::string reproduceCommand_;          // "cd DIR && tilec ARGS", shell-quoted
+  std::string crashDir_;                  // where the IR reproducer goes ($TMPDIR)
+  std::vector<std::string> written_;      // outputs written so far, removed again on a crash
+};
+
+}  // namespace tilec::cli

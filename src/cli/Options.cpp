@@ -1,0 +1,211 @@
+#include "cli/Options.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "cli/Listings.h"
+#include "passes/Pass.h"
+#include "support/ArgvCompat.h"
+
+namespace tilec::cli {
+
+namespace {
+
+constexpr int kUsageExit = 2;
+const char* const kFinalIr = "@final";  // --emit-ir without a pass name
+
+int usageError(const std::string& message) { return reportUsageError(message); }
+
+bool isRegisteredPass(const std::string& arg) { return createPassByName(arg) != nullptr; }
+
+// The raw values CLI11 fills; resolve() turns them into Options.
+struct RawOptions {
+  std::string input, output, inputKind, target = "a2a3", emit, emitIr, diagnosticsFormat = "text";
+  std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes;
+  std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
+  bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
+  bool verbose = false, printIrAfterAll = false, verifyEach = false, timePasses = false;
+  bool version = false, listPasses = false, listDiagnostics = false;
+};
+
+void declareOptions(CLI::App& app, RawOptions& raw) {
+  app.add_option("input", raw.input, "input file (.tile or .tir); '-' reads standard input");
+  app.add_option("-o", raw.output, "output file; '-' writes standard output")->type_name("FILE");
+  app.add_option("--input-kind", raw.inputKind, "input language when it cannot be told from the name")
+      ->check(CLI::IsMember({"tile", "tir"}));
+  app.add_option("--target", raw.target, "Ascend target")->check(CLI::IsMember({"a2a3", "a5"}));
+  app.add_option("--emit", raw.emit, "what to write: pto (default), ir, ast or tokens")
+      ->check(CLI::IsMember({"pto", "ir", "ast", "tokens"}));
+  app.add_flag(std::string("--emit-ir{") + kFinalIr + "}", raw.emitIr,
+               "write the final IR; --emit-ir=PASS stops after PASS and writes its IR");
+  app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing (-fsyntax-only)");
+  app.add_flag("--Werror", raw.werror, "report warnings as errors (-Werror)");
+  app.add_option("--diagnostics-format", raw.diagnosticsFormat, "text or json (JSON Lines)")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--color", raw.color, "color diagnostics: auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--MD", raw.md, "write a make depfile next to the output (-MD)");
+  app.add_option("--MF,--depfile", raw.depfile, "depfile path (-MF FILE); implies -MD")->type_name("FILE");
+  app.add_option("--MT", raw.depTargets, "depfile target, verbatim (-MT TARGET)")->type_name("TARGET");
+  app.add_option("--MQ", raw.depQuoted, "depfile target, quoted for make (-MQ TARGET)")->type_name("TARGET");
+  app.add_flag("--MP", raw.mp, "add an empty rule for every dependency but the input (-MP)");
+  app.add_flag("--version", raw.version, "print the version and exit");
+  app.add_flag("-v", raw.verbose, "verbose log on stderr (same as --log-level=debug)");
+  app.add_option("--log-level", raw.logLevel, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  app.add_option("--passes", raw.passes, "comma-separated pass pipeline replacing the default; "
+                 "--passes= runs none")->type_name("PASS,...");
+  app.add_flag("--list-passes", raw.listPasses, "list the passes and their contracts, then exit");
+  app.add_flag("--list-diagnostics", raw.listDiagnostics, "list the diagnostic codes (Markdown), then exit");
+  app.add_option("--print-ir-before", raw.printIrBefore, "print the IR before these passes")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("PASS,...");
+  app.add_option("--print-ir-after", raw.printIrAfter, "print the IR after these passes")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("PASS,...");
+  app.add_flag("--print-ir-after-all", raw.printIrAfterAll, "print the IR after every pass");
+  app.add_option("--print-ir-tree-dir", raw.printIrTreeDir, "write DIR/NN_<pass>.tir after every pass")
+      ->type_name("DIR");
+  app.add_flag("--verify-each", raw.verifyEach, "run the IR verifier after every pass");
+  app.add_flag("--time-passes", raw.timePasses, "print the wall time of every pass on stderr");
+  app.add_option("--debug-crash-in", raw.debugCrashIn)->group("");  // hidden: tests exit code 4
+}
+
+std::optional<int> checkPassNames(const std::vector<std::string>& names, const std::string& flag) {
+  for (const std::string& name : names)
+    if (!isRegisteredPass(name))
+      return usageError("unknown pass '" + name + "' in " + flag + "; see tilec --list-passes");
+  return std::nullopt;
+}
+
+std::vector<std::string> splitList(const std::string& list) {
+  std::vector<std::string> items;
+  size_t begin = 0;
+  while (begin < list.size()) {
+    size_t comma = std::min(list.find(',', begin), list.size());
+    if (comma > begin) items.push_back(list.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return items;
+}
+
+std::string defaultOutput(const std::string& input, EmitKind emit) {
+  if (input == "-" || emit != EmitKind::Pto) return "-";
+  return std::filesystem::path(input).stem().string() + ".pto";
+}
+
+// Each resolver fills part of Options and returns an exit code on a usage error.
+using UsageCheck = std::optional<int>;
+
+UsageCheck resolveEmit(const RawOptions& raw, Options& o) {
+  static const std::pair<const char*, EmitKind> kEmitKinds[] = {
+      {"pto", EmitKind::Pto}, {"ir", EmitKind::Ir}, {"ast", EmitKind::Ast}, {"tokens", EmitKind::Tokens}};
+  for (const auto& [name, kind] : kEmitKinds)
+    if (raw.emit == name) o.emit = kind;
+  if (!raw.emitIr.empty()) {
+    if (!raw.emit.empty() && o.emit != EmitKind::Ir) return usageError("--emit-ir conflicts with --emit=" + raw.emit);
+    o.emit = EmitKind::Ir;
+  }
+  o.syntaxOnly = raw.syntaxOnly;
+  if (!o.syntaxOnly) o.output = raw.output.empty() ? defaultOutput(raw.input, o.emit) : raw.output;
+  return std::nullopt;
+}
+
+UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
+  std::vector<std::string> passes = splitList(raw.passes);
+  if (auto bad = checkPassNames(passes, "--passes")) return bad;
+  if (auto bad = checkPassNames(raw.printIrBefore, "--print-ir-before")) return bad;
+  if (auto bad = checkPassNames(raw.printIrAfter, "--print-ir-after")) return bad;
+  if (!raw.debugCrashIn.empty())
+    if (auto bad = checkPassNames({raw.debugCrashIn}, "--debug-crash-in")) return bad;
+  o.pipeline = raw.passesGiven ? passes : defaultPtoPipeline();
+  if (!raw.emitIr.empty() && raw.emitIr != kFinalIr) {
+    auto stop = std::find(o.pipeline.begin(), o.pipeline.end(), raw.emitIr);
+    if (stop == o.pipeline.end())
+      return usageError("--emit-ir=" + raw.emitIr +
+                        " names a pass that is not in the pipeline; see tilec --list-passes");
+    o.pipeline.erase(stop + 1, o.pipeline.end());
+  }
+  o.printIrBefore = raw.printIrBefore;
+  o.printIrAfter = raw.printIrAfter;
+  o.printIrAfterAll = raw.printIrAfterAll;
+  o.printIrTreeDir = raw.printIrTreeDir;
+  o.verifyEach = raw.verifyEach;
+  o.timePasses = raw.timePasses;
+  o.debugCrashIn = raw.debugCrashIn;
+  return std::nullopt;
+}
+
+UsageCheck resolveDepfile(const RawOptions& raw, Options& o) {
+  DepFileOptions& dep = o.depfile;
+  dep.requested = raw.md || !raw.depfile.empty();
+  dep.enabled = dep.requested && !o.syntaxOnly;
+  dep.targets = raw.depTargets;
+  dep.quoted = raw.depQuoted;
+  dep.phonyTargets = raw.mp;
+  dep.path = raw.depfile;
+  if (dep.enabled && o.output == "-") {
+    if (dep.path.empty()) return usageError("-MD needs -MF FILE when the output is standard output");
+    if (dep.targets.empty() && dep.quoted.empty())
+      return usageError("-MD needs -MT TARGET when the output is standard output");
+  }
+  if (dep.enabled && dep.path.empty()) dep.path = o.output + ".d";
+  return std::nullopt;
+}
+
+ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine) {
+  if (raw.input.empty()) return usageError("no input file");
+  Options o;
+  o.commandLine = std::move(commandLine);
+  o.input = raw.input;
+  if (!raw.inputKind.empty()) o.inputKind = raw.inputKind == "tir" ? InputKind::Tir : InputKind::Tile;
+  o.target = *ir::parseTarget(raw.target);
+  o.warningsAsErrors = raw.werror;
+  o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
+  o.color = *parseColorMode(raw.color);
+  o.logLevel = raw.verbose ? "debug" : raw.logLevel;
+  for (auto resolver : {resolveEmit, resolvePipeline, resolveDepfile})
+    if (UsageCheck bad = resolver(raw, o)) return *bad;
+  return o;
+}
+
+}  // namespace
+
+int reportUsageError(const std::string& message) {
+  std::cerr << "tilec: usage error: " << message << "\nrun 'tilec --help' for the list of options\n";
+  return kUsageExit;
+}
+
+ParseResult parseOptions(int argc, const char* const* argv) {
+  std::vector<std::string> commandLine(argv, argv + argc);
+  std::vector<std::string> args =
+      rewriteArgsForCli11(std::vector<std::string>(commandLine.begin() + 1, commandLine.end()));
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
+
+  CLI::App app{"tilec: ahead-of-time compiler from .tile kernels to PTO assembly", "tilec"};
+  RawOptions raw;
+  declareOptions(app, raw);
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usageError(e.what());
+  }
+  raw.passesGiven = app.count("--passes") > 0;
+  if (raw.version) {
+    std::cout << "tilec version " << TILEC_VERSION << '\n';
+    return 0;
+  }
+  if (raw.listPasses) printPassList(std::cout);
+  if (raw.listDiagnostics) printDiagnosticList(std::cout);
+  if (raw.listPasses || raw.listDiagnostics) return 0;
+  return resolve(raw, std::move(commandLine));
+}
+
+}  // namespace tilec::cli

@@ -1,0 +1,57 @@
+// tilec's command line: every flag, parsed and checked into one Options value, so
+// the driver never sees an inconsistent combination.
+#pragma once
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ir/Type.h"
+#include "support/Color.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::cli {
+
+enum class EmitKind { Pto, Ir, Ast, Tokens };
+enum class InputKind { Tile, Tir };
+
+struct DepFileOptions {
+  bool requested = false;             // -MD, -MF or --depfile was given
+  bool enabled = false;               // requested, and there is an output to describe
+  std::string path;                   // -MF / --depfile, else "<output>.d"
+  std::vector<std::string> targets;   // -MT, verbatim
+  std::vector<std::string> quoted;    // -MQ, escaped for make
+  bool phonyTargets = false;          // -MP
+};
+
+struct Options {
+  std::string input;   // "-" is stdin
+  std::optional<InputKind> inputKind;  // unset: decided by the driver from the extension
+  std::string output;  // resolved: "-" is stdout; empty only with -fsyntax-only
+  ir::Target target = ir::Target::A2A3;
+  EmitKind emit = EmitKind::Pto;
+  std::vector<std::string> pipeline;  // resolved: --passes or the default, cut at --emit-ir=<pass>
+  bool syntaxOnly = false;
+  bool warningsAsErrors = false;
+  DiagFormat diagnosticsFormat = DiagFormat::Text;
+  ColorMode color = ColorMode::Auto;
+  DepFileOptions depfile;
+  std::string logLevel = "warn";
+  std::vector<std::string> printIrBefore, printIrAfter;
+  bool printIrAfterAll = false;
+  std::string printIrTreeDir;
+  bool verifyEach = false;
+  bool timePasses = false;
+  std::string debugCrashIn;
+  std::vector<std::string> commandLine;  // argv as typed, for the crash reproducer
+};
+
+// What the command line asks for: a compilation, or an immediate exit with this code
+// (0 after --help/--version/--list-*, 2 after a usage error, already printed).
+using ParseResult = std::variant<Options, int>;
+ParseResult parseOptions(int argc, const char* const* argv);
+
+// Prints a usage error the way parseOptions does and returns its exit code (2).
+int reportUsageError(const std::string& message);
+
+}  // namespace tilec::cli

@@ -1,0 +1,350 @@
+#include "frontend/AstBuilder.h"
+
+#include <cstdlib>
+
+namespace tilec::frontend {
+namespace {
+
+using P = grammar::TileParser;
+
+ir::DType dtypeOf(antlr4::tree::TerminalNode* n) {
+  // The DTYPE token only matches names parseDType knows.
+  return *ir::parseDType(n->getText());
+}
+
+ast::BinaryOp binaryOpOf(size_t tokenType) {
+  switch (tokenType) {
+    case P::PLUS: case P::PLUS_ASSIGN: return ast::BinaryOp::Add;
+    case P::MINUS: case P::MINUS_ASSIGN: return ast::BinaryOp::Sub;
+    case P::STAR: case P::STAR_ASSIGN: return ast::BinaryOp::Mul;
+    case P::SLASH: case P::SLASH_ASSIGN: return ast::BinaryOp::Div;
+    case P::PERCENT: return ast::BinaryOp::Mod;
+    case P::EQ: return ast::BinaryOp::Eq;
+    case P::NE: return ast::BinaryOp::Ne;
+    case P::LT: return ast::BinaryOp::Lt;
+    case P::LE: return ast::BinaryOp::Le;
+    case P::GT: return ast::BinaryOp::Gt;
+    case P::GE: return ast::BinaryOp::Ge;
+    case P::AND: return ast::BinaryOp::And;
+    default: return ast::BinaryOp::Or;
+  }
+}
+
+// Parses a decimal or 0x-hexadecimal literal; nullopt when it exceeds int64.
+std::optional<int64_t> parseIntLiteral(const std::string& text) {
+  bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  uint64_t base = hex ? 16 : 10;
+  uint64_t value = 0;
+  for (size_t i = hex ? 2 : 0; i < text.size(); ++i) {
+    char c = text[i];
+    uint64_t digit = c <= '9' ? uint64_t(c - '0') : uint64_t((c | 0x20) - 'a' + 10);
+    if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, digit, &value))
+      return std::nullopt;
+  }
+  if (value > uint64_t(INT64_MAX)) return std::nullopt;
+  return int64_t(value);
+}
+
+}  // namespace
+
+std::unique_ptr<ast::Module> AstBuilder::build(P::ModuleContext* ctx) {
+  auto m = std::make_unique<ast::Module>();
+  m->file = ranges_.file();
+  for (P::TopDeclContext* d : ctx->topDecl()) topDecl(d, *m);
+  return m;
+}
+
+void AstBuilder::topDecl(P::TopDeclContext* ctx, ast::Module& m) {
+  if (auto* c = ctx->constDecl()) {
+    m.decls.emplace_back(constDecl(c));
+  } else if (auto* k = ctx->kernelDecl()) {
+    m.decls.emplace_back(kernel(k));
+  } else if (auto* i = ctx->importDecl()) {
+    std::string quoted = i->STRING()->getText();
+    m.imports.push_back(quoted.substr(1, quoted.size() - 2));
+    reserved(range(i), "'import'", "put every kernel and constant in one file");
+  } else if (auto* s = ctx->sequenceDecl()) {
+    reserved(range(s), "'sequence' (AIE runtime sequences)", "write the data movement as a kernel");
+  } else {
+    reservedStmt(ctx->reservedStmt());
+  }
+}
+
+void AstBuilder::reserved(SourceRange at, const std::string& construct, const std::string& fix) {
+  diags_.report(Diag::ReservedSyntax, at, construct + " is reserved for a later version; " + fix);
+}
+
+void AstBuilder::reservedStmt(P::ReservedStmtContext* ctx) {
+  std::string kw = ctx->kw->getText();
+  if (kw == "channel" || kw == "pattern")
+    reserved(range(ctx), "'" + kw + "' (AIE data movement)", "move data with load and store");
+  else
+    reserved(range(ctx), "'" + kw + "' (tile regions)", "address sub-tiles with slice and assemble");
+}
+
+std::unique_ptr<ast::ConstDecl> AstBuilder::constDecl(P::ConstDeclContext* ctx) {
+  auto c = std::make_unique<ast::ConstDecl>();
+  c->range = range(ctx);
+  c->name = ctx->ID()->getText();
+  c->nameRange = range(ctx->ID());
+  c->value = expr(ctx->expr());
+  return c;
+}
+
+std::unique_ptr<ast::Kernel> AstBuilder::kernel(P::KernelDeclContext* ctx) {
+  auto k = std::make_unique<ast::Kernel>();
+  k->range = range(ctx);
+  if (P::KernelKindContext* kind = ctx->kernelKind()) k->kind = *ir::parseFuncKind(kind->getText());
+  k->name = ctx->ID()->getText();
+  k->nameRange = range(ctx->ID());
+  if (P::ParamListContext* params = ctx->paramList())
+    for (P::ParamContext* p : params->param()) k->params.push_back(param(p));
+  if (P::WhereClauseContext* where = ctx->whereClause()) {
+    for (P::SymbolDeclContext* s : where->symbolDecl()) {
+      ast::SymbolDecl sym;
+      sym.range = range(s->ID());
+      sym.name = s->ID()->getText();
+      k->symbols.push_back(std::move(sym));
+    }
+  }
+  k->body = block(ctx->block());
+  return k;
+}
+
+ast::Param AstBuilder::param(P::ParamContext* ctx) {
+  ast::Param p;
+  p.range = range(ctx);
+  p.name = ctx->ID()->getText();
+  p.nameRange = range(ctx->ID());
+  if (P::DirectionContext* dir = ctx->direction())
+    p.dir = dir->IN() ? ir::ParamDir::In : dir->OUT() ? ir::ParamDir::Out : ir::ParamDir::InOut;
+  p.dtype = dtypeOf(ctx->DTYPE());
+  p.isTensor = ctx->LBRACK() != nullptr;
+  p.dims = exprList(ctx->exprList());
+  return p;
+}
+
+std::unique_ptr<ast::Block> AstBuilder::block(P::BlockContext* ctx) {
+  auto b = std::make_unique<ast::Block>();
+  b->range = range(ctx);
+  for (P::StmtContext* s : ctx->stmt())
+    if (ast::StmtPtr st = stmt(s)) b->stmts.push_back(std::move(st));
+  return b;
+}
+
+ast::StmtPtr AstBuilder::stmt(P::StmtContext* ctx) {
+  if (auto* s = ctx->bindStmt()) return bind(s);
+  if (auto* s = ctx->assignStmt()) return assign(s);
+  if (auto* s = ctx->forStmt()) return forStmt(s);
+  if (auto* s = ctx->ifStmt()) return ifStmt(s);
+  if (auto* s = ctx->constDecl()) return constDecl(s);
+  if (auto* s = ctx->block()) return block(s);
+  if (auto* s = ctx->exprStmt()) {
+    auto e = std::make_unique<ast::ExprStmt>();
+    e->range = range(s);
+    e->expr = expr(s->expr());
+    return e;
+  }
+  reservedStmt(ctx->reservedStmt());
+  return nullptr;
+}
+
+ast::StmtPtr AstBuilder::bind(P::BindStmtContext* ctx) {
+  auto b = std::make_unique<ast::Bind>();
+  b->range = range(ctx);
+  b->isMutable = ctx->VAR() != nullptr;
+  b->name = ctx->ID()->getText();
+  b->nameRange = range(ctx->ID());
+  if (P::TypeAnnContext* t = ctx->typeAnn()) b->type = typeAnn(t);
+  b->init = expr(ctx->expr());
+  return b;
+}
+
+ast::StmtPtr AstBuilder::assign(P::AssignStmtContext* ctx) {
+  auto a = std::make_unique<ast::Assign>();
+  a->range = range(ctx);
+  a->name = ctx->ID()->getText();
+  a->nameRange = range(ctx->ID());
+  a->opRange = range(ctx->op);
+  if (ctx->op->getType() != P::ASSIGN) a->compound = binaryOpOf(ctx->op->getType());
+  a->value = expr(ctx->expr());
+  return a;
+}
+
+ast::StmtPtr AstBuilder::forStmt(P::ForStmtContext* ctx) {
+  auto f = std::make_unique<ast::For>();
+  f->range = range(ctx);
+  if (ctx->UNROLL()) f->mode = ast::LoopMode::Unroll;
+  if (ctx->PARALLEL()) f->mode = ast::LoopMode::Parallel;
+  f->var = ctx->ID()->getText();
+  f->varRange = range(ctx->ID());
+  f->lb = expr(ctx->expr(0));
+  f->ub = expr(ctx->expr(1));
+  if (ctx->STEP()) f->step = expr(ctx->expr(2));
+  f->body = block(ctx->block());
+  return f;
+}
+
+std::unique_ptr<ast::If> AstBuilder::ifStmt(P::IfStmtContext* ctx) {
+  auto i = std::make_unique<ast::If>();
+  i->range = range(ctx);
+  i->cond = expr(ctx->expr());
+  i->thenBlock = block(ctx->block(0));
+  if (P::IfStmtContext* elseIf = ctx->ifStmt())
+    i->elseStmt = ifStmt(elseIf);
+  else if (ctx->block().size() > 1)
+    i->elseStmt = block(ctx->block(1));
+  return i;
+}
+
+std::unique_ptr<ast::TypeAnn> AstBuilder::typeAnn(P::TypeAnnContext* ctx) {
+  auto t = std::make_unique<ast::TypeAnn>();
+  t->range = range(ctx);
+  if (auto* s = dynamic_cast<P::ScalarTypeAnnContext*>(ctx)) {
+    t->dtype = dtypeOf(s->DTYPE());
+    return t;
+  }
+  if (auto* n = dynamic_cast<P::NamedTypeAnnContext*>(ctx)) {
+    if (n->ID()->getText() != "index") {
+      diags_.report(Diag::UnknownTypeName, range(n),
+                    "unknown type '" + n->ID()->getText() + "'; use a dtype, 'index' or 'tile<...>'");
+    }
+    t->kind = ast::TypeAnn::Kind::Index;
+    return t;
+  }
+  auto* tile = static_cast<P::TileTypeAnnContext*>(ctx);
+  if (tile->ID()->getText() != "tile") {
+    diags_.report(Diag::UnknownTypeName, range(tile->ID()),
+                  "unknown type '" + tile->ID()->getText() + "'; write 'tile<dtype, [shape], ...>'");
+  }
+  t->kind = ast::TypeAnn::Kind::Tile;
+  t->dtype = dtypeOf(tile->DTYPE());
+  t->shape = exprList(tile->exprList());
+  for (P::TileTypeOptContext* opt : tile->tileTypeOpt()) {
+    std::string key = opt->ID()->getText();
+    if (opt->ASSIGN() && key == "valid") {
+      t->valid = exprList(opt->exprList());
+    } else if (!opt->ASSIGN() && !t->space) {
+      t->space = key;
+      t->spaceRange = range(opt->ID());
+    } else {
+      diags_.report(Diag::UnknownTypeName, range(opt),
+                    "unexpected '" + opt->getText() +
+                        "' in a tile type; write one memory space and at most one 'valid = [...]'");
+    }
+  }
+  return t;
+}
+
+std::vector<ast::ExprPtr> AstBuilder::exprList(P::ExprListContext* ctx) {
+  std::vector<ast::ExprPtr> out;
+  if (!ctx) return out;
+  for (P::ExprContext* e : ctx->expr()) out.push_back(expr(e));
+  return out;
+}
+
+std::vector<ast::Arg> AstBuilder::argList(P::ArgListContext* ctx) {
+  std::vector<ast::Arg> out;
+  if (!ctx) return out;
+  for (P::ArgContext* a : ctx->arg()) {
+    ast::Arg arg;
+    arg.range = range(a);
+    if (a->ID()) {
+      arg.keyword = a->ID()->getText();
+      arg.keywordRange = range(a->ID());
+    }
+    arg.value = expr(a->expr());
+    out.push_back(std::move(arg));
+  }
+  return out;
+}
+
+ast::ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
+  if (auto* p = dynamic_cast<P::PrimaryExprContext*>(ctx)) return primary(p->primary());
+  if (auto* u = dynamic_cast<P::UnaryExprContext*>(ctx)) {
+    auto n = std::make_unique<ast::Unary>();
+    n->range = range(u);
+    n->op = u->op->getType() == P::MINUS ? ast::UnaryOp::Neg : ast::UnaryOp::Not;
+    n->operand = expr(u->expr());
+    return n;
+  }
+  auto* b = static_cast<P::BinaryExprContext*>(ctx);
+  auto n = std::make_unique<ast::Binary>();
+  n->range = range(b);
+  n->op = binaryOpOf(b->op->getType());
+  n->opRange = range(b->op);
+  n->lhs = expr(b->expr(0));
+  n->rhs = expr(b->expr(1));
+  return n;
+}
+
+ast::ExprPtr AstBuilder::intLiteral(antlr4::Token* tok) {
+  auto n = std::make_unique<ast::IntLit>();
+  n->range = range(tok);
+  if (std::optional<int64_t> v = parseIntLiteral(tok->getText()))
+    n->value = *v;
+  else
+    diags_.report(Diag::IntLiteralRange, n->range,
+                  "integer literal " + tok->getText() + " does not fit in 64 bits; use a value below 2^63");
+  return n;
+}
+
+ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
+  if (auto* i = dynamic_cast<P::IntLitContext*>(ctx)) return intLiteral(i->INT()->getSymbol());
+  if (auto* f = dynamic_cast<P::FloatLitContext*>(ctx)) {
+    auto n = std::make_unique<ast::FloatLit>();
+    n->range = range(f);
+    n->text = f->getText();
+    n->value = std::strtod(n->text.c_str(), nullptr);
+    return n;
+  }
+  if (auto* b = dynamic_cast<P::BoolLitContext*>(ctx)) {
+    auto n = std::make_unique<ast::BoolLit>();
+    n->range = range(b);
+    n->value = b->TRUE() != nullptr;
+    return n;
+  }
+  if (auto* c = dynamic_cast<P::CallContext*>(ctx)) return call(c);
+  if (auto* r = dynamic_cast<P::ReservedCallContext*>(ctx)) {
+    std::string kw = r->kw->getText();
+    if (kw == "partition")
+      reserved(range(r), "'partition' (tile regions)", "address sub-tiles with slice and assemble");
+    else
+      reserved(range(r), "'" + kw + "' (AIE data movement)", "move data with load and store");
+    auto n = std::make_unique<ast::NameRef>();  // never lowered: the module has errors
+    n->range = range(r);
+    n->name = kw;
+    return n;
+  }
+  if (auto* n = dynamic_cast<P::NameRefContext*>(ctx)) {
+    auto ref = std::make_unique<ast::NameRef>();
+    ref->range = range(n);
+    ref->name = n->ID()->getText();
+    return ref;
+  }
+  if (auto* p = dynamic_cast<P::ParenExprContext*>(ctx)) {
+    ast::ExprPtr inner = expr(p->expr());
+    inner->range = range(p);  // diagnostics then cover the parentheses too
+    return inner;
+  }
+  auto* l = static_cast<P::ListExprContext*>(ctx);
+  auto list = std::make_unique<ast::List>();
+  list->range = range(l);
+  list->elements = exprList(l->exprList());
+  return list;
+}
+
+ast::ExprPtr AstBuilder::call(P::CallContext* ctx) {
+  auto c = std::make_unique<ast::Call>();
+  c->range = range(ctx);
+  c->callee = ctx->ID()->getText();
+  c->calleeRange = range(ctx->ID());
+  if (ctx->DTYPE()) {
+    c->typeArg = dtypeOf(ctx->DTYPE());
+    c->typeArgRange = range(ctx->DTYPE());
+  }
+  c->args = argList(ctx->argList());
+  return c;
+}
+
+}  // namespace tilec::frontend

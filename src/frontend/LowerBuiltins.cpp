@@ -1,0 +1,525 @@
+// Built-in calls: the table of built-ins (arity, keywords, `<dtype>`), argument
+// checking shared by all of them, and one handler per family that turns the
+// arguments into operands, attributes and (where the op needs one) the declared
+// result type before building the op through Lowerer::tileOp.
+#include <algorithm>
+
+#include "frontend/Lowering.h"
+
+namespace tilec::frontend {
+
+using L = Lowerer;
+using K = ir::OpKind;
+
+const std::vector<BuiltinSig>& builtins() {
+  static const std::vector<BuiltinSig> table = {
+      {"load", K::Load, 3, 3, {"valid", "space"}, false,
+       "load(tensor, [offsets], [shape], valid = [...], space = ...)", &L::callLoad},
+      {"store", K::Store, 3, 3, {}, false, "store(tensor, [offsets], tile)", &L::callStore},
+      {"create", K::Create, 1, 1, {"space", "valid"}, true, "create<dtype>([shape], space = ..., valid = [...])",
+       &L::callCreate},
+      {"full", K::Full, 2, 2, {"space", "valid"}, true, "full<dtype>([shape], value, space = ..., valid = [...])",
+       &L::callFull},
+      {"cast", K::Cast, 1, 1, {"rmode"}, true, "cast<dtype>(tile, rmode = ...)", &L::callCast},
+      {"exp", K::Exp, 1, 1, {}, false, "exp(tile)", &L::callUnary},
+      {"log", K::Log, 1, 1, {}, false, "log(tile)", &L::callUnary},
+      {"neg", K::Neg, 1, 1, {}, false, "neg(tile)", &L::callUnary},
+      {"sqrt", K::Sqrt, 1, 1, {}, false, "sqrt(tile)", &L::callUnary},
+      {"rsqrt", K::Rsqrt, 1, 1, {}, false, "rsqrt(tile)", &L::callUnary},
+      {"recip", K::Recip, 1, 1, {}, false, "recip(tile)", &L::callUnary},
+      {"abs", K::Abs, 1, 1, {}, false, "abs(tile)", &L::callUnary},
+      {"relu", K::Relu, 1, 1, {}, false, "relu(tile)", &L::callUnary},
+      {"row_max", K::RowMax, 1, 1, {}, false, "row_max(tile)", &L::callUnary},
+      {"row_sum", K::RowSum, 1, 1, {}, false, "row_sum(tile)", &L::callUnary},
+      {"row_min", K::RowMin, 1, 1, {}, false, "row_min(tile)", &L::callUnary},
+      {"col_max", K::ColMax, 1, 1, {}, false, "col_max(tile)", &L::callUnary},
+      {"col_sum", K::ColSum, 1, 1, {}, false, "col_sum(tile)", &L::callUnary},
+      {"col_min", K::ColMin, 1, 1, {}, false, "col_min(tile)", &L::callUnary},
+      {"row_expand_add", K::RowExpandAdd, 2, 2, {}, false, "row_expand_add(tile, row_vector)", &L::callBinaryTile},
+      {"row_expand_sub", K::RowExpandSub, 2, 2, {}, false, "row_expand_sub(tile, row_vector)", &L::callBinaryTile},
+      {"row_expand_mul", K::RowExpandMul, 2, 2, {}, false, "row_expand_mul(tile, row_vector)", &L::callBinaryTile},
+      {"row_expand_div", K::RowExpandDiv, 2, 2, {}, false, "row_expand_div(tile, row_vector)", &L::callBinaryTile},
+      {"matmul", K::Matmul, 2, 2, {}, false, "matmul(lhs, rhs)", &L::callBinaryTile},
+      {"batch_matmul", K::BatchMatmul, 2, 2, {}, false, "batch_matmul(lhs, rhs)", &L::callBinaryTile},
+      {"matmul_acc", K::MatmulAcc, 3, 3, {"init"}, false, "matmul_acc(acc, lhs, rhs, init = cond)",
+       &L::callMatmulAcc},
+      {"batch_matmul_acc", K::BatchMatmulAcc, 3, 3, {"init"}, false,
+       "batch_matmul_acc(acc, lhs, rhs, init = cond)", &L::callMatmulAcc},
+      {"transpose", K::Transpose, 3, 3, {}, false, "transpose(tile, axis, axis)", &L::callTranspose},
+      {"transpose_view", K::TransposeView, 3, 3, {}, false, "transpose_view(tile, axis, axis)",
+       &L::callTranspose},
+      {"reshape", K::Reshape, 2, 2, {"valid"}, false, "reshape(tile, [shape], valid = [...])", &L::callReshape},
+      {"reinterpret_view", K::ReinterpretView, 2, 2, {}, true, "reinterpret_view<dtype>(tile, [shape])",
+       &L::callReinterpret},
+      {"slice", K::Slice, 3, 3, {"valid"}, false, "slice(tile, [offsets], [shape], valid = [...])", &L::callSlice},
+      {"assemble", K::Assemble, 3, 3, {}, false, "assemble(target, source, [offsets])", &L::callAssemble},
+      {"move", K::Move, 1, 1, {"space"}, false, "move(tile, space = ...)", &L::callMove},
+      {"set_valid_shape", K::SetValidShape, 2, 2, {}, false, "set_valid_shape(tile, [valid])", &L::callSetValid},
+      // Overloaded on integers and tiles; `kind` is the tile-tile op.
+      {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
+      {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
+      {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
+  };
+  return table;
+}
+
+const BuiltinSig* findBuiltin(const std::string& name) {
+  for (const BuiltinSig& b : builtins())
+    if (name == b.name) return &b;
+  return nullptr;
+}
+
+const ast::Expr* Lowerer::CallArgs::kw(const std::string& k) const {
+  auto it = keywords.find(k);
+  return it == keywords.end() ? nullptr : it->second->value.get();
+}
+
+namespace {
+
+std::string keywordList(const std::vector<const char*>& keywords) {
+  if (keywords.empty()) return "it takes no keyword arguments";
+  std::string out = "it accepts ";
+  for (size_t i = 0; i < keywords.size(); ++i) {
+    if (i > 0) out += i + 1 == keywords.size() ? " and " : ", ";
+    out += keywords[i];
+  }
+  return out;
+}
+
+// "1 dim", "2 dims".
+std::string count(size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::vector<std::string> builtinNames() {
+  std::vector<std::string> names;
+  for (const BuiltinSig& b : builtins()) names.push_back(b.name);
+  return names;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- dispatch
+
+Val Lowerer::evalCall(const ast::Call& c) {
+  const BuiltinSig* sig = findBuiltin(c.callee);
+  if (!sig) {
+    std::optional<std::string> guess = closestName(c.callee, builtinNames());
+    std::string message = "unknown function '" + c.callee + "'";
+    if (guess)
+      error(Diag::UnknownBuiltin, c.calleeRange, message + "; did you mean '" + *guess + "'?");
+    else
+      error(Diag::UnknownBuiltin, c.calleeRange, message + "; docs/language.md lists the built-in functions");
+    return Val::poison(c.range);
+  }
+  std::optional<CallArgs> args = checkCallArgs(c, *sig);
+  if (!args) return Val::poison(c.range);
+  Val v = (this->*sig->handler)(sig->kind, *args);
+  v.range = c.range;
+  return v;
+}
+
+std::optional<Lowerer::CallArgs> Lowerer::checkCallArgs(const ast::Call& c, const BuiltinSig& sig) {
+  CallArgs args{c, {}, {}};
+  bool ok = true;
+  if (sig.takesDType && !c.typeArg) {
+    error(Diag::BuiltinArity, c.calleeRange,
+          "'" + c.callee + "' needs an element type; call it as " + sig.usage);
+    ok = false;
+  } else if (!sig.takesDType && c.typeArg) {
+    error(Diag::BuiltinArity, c.typeArgRange,
+          "'" + c.callee + "' takes no type argument; remove '<" + ir::dtypeName(*c.typeArg) + ">'");
+    ok = false;
+  }
+  for (const ast::Arg& a : c.args) {
+    if (a.keyword.empty()) {
+      if (!args.keywords.empty()) {
+        error(Diag::BadKeywordArg, a.range,
+              "positional argument after a keyword argument; put positional arguments first");
+        ok = false;
+      }
+      args.positional.push_back(&a);
+      continue;
+    }
+    bool known = std::any_of(sig.keywords.begin(), sig.keywords.end(),
+                             [&](const char* k) { return a.keyword == k; });
+    if (!known) {
+      error(Diag::BadKeywordArg, a.keywordRange,
+            "'" + c.callee + "' has no keyword argument '" + a.keyword + "'; " + keywordList(sig.keywords));
+      ok = false;
+    } else if (!args.keywords.emplace(a.keyword, &a).second) {
+      error(Diag::BadKeywordArg, a.keywordRange, "keyword argument '" + a.keyword + "' is given twice; remove one");
+      ok = false;
+    }
+  }
+  size_t n = args.positional.size();
+  if (n < sig.minArgs || n > sig.maxArgs) {
+    SourceRange at = n > sig.maxArgs ? args.positional[sig.maxArgs]->range : c.range;
+    error(Diag::BuiltinArity, at,
+          "'" + c.callee + "' takes " + count(sig.minArgs, "positional argument") + " but " + std::to_string(n) +
+              (n == 1 ? " was" : " were") + " given; call it as " + sig.usage);
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return args;
+}
+
+// ---------------------------------------------------------------- argument helpers
+
+std::optional<std::vector<int64_t>> Lowerer::staticShape(const ast::Expr& e, const char* what) {
+  return staticShapeOf(eval(e), what);
+}
+
+std::optional<std::vector<int64_t>> Lowerer::staticShapeOf(const Val& list, const char* what) {
+  if (list.isPoison()) return std::nullopt;
+  if (list.kind != ValKind::List) {
+    error(Diag::BadShapeList, list.range,
+          std::string(what) + " must be a list like [16, 16], but this is " + valKindName(list.kind) +
+              "; write the dims in brackets");
+    return std::nullopt;
+  }
+  if (list.elems.empty()) {
+    error(Diag::BadShapeList, list.range, std::string(what) + " is empty; a tile needs at least one dim");
+    return std::nullopt;
+  }
+  std::vector<int64_t> shape;
+  bool ok = true;
+  int64_t elements = 1;
+  for (const Val& d : list.elems) {
+    std::optional<ir::Expr> e = asInt(d, "a tile dim");
+    if (!e) {
+      ok = false;
+      continue;
+    }
+    std::optional<int64_t> c = e->asConst();
+    if (!c) {
+      error(Diag::DynamicTileShape, d.range,
+            "tile shapes must be static, but '" + text(d.range) +
+                "' is only known at run time; use a static upper bound here and put the run-time extent in "
+                "valid = [...]");
+      ok = false;
+    } else if (*c <= 0) {
+      error(Diag::BadShapeList, d.range,
+            "tile dims must be positive, but this one is " + std::to_string(*c) + "; use a positive size");
+      ok = false;
+    } else if (ok && __builtin_mul_overflow(elements, *c, &elements)) {
+      error(Diag::ConstOverflow, list.range,
+            "the tile shape " + text(list.range) + " has more elements than fit in 64 bits; use a smaller shape");
+      ok = false;
+    }
+    if (c) shape.push_back(*c);
+  }
+  if (!ok) return std::nullopt;
+  return shape;
+}
+
+std::optional<std::vector<ir::Expr>> Lowerer::intList(const ast::Expr& e, const char* what) {
+  Val list = eval(e);
+  if (list.isPoison()) return std::nullopt;
+  if (list.kind != ValKind::List) {
+    error(Diag::BadShapeList, list.range,
+          std::string(what) + " must be a list like [0, 0], but this is " + valKindName(list.kind) +
+              "; write the values in brackets");
+    return std::nullopt;
+  }
+  std::vector<ir::Expr> out;
+  bool ok = true;
+  std::string role = std::string("an element of ") + what;
+  for (const Val& v : list.elems) {
+    std::optional<ir::Expr> x = asInt(v, role.c_str());
+    if (x)
+      out.push_back(*x);
+    else
+      ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+// The valid extents of a new tile: the `valid = [...]` list when given (one per
+// dim), else the full shape (an empty list means "full" to Type::tile).
+std::optional<std::vector<ir::Expr>> Lowerer::validList(const ast::Expr* e, const std::vector<int64_t>& shape) {
+  if (!e) return std::vector<ir::Expr>{};
+  std::optional<std::vector<ir::Expr>> valid = intList(*e, "valid");
+  if (!valid) return std::nullopt;
+  if (valid->size() != shape.size()) {
+    error(Diag::BadShapeList, e->range,
+          "valid has " + count(valid->size(), "extent") + " but the shape has " + count(shape.size(), "dim") +
+              "; give one extent per dim");
+    return std::nullopt;
+  }
+  return valid;
+}
+
+std::optional<ir::MemSpace> Lowerer::spaceArg(const ast::Expr* e) {
+  if (!e) return ir::MemSpace::None;
+  const auto* name = ast::dynCast<ast::NameRef>(e);
+  std::optional<ir::MemSpace> space = name ? ir::parseMemSpace(name->name) : std::nullopt;
+  if (!space || *space == ir::MemSpace::None) {
+    error(Diag::BadKeywordValue, e->range,
+          "'" + text(e->range) + "' is not a memory space; use vec, mat, left, right, acc, bias or scaling");
+    return std::nullopt;
+  }
+  return space;
+}
+
+// ---------------------------------------------------------------- data movement
+
+Val Lowerer::callLoad(ir::OpKind kind, const CallArgs& a) {
+  Val tensor = eval(a.pos(0));
+  ir::Value* t = asTensor(tensor, "the source of load");
+  std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(2), "the tile shape");
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  if (!t || !offsets || !shape || !valid || !space) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(t->type().dtype(), *shape, *valid, *space, std::nullopt, target_);
+  return tileOp(kind, {{t, tensor.range}}, {{"offsets", *offsets}}, declared, a.call.range);
+}
+
+Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
+  Val tensor = eval(a.pos(0));
+  ir::Value* t = asTensor(tensor, "the destination of store");
+  std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
+  Val tile = eval(a.pos(2));
+  ir::Value* src = asTile(tile, "the stored value");
+  if (!t || !offsets || !src) return Val::poison(a.call.range);
+  unsigned index = t->index();
+  if (!t->definingOp() && fn_->paramDir(index) == ir::ParamDir::In) {
+    error(Diag::StoreToInput, tensor.range,
+          "'" + t->name() + "' is an input tensor and cannot be stored to; declare it out or inout")
+        .notes.push_back({"'" + t->name() + "' declared here", fn_->paramLoc(index)});
+    return Val::poison(a.call.range);
+  }
+  std::vector<Operand> operands = {{src, tile.range}, {t, tensor.range}};
+  ir::Op* op = block_->create(kind, a.call.range);
+  op->addOperand(src);
+  op->addOperand(t);
+  op->setAttr("offsets", *offsets);
+  if (std::optional<ir::OpError> err = ir::verifyOp(*op, target_)) {
+    reportOpError(*err, operands, a.call.range);
+    block_->erase(op);
+    return Val::poison(a.call.range);
+  }
+  return Val::make(ValKind::Void, a.call.range);
+}
+
+Val Lowerer::callCreate(ir::OpKind kind, const CallArgs& a) {
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(0), "the tile shape");
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  if (!shape || !valid || !space) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, target_);
+  return tileOp(kind, {}, {}, declared, a.call.range);
+}
+
+Val Lowerer::callFull(ir::OpKind kind, const CallArgs& a) {
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(0), "the tile shape");
+  Val value = eval(a.pos(1));
+  ir::Value* scalar = scalarOperand(value, *a.call.typeArg, "the fill value");
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  if (!shape || !scalar || !valid || !space) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, target_);
+  return tileOp(kind, {{scalar, value.range}}, {}, declared, a.call.range);
+}
+
+Val Lowerer::callMove(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, "the operand of move");
+  if (!a.kw("space")) {
+    error(Diag::BuiltinArity, a.call.range, "move needs a target memory space; call it as move(t, space = vec)");
+    return Val::poison(a.call.range);
+  }
+  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  if (!t || !space) return Val::poison(a.call.range);
+  return tileOp(kind, {{t, tile.range}}, {}, t->type().withSpace(*space, target_), a.call.range);
+}
+
+// ---------------------------------------------------------------- compute
+
+Val Lowerer::callCast(ir::OpKind kind, const CallArgs& a) {
+  static const char* const modes[] = {"cast_rint", "round", "rint", "floor", "ceil", "trunc", "odd", "none"};
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, "the operand of cast");
+  std::string rmode = "cast_rint";
+  if (const ast::Expr* m = a.kw("rmode")) {
+    const auto* name = ast::dynCast<ast::NameRef>(m);
+    bool known = name && std::any_of(std::begin(modes), std::end(modes),
+                                     [&](const char* x) { return name->name == x; });
+    if (!known) {
+      error(Diag::BadKeywordValue, m->range,
+            "'" + text(m->range) + "' is not a rounding mode; use cast_rint, round, rint, floor, ceil, trunc, odd "
+            "or none");
+      return Val::poison(a.call.range);
+    }
+    rmode = name->name;
+  }
+  if (!t) return Val::poison(a.call.range);
+  return tileOp(kind, {{t, tile.range}}, {{"rmode", rmode}}, t->type().withDType(*a.call.typeArg), a.call.range);
+}
+
+Val Lowerer::callUnary(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  std::string role = std::string("the operand of ") + a.call.callee;
+  ir::Value* t = asTile(tile, role.c_str());
+  if (!t) return Val::poison(a.call.range);
+  return tileOp(kind, {{t, tile.range}}, {}, ir::Type(), a.call.range);
+}
+
+Val Lowerer::callBinaryTile(ir::OpKind kind, const CallArgs& a) {
+  Val lhs = eval(a.pos(0));
+  Val rhs = eval(a.pos(1));
+  std::string role0 = "the first operand of " + a.call.callee, role1 = "the second operand of " + a.call.callee;
+  ir::Value* l = asTile(lhs, role0.c_str());
+  ir::Value* r = asTile(rhs, role1.c_str());
+  if (!l || !r) return Val::poison(a.call.range);
+  return tileOp(kind, {{l, lhs.range}, {r, rhs.range}}, {}, ir::Type(), a.call.range);
+}
+
+Val Lowerer::callMatmulAcc(ir::OpKind kind, const CallArgs& a) {
+  Val acc = eval(a.pos(0));
+  Val lhs = eval(a.pos(1));
+  Val rhs = eval(a.pos(2));
+  std::string name = a.call.callee;
+  ir::Value* c = asTile(acc, ("the accumulator of " + name).c_str());
+  ir::Value* l = asTile(lhs, ("the lhs of " + name).c_str());
+  ir::Value* r = asTile(rhs, ("the rhs of " + name).c_str());
+  ir::AttrMap attrs;
+  bool ok = c && l && r;
+  if (const ast::Expr* init = a.kw("init")) {
+    std::optional<ir::Expr> cond = asBool(eval(*init), "init");
+    if (cond)
+      attrs["init"] = *cond;
+    else
+      ok = false;
+  }
+  if (!ok) return Val::poison(a.call.range);
+  return tileOp(kind, {{c, acc.range}, {l, lhs.range}, {r, rhs.range}}, std::move(attrs), ir::Type(), a.call.range);
+}
+
+Val Lowerer::callMinMax(ir::OpKind kind, const CallArgs& a) {
+  Val lhs = eval(a.pos(0));
+  Val rhs = eval(a.pos(1));
+  if (lhs.isPoison() || rhs.isPoison()) return Val::poison(a.call.range);
+  bool isMax = kind == ir::OpKind::Max;
+  if (lhs.kind == ValKind::Tile || rhs.kind == ValKind::Tile) {
+    if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile)
+      return tileOp(kind, {{lhs.value, lhs.range}, {rhs.value, rhs.range}}, {}, ir::Type(), a.call.range);
+    const Val& tile = lhs.kind == ValKind::Tile ? lhs : rhs;
+    const Val& scalar = lhs.kind == ValKind::Tile ? rhs : lhs;
+    ir::Value* s = scalarOperand(scalar, tile.value->type().dtype(), "the scalar operand");
+    if (!s) return Val::poison(a.call.range);
+    return tileOp(isMax ? ir::OpKind::MaxS : ir::OpKind::MinS, {{tile.value, tile.range}, {s, scalar.range}}, {},
+                  ir::Type(), a.call.range);
+  }
+  std::optional<ir::Expr> x = asInt(lhs, ("the first operand of " + a.call.callee).c_str());
+  std::optional<ir::Expr> y = asInt(rhs, ("the second operand of " + a.call.callee).c_str());
+  if (!x || !y) return Val::poison(a.call.range);
+  return Val::integer(isMax ? ir::Expr::max(*x, *y) : ir::Expr::min(*x, *y), a.call.range);
+}
+
+Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {
+  Val lhs = eval(a.pos(0));
+  Val rhs = eval(a.pos(1));
+  std::optional<ir::Expr> x = asInt(lhs, "the dividend of ceildiv");
+  std::optional<ir::Expr> y = asInt(rhs, "the divisor of ceildiv");
+  if (!x || !y) return Val::poison(a.call.range);
+  std::optional<int64_t> cx = x->asConst(), cy = y->asConst();
+  if (cy && *cy == 0) {
+    error(Diag::ConstDivByZero, rhs.range, "division by zero in '" + text(a.call.range) + "'; use a non-zero divisor");
+    return Val::poison(a.call.range);
+  }
+  if (cx && cy) {
+    // ceil(a / b) == -floor(-a / b); negating INT64_MIN overflows.
+    if (*cx == INT64_MIN) {
+      error(Diag::ConstOverflow, a.call.range, "integer overflow in '" + text(a.call.range) + "'; use smaller values");
+      return Val::poison(a.call.range);
+    }
+    int64_t q = -*cx / *cy, r = -*cx % *cy;
+    int64_t floorQ = (r != 0 && ((r < 0) != (*cy < 0))) ? q - 1 : q;
+    return Val::integer(ir::Expr::constant(-floorQ), a.call.range);
+  }
+  return Val::integer(ir::Expr::ceilDiv(*x, *y), a.call.range);
+}
+
+// ---------------------------------------------------------------- views and shapes
+
+Val Lowerer::callTranspose(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, ("the operand of " + a.call.callee).c_str());
+  std::optional<int64_t> axis0 = constInt(eval(a.pos(1)), "a transpose axis");
+  std::optional<int64_t> axis1 = constInt(eval(a.pos(2)), "a transpose axis");
+  if (!t || !axis0 || !axis1) return Val::poison(a.call.range);
+  return tileOp(kind, {{t, tile.range}}, {{"axes", std::vector<int64_t>{*axis0, *axis1}}}, ir::Type(),
+                a.call.range);
+}
+
+Val Lowerer::callReshape(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, "the operand of reshape");
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(1), "the new shape");
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  if (!t || !shape || !valid) return Val::poison(a.call.range);
+  if (valid->empty() && !t->type().hasFullValid()) {
+    error(Diag::BadShapeList, a.call.range,
+          "reshape of a partially valid tile needs the new valid extents; add valid = [...]");
+    return Val::poison(a.call.range);
+  }
+  return tileOp(kind, {{t, tile.range}}, {}, t->type().withShape(*shape, *valid), a.call.range);
+}
+
+Val Lowerer::callReinterpret(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, "the operand of reinterpret_view");
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(1), "the new shape");
+  if (!t || !shape) return Val::poison(a.call.range);
+  ir::Type declared = t->type().withDType(*a.call.typeArg).withShape(*shape, {});
+  return tileOp(kind, {{t, tile.range}}, {}, declared, a.call.range);
+}
+
+// A slice of a fully valid tile is fully valid; otherwise each valid extent is
+// what remains of the source's valid extent past the offset, capped by the shape.
+Val Lowerer::callSlice(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, "the operand of slice");
+  std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(2), "the slice shape");
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  if (!t || !offsets || !shape || !valid) return Val::poison(a.call.range);
+  const ir::Type& src = t->type();
+  if (valid->empty() && !src.hasFullValid() && offsets->size() == shape->size() &&
+      src.valid().size() == shape->size()) {
+    for (size_t i = 0; i < shape->size(); ++i) {
+      ir::Expr remaining = ir::Expr::max(ir::Expr::sub(src.valid()[i], (*offsets)[i]), ir::Expr::constant(0));
+      valid->push_back(ir::Expr::min(ir::Expr::constant((*shape)[i]), remaining));
+    }
+  }
+  return tileOp(kind, {{t, tile.range}}, {{"offsets", *offsets}}, src.withShape(*shape, *valid), a.call.range);
+}
+
+Val Lowerer::callAssemble(ir::OpKind kind, const CallArgs& a) {
+  Val target = eval(a.pos(0));
+  Val source = eval(a.pos(1));
+  ir::Value* dst = asTile(target, "the target of assemble");
+  ir::Value* src = asTile(source, "the source of assemble");
+  std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(2), "the offsets");
+  if (!dst || !src || !offsets) return Val::poison(a.call.range);
+  return tileOp(kind, {{dst, target.range}, {src, source.range}}, {{"offsets", *offsets}}, ir::Type(), a.call.range);
+}
+
+Val Lowerer::callSetValid(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, "the operand of set_valid_shape");
+  std::optional<std::vector<ir::Expr>> valid = intList(a.pos(1), "the valid shape");
+  if (!t || !valid) return Val::poison(a.call.range);
+  if (valid->size() != t->type().rank()) {
+    error(Diag::BadShapeList, a.pos(1).range,
+          "the valid shape has " + count(valid->size(), "extent") + " but the tile has " +
+              count(t->type().rank(), "dim") + "; give one extent per dim");
+    return Val::poison(a.call.range);
+  }
+  return tileOp(kind, {{t, tile.range}}, {}, t->type().withValid(*valid), a.call.range);
+}
+
+}  // namespace tilec::frontend

@@ -1,0 +1,352 @@
+// Expressions: names, literals, operators on integers, booleans, float constants
+// and tiles; conversions between value kinds; building single ops through the op
+// table so every type rule lives in one place (ir/OpDefs.cpp).
+#include <cmath>
+
+#include "frontend/Lowering.h"
+
+namespace tilec::frontend {
+namespace {
+
+using ast::BinaryOp;
+
+bool isComparison(BinaryOp op) { return op >= BinaryOp::Eq && op <= BinaryOp::Ge; }
+bool isLogical(BinaryOp op) { return op == BinaryOp::And || op == BinaryOp::Or; }
+
+ir::CmpKind cmpKind(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Eq: return ir::CmpKind::EQ;
+    case BinaryOp::Ne: return ir::CmpKind::NE;
+    case BinaryOp::Lt: return ir::CmpKind::LT;
+    case BinaryOp::Le: return ir::CmpKind::LE;
+    case BinaryOp::Gt: return ir::CmpKind::GT;
+    default: return ir::CmpKind::GE;
+  }
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+// Folds `a op b` for an arithmetic operator; nullopt on int64 overflow.
+std::optional<int64_t> foldChecked(BinaryOp op, int64_t a, int64_t b) {
+  int64_t r = 0;
+  switch (op) {
+    case BinaryOp::Add: return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    case BinaryOp::Sub: return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    case BinaryOp::Mul: return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    case BinaryOp::Div:
+      if (a == INT64_MIN && b == -1) return std::nullopt;
+      return floorDiv(a, b);
+    default:
+      if (a == INT64_MIN && b == -1) return 0;
+      return floorMod(a, b);
+  }
+}
+
+}  // namespace
+
+// A constant the IR knows is boolean (Expr::constant(1) is just an integer).
+ir::Expr boolConstant(bool b) {
+  return ir::Expr::cmp(ir::CmpKind::EQ, ir::Expr::constant(b ? 0 : 1), ir::Expr::constant(0));
+}
+
+// ---------------------------------------------------------------- evaluation
+
+Val Lowerer::eval(const ast::Expr& e) {
+  Val v;
+  switch (e.kind) {
+    case ast::ExprKind::Int:
+      v = Val::integer(ir::Expr::constant(static_cast<const ast::IntLit&>(e).value), e.range);
+      break;
+    case ast::ExprKind::Float: v = Val::floating(static_cast<const ast::FloatLit&>(e).value, e.range); break;
+    case ast::ExprKind::Bool: v = Val::boolean(boolConstant(static_cast<const ast::BoolLit&>(e).value), e.range); break;
+    case ast::ExprKind::Name: v = evalName(static_cast<const ast::NameRef&>(e)); break;
+    case ast::ExprKind::Unary: v = evalUnary(static_cast<const ast::Unary&>(e)); break;
+    case ast::ExprKind::Binary: v = evalBinary(static_cast<const ast::Binary&>(e)); break;
+    case ast::ExprKind::Call: v = evalCall(static_cast<const ast::Call&>(e)); break;
+    case ast::ExprKind::List:
+      v = Val::make(ValKind::List, e.range);
+      for (const ast::ExprPtr& x : static_cast<const ast::List&>(e).elements) v.elems.push_back(eval(*x));
+      break;
+  }
+  v.range = e.range;
+  return v;
+}
+
+Val Lowerer::evalName(const ast::NameRef& n) {
+  if (Binding* b = scopes_.lookup(n.name)) return b->val;
+  if (findBuiltin(n.name)) {
+    error(Diag::WrongValueKind, n.range,
+          "'" + n.name + "' is a built-in function, not a value; call it, e.g. " + n.name + "(...)");
+    return Val::poison(n.range);
+  }
+  std::optional<std::string> guess = closestName(n.name, scopes_.visibleNames());
+  if (!guess) {
+    error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'; declare it before using it");
+    return Val::poison(n.range);
+  }
+  error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'")
+      .notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
+  return Val::poison(n.range);
+}
+
+Val Lowerer::evalUnary(const ast::Unary& u) {
+  Val x = eval(*u.operand);
+  if (x.isPoison()) return x;
+  if (u.op == ast::UnaryOp::Not) {
+    std::optional<ir::Expr> b = asBool(x, "the operand of '!'");
+    return b ? Val::boolean(ir::Expr::logicalNot(*b), u.range) : Val::poison(u.range);
+  }
+  switch (x.kind) {
+    case ValKind::Int:
+      if (std::optional<int64_t> c = x.constInt()) {
+        if (*c == INT64_MIN) {
+          error(Diag::ConstOverflow, u.range, "integer overflow: -(" + std::to_string(*c) +
+                                                  ") does not fit in 64 bits; use a smaller value");
+          return Val::poison(u.range);
+        }
+        return Val::integer(ir::Expr::constant(-*c), u.range);
+      }
+      return Val::integer(ir::Expr::neg(x.expr), u.range);
+    case ValKind::Float: return Val::floating(-x.number, u.range);
+    case ValKind::Tile: return tileOp(ir::OpKind::Neg, {{x.value, x.range}}, {}, ir::Type(), u.range);
+    default:
+      error(Diag::WrongValueKind, u.range,
+            std::string("'-' cannot negate ") + valKindName(x.kind) +
+                "; it applies to integers, float constants and tiles");
+      return Val::poison(u.range);
+  }
+}
+
+Val Lowerer::evalBinary(const ast::Binary& b) {
+  Val lhs = eval(*b.lhs);
+  Val rhs = eval(*b.rhs);
+  return binary(b.op, std::move(lhs), std::move(rhs), b.opRange, b.range);
+}
+
+Val Lowerer::binary(BinaryOp op, Val lhs, Val rhs, SourceRange opRange, SourceRange whole) {
+  if (lhs.isPoison() || rhs.isPoison()) return Val::poison(whole);
+  std::string opText = std::string("'") + ast::spelling(op) + "'";
+  if (isLogical(op)) {
+    std::optional<ir::Expr> a = asBool(lhs, ("the left operand of " + opText).c_str());
+    std::optional<ir::Expr> c = asBool(rhs, ("the right operand of " + opText).c_str());
+    if (!a || !c) return Val::poison(whole);
+    return Val::boolean(op == BinaryOp::And ? ir::Expr::logicalAnd(*a, *c) : ir::Expr::logicalOr(*a, *c), whole);
+  }
+  if (lhs.kind == ValKind::Tile || rhs.kind == ValKind::Tile) {
+    if (isComparison(op) || op == BinaryOp::Mod) {
+      error(Diag::WrongValueKind, opRange,
+            opText + " is not defined for tiles; tiles support + - * / and the built-in functions");
+      return Val::poison(whole);
+    }
+    return tileBinary(op, lhs, rhs, whole);
+  }
+  if (lhs.kind == ValKind::Int && rhs.kind == ValKind::Int) return intBinary(op, lhs, rhs, opRange, whole);
+  bool lhsNumber = lhs.kind == ValKind::Float || lhs.constInt();
+  bool rhsNumber = rhs.kind == ValKind::Float || rhs.constInt();
+  if (lhsNumber && rhsNumber && !isComparison(op)) return floatBinary(op, lhs, rhs, whole);
+  const Val& odd = (lhs.kind == ValKind::Int || lhsNumber) ? rhs : lhs;
+  error(Diag::WrongValueKind, odd.range,
+        opText + " cannot take " + valKindName(odd.kind) + " here; arithmetic works on integers, float " +
+            "constants and tiles");
+  return Val::poison(whole);
+}
+
+Val Lowerer::intBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange opRange, SourceRange whole) {
+  if (isComparison(op)) return Val::boolean(ir::Expr::cmp(cmpKind(op), lhs.expr, rhs.expr), whole);
+  std::optional<int64_t> a = lhs.constInt(), b = rhs.constInt();
+  if ((op == BinaryOp::Div || op == BinaryOp::Mod) && b && *b == 0) {
+    error(Diag::ConstDivByZero, whole, "division by zero in '" + text(whole) + "'; use a non-zero divisor");
+    return Val::poison(whole);
+  }
+  if (a && b) {
+    std::optional<int64_t> r = foldChecked(op, *a, *b);
+    if (!r) {
+      error(Diag::ConstOverflow, whole,
+            "integer overflow: " + std::to_string(*a) + " " + ast::spelling(op) + " " + std::to_string(*b) +
+                " does not fit in 64 bits; use smaller values");
+      return Val::poison(whole);
+    }
+    return Val::integer(ir::Expr::constant(*r), whole);
+  }
+  switch (op) {
+    case BinaryOp::Add: return Val::integer(ir::Expr::add(lhs.expr, rhs.expr), whole);
+    case BinaryOp::Sub: return Val::integer(ir::Expr::sub(lhs.expr, rhs.expr), whole);
+    case BinaryOp::Mul: return Val::integer(ir::Expr::mul(lhs.expr, rhs.expr), whole);
+    case BinaryOp::Div: return Val::integer(ir::Expr::floorDiv(lhs.expr, rhs.expr), whole);
+    default: return Val::integer(ir::Expr::mod(lhs.expr, rhs.expr), whole);
+  }
+}
+
+Val Lowerer::floatBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole) {
+  auto number = [](const Val& v) { return v.kind == ValKind::Float ? v.number : double(*v.constInt()); };
+  double a = number(lhs), b = number(rhs);
+  switch (op) {
+    case BinaryOp::Add: return Val::floating(a + b, whole);
+    case BinaryOp::Sub: return Val::floating(a - b, whole);
+    case BinaryOp::Mul: return Val::floating(a * b, whole);
+    case BinaryOp::Div:
+      if (b == 0) {
+        error(Diag::ConstDivByZero, whole, "division by zero in '" + text(whole) + "'; use a non-zero divisor");
+        return Val::poison(whole);
+      }
+      return Val::floating(a / b, whole);
+    default:
+      error(Diag::WrongValueKind, whole, "'%' needs integer operands; use integers on both sides");
+      return Val::poison(whole);
+  }
+}
+
+// `t + u` (tile-tile), `t * 2.0` (tile-scalar), `2.0 * t` (commuted).
+Val Lowerer::tileBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole) {
+  static const ir::OpKind tileTile[] = {ir::OpKind::Add, ir::OpKind::Sub, ir::OpKind::Mul, ir::OpKind::Div};
+  static const ir::OpKind tileScalar[] = {ir::OpKind::AddS, ir::OpKind::SubS, ir::OpKind::MulS, ir::OpKind::DivS};
+  size_t index = size_t(op);  // Add, Sub, Mul, Div are the first four operators
+  if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile)
+    return tileOp(tileTile[index], {{lhs.value, lhs.range}, {rhs.value, rhs.range}}, {}, ir::Type(), whole);
+  bool tileLeft = lhs.kind == ValKind::Tile;
+  if (!tileLeft && (op == BinaryOp::Sub || op == BinaryOp::Div)) {
+    std::string fix = op == BinaryOp::Sub ? "write -t + s instead" : "write recip(t) * s instead";
+    error(Diag::ScalarOperand, lhs.range,
+          std::string("a scalar cannot be the left operand of '") + ast::spelling(op) + "' with a tile; " + fix);
+    return Val::poison(whole);
+  }
+  const Val& tile = tileLeft ? lhs : rhs;
+  const Val& scalar = tileLeft ? rhs : lhs;
+  ir::Value* s = scalarOperand(scalar, tile.value->type().dtype(), "the scalar operand");
+  if (!s) return Val::poison(whole);
+  return tileOp(tileScalar[index], {{tile.value, tile.range}, {s, scalar.range}}, {}, ir::Type(), whole);
+}
+
+// ---------------------------------------------------------------- conversions
+
+std::optional<ir::Expr> Lowerer::asInt(const Val& v, const char* role) {
+  if (v.kind == ValKind::Int) return v.expr;
+  if (v.isPoison()) return std::nullopt;
+  std::string fix = v.kind == ValKind::Tile ? "tile data is not an integer, use an index expression here"
+                                            : "use an integer expression";
+  error(Diag::WrongValueKind, v.range,
+        std::string(role) + " must be an integer, but this is " + valKindName(v.kind) + "; " + fix);
+  return std::nullopt;
+}
+
+std::optional<ir::Expr> Lowerer::asBool(const Val& v, const char* role) {
+  if (v.kind == ValKind::Bool) return v.expr;
+  if (v.isPoison()) return std::nullopt;
+  std::string fix = v.kind == ValKind::Int ? "compare it, e.g. '" + text(v.range) + " != 0'"
+                                           : std::string("use a comparison");
+  error(Diag::WrongValueKind, v.range,
+        std::string(role) + " must be a boolean, but this is " + valKindName(v.kind) + "; " + fix);
+  return std::nullopt;
+}
+
+ir::Value* Lowerer::asTile(const Val& v, const char* role) {
+  if (v.kind == ValKind::Tile) return v.value;
+  if (v.isPoison()) return nullptr;
+  std::string fix = v.kind == ValKind::Tensor ? "load a tile from it first" : "pass a tile";
+  error(Diag::WrongValueKind, v.range,
+        std::string(role) + " must be a tile, but this is " + valKindName(v.kind) + "; " + fix);
+  return nullptr;
+}
+
+ir::Value* Lowerer::asTensor(const Val& v, const char* role) {
+  if (v.kind == ValKind::Tensor) return v.value;
+  if (v.isPoison()) return nullptr;
+  error(Diag::WrongValueKind, v.range,
+        std::string(role) + " must be a tensor parameter, but this is " + valKindName(v.kind) +
+            "; pass a tensor parameter of the kernel");
+  return nullptr;
+}
+
+std::optional<int64_t> Lowerer::constInt(const Val& v, const char* role) {
+  std::optional<ir::Expr> e = asInt(v, role);
+  if (!e) return std::nullopt;
+  if (std::optional<int64_t> c = e->asConst()) return c;
+  error(Diag::NotConstant, v.range,
+        std::string(role) + " must be a compile-time constant, but '" + text(v.range) +
+            "' is only known at run time; use literals and constants");
+  return std::nullopt;
+}
+
+// The SSA scalar for the scalar side of a tile-scalar op or full(): literals
+// and constants become arith.const of the tile's dtype; integer expressions
+// become arith.index for integer tiles.
+ir::Value* Lowerer::scalarOperand(const Val& v, ir::DType dtype, const char* role) {
+  switch (v.kind) {
+    case ValKind::Poison: return nullptr;
+    case ValKind::Scalar: return v.value;
+    case ValKind::Float:
+      if (ir::isFloat(dtype)) return constant(v, dtype, v.range);
+      error(Diag::ScalarOperand, v.range,
+            std::string("a float constant cannot be used with a tile of dtype ") + ir::dtypeName(dtype) +
+                "; use an integer value or cast the tile to a float dtype");
+      return nullptr;
+    case ValKind::Int: {
+      if (v.constInt()) return constant(v, dtype, v.range);
+      const ir::Value* var = v.expr.kind() == ir::ExprKind::Var ? v.expr.var() : nullptr;
+      if (var && var->type() == ir::Type::scalar(dtype)) return const_cast<ir::Value*>(var);
+      if (ir::isInteger(dtype)) return materialize(v.expr, ir::Type::scalar(dtype), v.range);
+      error(Diag::ScalarOperand, v.range,
+            "the run-time integer '" + text(v.range) + "' cannot be used with a tile of dtype " +
+                ir::dtypeName(dtype) + "; use a float constant or a float scalar parameter");
+      return nullptr;
+    }
+    default:
+      error(Diag::WrongValueKind, v.range,
+            std::string(role) + " must be a number or a scalar parameter, but this is " + valKindName(v.kind) +
+                "; pass a literal, a constant or a scalar parameter");
+      return nullptr;
+  }
+}
+
+ir::Value* Lowerer::constant(const Val& v, ir::DType dtype, SourceRange at) {
+  ir::Op* op = block_->create(ir::OpKind::Const, at);
+  // Callers pass float constants only for float dtypes.
+  if (ir::isFloat(dtype))
+    op->setAttr("value", v.kind == ValKind::Float ? v.number : double(*v.constInt()));
+  else
+    op->setAttr("value", *v.constInt());
+  return op->addResult(ir::Type::scalar(dtype));
+}
+
+ir::Value* Lowerer::materialize(const ir::Expr& e, const ir::Type& type, SourceRange at) {
+  if (e.kind() == ir::ExprKind::Var && e.var()->type() == type) return const_cast<ir::Value*>(e.var());
+  ir::Op* op = block_->create(ir::OpKind::IndexExpr, at);
+  op->setAttr("value", e);
+  return op->addResult(type);
+}
+
+// ---------------------------------------------------------------- tile ops
+
+Val Lowerer::tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,
+                    SourceRange at) {
+  ir::InferInput in;
+  in.kind = kind;
+  for (const Operand& o : operands) in.operands.push_back(o.value->type());
+  in.attrs = &attrs;
+  in.declared = declared;
+  in.target = target_;
+  std::variant<ir::Type, ir::OpError> result = ir::inferResultType(in);
+  if (const auto* err = std::get_if<ir::OpError>(&result)) {
+    reportOpError(*err, operands, at);
+    return Val::poison(at);
+  }
+  ir::Op* op = block_->create(kind, at);
+  for (const Operand& o : operands) op->addOperand(o.value);
+  for (auto& [key, value] : attrs) op->setAttr(key, std::move(value));
+  return Val::ssa(ValKind::Tile, op->addResult(std::get<ir::Type>(result)), at);
+}
+
+void Lowerer::reportOpError(const ir::OpError& err, const std::vector<Operand>& operands, SourceRange at) {
+  bool onOperand = err.operand >= 0 && size_t(err.operand) < operands.size();
+  error(err.id, onOperand ? operands[size_t(err.operand)].range : at, err.message);
+}
+
+}  // namespace tilec::frontend

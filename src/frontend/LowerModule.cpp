@@ -1,0 +1,264 @@
+// Module-level lowering: file constants, kernels, parameters and symbolic sizes,
+// plus the scope table and the small helpers every part of the lowering uses.
+#include <algorithm>
+
+#include "frontend/Frontend.h"
+#include "frontend/Lowering.h"
+
+namespace tilec::frontend {
+
+// ---------------------------------------------------------------- values
+
+const char* valKindName(ValKind k) {
+  switch (k) {
+    case ValKind::Poison: return "an invalid value";
+    case ValKind::Void: return "nothing (store has no result)";
+    case ValKind::Int: return "an integer";
+    case ValKind::Bool: return "a boolean";
+    case ValKind::Float: return "a float constant";
+    case ValKind::Scalar: return "a float scalar";
+    case ValKind::Tile: return "a tile";
+    case ValKind::Tensor: return "a tensor";
+    case ValKind::List: return "a list";
+  }
+  return "";
+}
+
+Val Val::make(ValKind k, SourceRange r) {
+  Val v;
+  v.kind = k;
+  v.range = r;
+  return v;
+}
+
+Val Val::integer(ir::Expr e, SourceRange r) {
+  Val v = make(ValKind::Int, r);
+  v.expr = std::move(e);
+  return v;
+}
+
+Val Val::boolean(ir::Expr e, SourceRange r) {
+  Val v = make(ValKind::Bool, r);
+  v.expr = std::move(e);
+  return v;
+}
+
+Val Val::floating(double d, SourceRange r) {
+  Val v = make(ValKind::Float, r);
+  v.number = d;
+  return v;
+}
+
+Val Val::ssa(ValKind k, ir::Value* value, SourceRange r) {
+  Val v = make(k, r);
+  v.value = value;
+  return v;
+}
+
+std::optional<int64_t> Val::constInt() const {
+  if (kind != ValKind::Int) return std::nullopt;
+  return expr.asConst();
+}
+
+// ---------------------------------------------------------------- scopes
+
+Binding* Scopes::lookup(const std::string& name) {
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+    auto found = it->find(name);
+    if (found != it->end()) return found->second.get();
+  }
+  return nullptr;
+}
+
+Binding* Scopes::lookupInCurrent(const std::string& name) {
+  auto found = frames_.back().find(name);
+  return found == frames_.back().end() ? nullptr : found->second.get();
+}
+
+Binding& Scopes::define(Binding b) {
+  auto& slot = frames_.back()[b.name];
+  slot = std::make_unique<Binding>(std::move(b));
+  return *slot;
+}
+
+std::vector<std::string> Scopes::visibleNames() const {
+  std::vector<std::string> names;
+  for (const auto& frame : frames_)
+    for (const auto& entry : frame) names.push_back(entry.first);
+  return names;
+}
+
+namespace {
+
+// Levenshtein distance where swapping two adjacent characters is one edit
+// (optimal string alignment), since transposed letters are a common typo.
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+// Quadratic in the name lengths, linear in the candidates; only runs on errors.
+std::optional<std::string> closestName(const std::string& name, const std::vector<std::string>& candidates) {
+  // One edit per three characters; never a full rewrite of a short name.
+  size_t limit = std::min(std::max<size_t>(1, name.size() / 3), name.size() - 1);
+  std::optional<std::string> best;
+  size_t bestDistance = limit + 1;
+  for (const std::string& c : candidates) {
+    size_t d = editDistance(name, c);
+    if (d < bestDistance || (d == bestDistance && best && c < *best)) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------- helpers
+
+Diagnostic& Lowerer::error(Diag id, SourceRange at, std::string message) {
+  return diags_.report(id, at, std::move(message));
+}
+
+std::string Lowerer::text(SourceRange r) const {
+  if (!r.valid()) return {};
+  std::string_view all = diags_.sources().contents(r.file);
+  return std::string(all.substr(r.begin, r.end - r.begin));
+}
+
+namespace {
+std::string sourceName(const ir::Value* v) {
+  return v->name().empty() ? "%" + std::to_string(v->id()) : v->name();
+}
+}  // namespace
+
+std::string Lowerer::typeText(const ir::Type& t) const { return t.str(sourceName, target_); }
+
+void Lowerer::define(const std::string& name, BindKind kind, SourceRange at, Val v) {
+  if (Binding* previous = scopes_.lookupInCurrent(name)) {
+    error(Diag::Redefinition, at, "'" + name + "' is already defined in this scope; choose another name")
+        .notes.push_back({"'" + name + "' first defined here", previous->declRange});
+  }
+  // Even a redefinition binds: later uses most likely mean the newer one.
+  scopes_.define(Binding{name, kind, at, std::move(v), SourceRange{}});
+}
+
+// ---------------------------------------------------------------- module
+
+std::unique_ptr<ir::Module> Lowerer::lowerModule(const ast::Module& m) {
+  auto module = std::make_unique<ir::Module>();
+  module->setTarget(target_);
+  unsigned errorsBefore = diags_.errorCount();
+  scopes_.push();  // file constants
+  // Constants first, in order, so kernels may use a constant declared below them.
+  for (const ast::TopDecl& d : m.decls)
+    if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d)) lowerConst(**c);
+  for (const ast::TopDecl& d : m.decls)
+    if (const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d)) lowerKernel(**k, *module);
+  scopes_.pop();
+  if (diags_.errorCount() > errorsBefore) return nullptr;
+  return module;
+}
+
+void Lowerer::lowerConst(const ast::ConstDecl& c) {
+  Val v = eval(*c.value);
+  if (v.kind == ValKind::Int && !v.expr.isConst()) {
+    error(Diag::NotConstant, c.value->range,
+          "the value of constant '" + c.name + "' is not known at compile time; use only literals and other constants");
+    v = Val::poison(v.range);
+  } else if (!v.isPoison() && v.kind != ValKind::Int && v.kind != ValKind::Float) {
+    error(Diag::WrongValueKind, c.value->range,
+          "constant '" + c.name + "' must be an integer or a float, but this is " + valKindName(v.kind) +
+              "; use let for other values");
+    v = Val::poison(v.range);
+  }
+  define(c.name, BindKind::Const, c.nameRange, v);
+}
+
+void Lowerer::lowerKernel(const ast::Kernel& k, ir::Module& module) {
+  auto [it, fresh] = kernelNames_.emplace(k.name, k.nameRange);
+  if (!fresh) {
+    error(Diag::Redefinition, k.nameRange, "kernel '" + k.name + "' is defined twice; rename one of them")
+        .notes.push_back({"'" + k.name + "' first defined here", it->second});
+  }
+  ir::Function& fn = module.addFunction(k.name, k.kind);
+  fn.setLoc(k.range);
+  fn_ = &fn;
+  block_ = &fn.body();
+  scopes_.push();  // parameters and sizes
+  defineParams(k, fn);
+  lowerBlock(*k.body);
+  scopes_.pop();
+  fn_ = nullptr;
+  block_ = nullptr;
+}
+
+// Declared parameters come first, then one index parameter per `where` size.
+// Tensor dims may name sizes, so tensor types are set once the sizes exist.
+void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
+  std::vector<ir::Value*> values;
+  for (const ast::Param& p : k.params) {
+    if (p.isTensor && p.dir == ir::ParamDir::None)
+      error(Diag::BadParam, p.range,
+            "tensor parameter '" + p.name + "' has no direction; write '" + p.name + ": in " +
+                ir::dtypeName(p.dtype) + "[...]' (in, out or inout)");
+    if (!p.isTensor && p.dir != ir::ParamDir::None)
+      error(Diag::BadParam, p.range,
+            "scalar parameter '" + p.name + "' cannot have a direction; remove '" + ir::paramDirName(p.dir) +
+                "' or give it dims to make it a tensor");
+    if (p.isTensor && p.dims.empty())
+      error(Diag::BadParam, p.range, "tensor parameter '" + p.name + "' has no dims; write at least one, e.g. [16]");
+    ir::Type type = p.isTensor ? ir::Type() : ir::Type::scalar(p.dtype);
+    ir::Value* v = fn.addParam(type, p.name, p.isTensor ? p.dir : ir::ParamDir::None, p.range);
+    values.push_back(v);
+    Val val;
+    if (p.isTensor)
+      val = Val::ssa(ValKind::Tensor, v, p.nameRange);
+    else if (p.dtype == ir::DType::Bool)
+      val = Val::boolean(ir::Expr::var(v), p.nameRange);
+    else if (ir::isInteger(p.dtype))
+      val = Val::integer(ir::Expr::var(v), p.nameRange);
+    else
+      val = Val::ssa(ValKind::Scalar, v, p.nameRange);
+    define(p.name, BindKind::Param, p.nameRange, val);
+  }
+  for (const ast::SymbolDecl& s : k.symbols) {
+    ir::Value* v = fn.addParam(ir::Type::index(), s.name, ir::ParamDir::None, s.range);
+    define(s.name, BindKind::Size, s.range, Val::integer(ir::Expr::var(v), s.range));
+  }
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const ast::Param& p = k.params[i];
+    if (!p.isTensor) continue;
+    std::vector<ir::Expr> dims;
+    for (const ast::ExprPtr& d : p.dims) {
+      std::optional<ir::Expr> e = asInt(eval(*d), "a tensor dim");
+      if (!e) {
+        dims.push_back(ir::Expr::constant(1));
+        continue;
+      }
+      if (std::optional<int64_t> c = e->asConst(); c && *c <= 0)
+        error(Diag::BadShapeList, d->range, "tensor dims must be positive, but this one is " + std::to_string(*c) +
+                                                "; use a positive size");
+      dims.push_back(*e);
+    }
+    values[i]->setType(ir::Type::tensor(p.dtype, std::move(dims)));
+  }
+}
+
+// ---------------------------------------------------------------- entry point
+
+std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, ir::Target target) {
+  return Lowerer(diags, target).lowerModule(m);
+}
+
+}  // namespace tilec::frontend

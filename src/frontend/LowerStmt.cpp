@@ -1,0 +1,406 @@
+// Statements and SSA construction for loops and branches.
+#include <set>
+
+#include "frontend/Lowering.h"
+
+namespace tilec::frontend {
+namespace {
+
+// Finds the names a statement list assigns that are declared outside it, in
+// order of first assignment. Declarations inside shadow outer names from the
+// point they appear, exactly as lowering resolves them. Every loop and branch
+// scans its own body, so the total work is the program size times the nesting
+// depth.
+class OuterAssignments {
+ public:
+  std::vector<std::pair<std::string, SourceRange>> scan(const std::vector<const ast::Stmt*>& stmts) {
+    locals_.emplace_back();
+    for (const ast::Stmt* s : stmts) stmt(*s);
+    locals_.pop_back();
+    return std::move(found_);
+  }
+
+ private:
+  void block(const ast::Block& b) {
+    locals_.emplace_back();
+    for (const ast::StmtPtr& s : b.stmts) stmt(*s);
+    locals_.pop_back();
+  }
+
+  void stmt(const ast::Stmt& s) {
+    switch (s.kind) {
+      case ast::StmtKind::Block: block(static_cast<const ast::Block&>(s)); break;
+      case ast::StmtKind::Bind: locals_.back().insert(static_cast<const ast::Bind&>(s).name); break;
+      case ast::StmtKind::Const: locals_.back().insert(static_cast<const ast::ConstDecl&>(s).name); break;
+      case ast::StmtKind::Assign: {
+        const auto& a = static_cast<const ast::Assign&>(s);
+        if (!isLocal(a.name) && !seen_.count(a.name)) {
+          seen_.insert(a.name);
+          found_.emplace_back(a.name, a.range);
+        }
+        break;
+      }
+      case ast::StmtKind::For: {
+        const auto& f = static_cast<const ast::For&>(s);
+        locals_.push_back({f.var});
+        block(*f.body);
+        locals_.pop_back();
+        break;
+      }
+      case ast::StmtKind::If: {
+        const auto& i = static_cast<const ast::If&>(s);
+        block(*i.thenBlock);
+        if (i.elseStmt) stmt(*i.elseStmt);
+        break;
+      }
+      case ast::StmtKind::Expr: break;
+    }
+  }
+
+  bool isLocal(const std::string& name) const {
+    for (const auto& frame : locals_)
+      if (frame.count(name)) return true;
+    return false;
+  }
+
+  std::vector<std::set<std::string>> locals_;
+  std::set<std::string> seen_;
+  std::vector<std::pair<std::string, SourceRange>> found_;
+};
+
+bool isCarriable(ValKind k) {
+  return k == ValKind::Tile || k == ValKind::Int || k == ValKind::Bool || k == ValKind::Scalar;
+}
+
+}  // namespace
+
+// A variable declared outside a loop or branch and reassigned inside it.
+struct Lowerer::Carried {
+  Binding* binding;
+  Val outer;               // its value before the construct
+  ir::Type type;           // the SSA type it is carried with
+  SourceRange firstAssign;  // its first assignment inside the construct
+};
+
+// ---------------------------------------------------------------- blocks
+
+void Lowerer::lowerBlock(const ast::Block& b) {
+  scopes_.push();
+  for (const ast::StmtPtr& s : b.stmts) lowerStmt(*s);
+  scopes_.pop();
+}
+
+void Lowerer::lowerStmt(const ast::Stmt& s) {
+  switch (s.kind) {
+    case ast::StmtKind::Block: lowerBlock(static_cast<const ast::Block&>(s)); return;
+    case ast::StmtKind::Bind: lowerBind(static_cast<const ast::Bind&>(s)); return;
+    case ast::StmtKind::Assign: lowerAssign(static_cast<const ast::Assign&>(s)); return;
+    case ast::StmtKind::For: lowerFor(static_cast<const ast::For&>(s)); return;
+    case ast::StmtKind::If: lowerIf(static_cast<const ast::If&>(s)); return;
+    case ast::StmtKind::Const: lowerConst(static_cast<const ast::ConstDecl&>(s)); return;
+    case ast::StmtKind::Expr: {
+      const ast::Expr& e = *static_cast<const ast::ExprStmt&>(s).expr;
+      Val v = eval(e);
+      if (v.kind == ValKind::Tile) {
+        const auto* call = ast::dynCast<ast::Call>(&e);
+        std::string what = call ? "'" + call->callee + "'" : std::string("this expression");
+        std::string fix = call && !call->args.empty() && ast::dynCast<ast::NameRef>(call->args[0].value.get())
+                              ? "assign it, e.g. " + text(call->args[0].value->range) + " = " + text(e.range)
+                              : "bind it with let or remove the statement";
+        error(Diag::UnusedResult, e.range, "the result of " + what + " is discarded; " + fix);
+      }
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- bindings
+
+void Lowerer::lowerBind(const ast::Bind& b) {
+  Val v = eval(*b.init);
+  if (v.kind == ValKind::Void) {
+    error(Diag::WrongValueKind, b.init->range, "store(...) has no result to bind; call it as a statement");
+    v = Val::poison(v.range);
+  }
+  if (b.type && !v.isPoison()) checkAnnotation(*b.type, v);
+  if (v.kind == ValKind::Tile && v.value->name().empty()) v.value->setName(b.name);
+  define(b.name, b.isMutable ? BindKind::Var : BindKind::Let, b.nameRange, v);
+}
+
+void Lowerer::lowerAssign(const ast::Assign& a) {
+  Binding* b = scopes_.lookup(a.name);
+  if (!b) {
+    eval(*a.value);
+    std::optional<std::string> guess = closestName(a.name, scopes_.visibleNames());
+    Diagnostic& d = error(Diag::UnknownName, a.nameRange,
+                          "unknown name '" + a.name + "'; declare it with var before assigning to it");
+    if (guess) d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
+    return;
+  }
+  switch (b->kind) {
+    case BindKind::Var: break;
+    case BindKind::Param:
+    case BindKind::Size: {
+      std::string what = b->val.kind == ValKind::Tensor ? "tensor parameter" : b->kind == BindKind::Size ? "size" : "parameter";
+      std::string fix = b->val.kind == ValKind::Tensor ? "write tensors with store(...)"
+                                                      : "copy it into a var first: var x = " + a.name + ";";
+      error(Diag::AssignToParam, a.nameRange, "cannot assign to " + what + " '" + a.name + "'; " + fix)
+          .notes.push_back({"'" + a.name + "' declared here", b->declRange});
+      return;
+    }
+    default: {
+      const char* what = b->kind == BindKind::Const ? "constant" : b->kind == BindKind::Let ? "let binding"
+                                                                                            : "loop variable";
+      std::string fix = b->kind == BindKind::Let ? "declare it with var to reassign it"
+                                                 : "use a var declared with another name";
+      error(Diag::AssignToImmutable, a.nameRange,
+            std::string("cannot assign to ") + what + " '" + a.name + "'; " + fix)
+          .notes.push_back({"'" + a.name + "' declared here", b->declRange});
+      return;
+    }
+  }
+  Val v;
+  if (a.compound) {
+    Val current = b->val;
+    current.range = a.nameRange;
+    v = binary(*a.compound, current, eval(*a.value), a.opRange, a.range);
+  } else {
+    v = eval(*a.value);
+  }
+  if (!v.isPoison() && !b->val.isPoison() && v.kind != b->val.kind) {
+    error(Diag::WrongValueKind, a.value->range,
+          "'" + a.name + "' holds " + valKindName(b->val.kind) + " and cannot be assigned " + valKindName(v.kind) +
+              "; declare a new variable for it")
+        .notes.push_back({"'" + a.name + "' declared here", b->declRange});
+    v = Val::poison(v.range);
+  }
+  if (v.kind == ValKind::Tile && v.value->name().empty()) v.value->setName(a.name);
+  b->val = v;
+  b->assignedAt = a.range;
+}
+
+void Lowerer::checkAnnotation(const ast::TypeAnn& t, const Val& v) {
+  std::string annotation = text(t.range);
+  auto mismatch = [&](const std::string& actual) {
+    error(Diag::AnnotationMismatch, v.range,
+          "the value is " + actual + ", which does not match the annotation '" + annotation +
+              "'; fix the annotation or convert the value");
+  };
+  switch (t.kind) {
+    case ast::TypeAnn::Kind::Index:
+      if (v.kind != ValKind::Int) mismatch(valKindName(v.kind));
+      return;
+    case ast::TypeAnn::Kind::Scalar: {
+      bool ok = t.dtype == ir::DType::Bool ? v.kind == ValKind::Bool
+                : ir::isInteger(t.dtype)   ? v.kind == ValKind::Int
+                                           : v.kind == ValKind::Float ||
+                                               (v.kind == ValKind::Scalar && v.value->type().dtype() == t.dtype);
+      if (!ok) mismatch(v.kind == ValKind::Scalar ? typeText(v.value->type()) : valKindName(v.kind));
+      return;
+    }
+    case ast::TypeAnn::Kind::Tile: break;
+  }
+  if (v.kind != ValKind::Tile) {
+    mismatch(valKindName(v.kind));
+    return;
+  }
+  const ir::Type& actual = v.value->type();
+  Val shapeList = Val::make(ValKind::List, t.range);
+  for (const ast::ExprPtr& d : t.shape) shapeList.elems.push_back(eval(*d));
+  std::optional<std::vector<int64_t>> shape = staticShapeOf(shapeList, "the annotated shape");
+  std::optional<ir::MemSpace> space = ir::MemSpace::None;
+  if (t.space) {
+    space = ir::parseMemSpace(*t.space);
+    if (!space || *space == ir::MemSpace::None) {
+      error(Diag::BadKeywordValue, t.spaceRange,
+            "'" + *t.space + "' is not a memory space; use vec, mat, left, right, acc, bias or scaling");
+      return;
+    }
+  }
+  if (!shape) return;
+  bool ok = actual.dtype() == t.dtype && actual.shape() == *shape &&
+            (*space == ir::MemSpace::None || actual.space() == ir::MemSpace::None || actual.space() == *space);
+  if (ok && !t.valid.empty()) {
+    ok = t.valid.size() == actual.valid().size();
+    for (size_t i = 0; ok && i < t.valid.size(); ++i) {
+      std::optional<ir::Expr> e = asInt(eval(*t.valid[i]), "an annotated valid extent");
+      if (!e) return;
+      ok = ir::provablyEqual(*e, actual.valid()[i]);
+    }
+  }
+  if (!ok) mismatch(typeText(actual));
+}
+
+// ---------------------------------------------------------------- carried values
+
+std::vector<Lowerer::Carried> Lowerer::carriedBindings(const std::vector<const ast::Stmt*>& stmts,
+                                                      SourceRange construct) {
+  std::vector<Carried> out;
+  for (const auto& [name, at] : OuterAssignments().scan(stmts)) {
+    Binding* b = scopes_.lookup(name);
+    if (!b || b->kind != BindKind::Var || b->val.isPoison()) continue;  // the assignment reports it
+    if (!isCarriable(b->val.kind)) {
+      error(Diag::CarriedTypeChange, at,
+            "'" + name + "' holds " + valKindName(b->val.kind) +
+                ", which cannot change inside a loop or branch; assign it outside, or declare a new let inside")
+          .notes.push_back({"'" + name + "' declared here", b->declRange});
+      continue;
+    }
+    out.push_back({b, b->val, carriedType(b->val), at});
+  }
+  return out;
+}
+
+ir::Type Lowerer::carriedType(const Val& v) const {
+  switch (v.kind) {
+    case ValKind::Int: return ir::Type::index();
+    case ValKind::Bool: return ir::Type::scalar(ir::DType::Bool);
+    default: return v.value->type();
+  }
+}
+
+Val Lowerer::valueOfArg(const Val& like, ir::Value* v, SourceRange r) const {
+  switch (like.kind) {
+    case ValKind::Int: return Val::integer(ir::Expr::var(v), r);
+    case ValKind::Bool: return Val::boolean(ir::Expr::var(v), r);
+    default: return Val::ssa(like.kind, v, r);
+  }
+}
+
+// The SSA value to yield for `c` at the end of the current region. When an error
+// made its value poison, the value it had before the construct keeps the IR whole.
+ir::Value* Lowerer::yieldValue(const Carried& c, SourceRange at) {
+  const Val& current = c.binding->val.isPoison() ? c.outer : c.binding->val;
+  if (current.kind == ValKind::Int || current.kind == ValKind::Bool) return materialize(current.expr, c.type, at);
+  return current.value;
+}
+
+// `expected` is the type `c` has at the point `expectedWhere`; `v` is its value
+// at `actualWhere`.
+void Lowerer::checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& expected, SourceRange at,
+                               const std::string& expectedWhere, const std::string& actualWhere) {
+  if (v->type() == expected) return;
+  const std::string& name = c.binding->name;
+  error(Diag::CarriedTypeChange, at,
+        "'" + name + "' is " + typeText(expected) + " " + expectedWhere + " but " + typeText(v->type()) + " " +
+            actualWhere + "; give it the same type on every path (cast, move or set_valid_shape)")
+      .notes.push_back({"'" + name + "' declared here", c.binding->declRange});
+}
+
+// ---------------------------------------------------------------- loops
+
+void Lowerer::lowerFor(const ast::For& f) {
+  std::optional<ir::Expr> lb = asInt(eval(*f.lb), "the loop start");
+  std::optional<ir::Expr> ub = asInt(eval(*f.ub), "the loop end");
+  std::optional<ir::Expr> step = ir::Expr::constant(1);
+  if (f.step) {
+    Val s = eval(*f.step);
+    step = asInt(s, "the loop step");
+    if (std::optional<int64_t> c = s.constInt(); c && *c <= 0) {
+      error(Diag::BadLoopStep, s.range, "the loop step must be positive, but it is " + std::to_string(*c) +
+                                            "; count upwards with a positive step");
+      step.reset();
+    }
+  }
+  if (f.mode == ast::LoopMode::Unroll && lb && ub && step && !(lb->isConst() && ub->isConst() && step->isConst()))
+    error(Diag::NotConstant, f.range,
+          "an unroll loop needs compile-time bounds and step; use constants, or drop 'unroll'");
+
+  std::vector<Carried> carried = carriedBindings({f.body.get()}, f.range);
+  if (f.mode == ast::LoopMode::Parallel)
+    for (const Carried& c : carried)
+      error(Diag::ParallelCarry, c.firstAssign,
+            "a parallel loop cannot reassign '" + c.binding->name +
+                "', which is declared outside it; use a serial loop or declare it inside the loop");
+  std::vector<ir::Value*> inits;
+  for (const Carried& c : carried)
+    inits.push_back(c.outer.kind == ValKind::Int || c.outer.kind == ValKind::Bool
+                        ? materialize(c.outer.expr, c.type, f.range)
+                        : c.outer.value);
+
+  ir::Op* loop = block_->create(ir::OpKind::For, f.range);
+  loop->setAttr("lb", lb ? *lb : ir::Expr::constant(0));
+  loop->setAttr("ub", ub ? *ub : ir::Expr::constant(0));
+  loop->setAttr("step", step ? *step : ir::Expr::constant(1));
+  loop->setAttr("mode", std::string(ast::loopModeName(f.mode)));
+  for (ir::Value* v : inits) loop->addOperand(v);
+  ir::Block& body = loop->addRegion().block();
+  ir::Value* iv = body.addArg(ir::Type::index(), f.var);
+  std::vector<ir::Value*> args;
+  for (const Carried& c : carried) args.push_back(body.addArg(c.type, c.binding->name));
+
+  ir::Block* outerBlock = block_;
+  block_ = &body;
+  scopes_.push();
+  define(f.var, BindKind::LoopVar, f.varRange, Val::integer(ir::Expr::var(iv), f.varRange));
+  for (size_t i = 0; i < carried.size(); ++i)
+    carried[i].binding->val = valueOfArg(carried[i].outer, args[i], f.varRange);
+  lowerBlock(*f.body);
+  std::vector<ir::Value*> next;
+  for (size_t i = 0; i < carried.size(); ++i) {
+    next.push_back(yieldValue(carried[i], f.range));
+    checkCarriedType(carried[i], next.back(), carried[i].type, carried[i].binding->assignedAt,
+                     "when the loop starts", "at the end of an iteration");
+  }
+  ir::Op* yield = body.create(ir::OpKind::Yield, f.range);
+  for (ir::Value* v : next) yield->addOperand(v);
+  scopes_.pop();
+  block_ = outerBlock;
+
+  for (const Carried& c : carried)
+    c.binding->val = valueOfArg(c.outer, loop->addResult(c.type, c.binding->name), f.range);
+}
+
+// ---------------------------------------------------------------- branches
+
+void Lowerer::lowerIf(const ast::If& i) {
+  std::optional<ir::Expr> cond = asBool(eval(*i.cond), "the if condition");
+  std::vector<const ast::Stmt*> branches = {i.thenBlock.get()};
+  if (i.elseStmt) branches.push_back(i.elseStmt.get());
+  std::vector<Carried> carried = carriedBindings(branches, i.range);
+
+  ir::Op* branch = block_->create(ir::OpKind::If, i.range);
+  branch->setAttr("cond", cond ? *cond : boolConstant(false));
+  ir::Block& thenBlock = branch->addRegion().block();
+  ir::Block& elseBlock = branch->addRegion().block();
+  ir::Block* outerBlock = block_;
+
+  // Then branch; its yielded types become the result types.
+  block_ = &thenBlock;
+  lowerBlock(*i.thenBlock);
+  std::vector<ir::Value*> thenValues;
+  for (Carried& c : carried) {
+    thenValues.push_back(yieldValue(c, i.range));
+    c.type = thenValues.back()->type();
+    c.binding->val = c.outer;
+  }
+  ir::Op* thenYield = thenBlock.create(ir::OpKind::Yield, i.range);
+  for (ir::Value* v : thenValues) thenYield->addOperand(v);
+
+  block_ = &elseBlock;
+  if (i.elseStmt) lowerElse(*i.elseStmt);
+  std::vector<ir::Value*> elseValues;
+  for (const Carried& c : carried) {
+    elseValues.push_back(yieldValue(c, i.range));
+    checkCarriedType(c, elseValues.back(), c.type, c.firstAssign, "at the end of the then branch",
+                     "at the end of the else branch");
+  }
+  ir::Op* elseYield = elseBlock.create(ir::OpKind::Yield, i.range);
+  for (ir::Value* v : elseValues) elseYield->addOperand(v);
+  block_ = outerBlock;
+
+  for (const Carried& c : carried)
+    c.binding->val = valueOfArg(c.outer, branch->addResult(c.type, c.binding->name), i.range);
+}
+
+void Lowerer::lowerElse(const ast::Stmt& s) {
+  if (const auto* nested = ast::dynCast<ast::If>(&s)) {
+    scopes_.push();
+    lowerIf(*nested);
+    scopes_.pop();
+    return;
+  }
+  lowerBlock(static_cast<const ast::Block&>(s));
+}
+
+}  // namespace tilec::frontend

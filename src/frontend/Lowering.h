@@ -1,0 +1,213 @@
+// Checking and SSA lowering of the AST into the tile IR (internal to the frontend).
+//
+// One pass over each kernel does name resolution, kind/type checking and IR
+// construction together. Integer and boolean expressions are never SSA values in
+// the frontend: they are ir::Expr trees folded as they are built, so shapes and
+// offsets stay symbolic. Tiles, tensors and float scalars are SSA values.
+//
+// SSA construction: a binding's current value lives in its Binding. Before a
+// loop or branch is lowered, the variables it reassigns are found by a scan of
+// the AST; they become iter_args/yields/results of scf.for or results of scf.if,
+// and the binding is pointed at the block argument inside and the op result after.
+//
+// Error recovery: a failed expression yields a Poison value, and every consumer of
+// Poison stays silent, so each independent error is reported exactly once.
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/Ast.h"
+#include "ir/IR.h"
+#include "ir/OpDefs.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::frontend {
+
+enum class ValKind : uint8_t {
+  Poison,  // an error was reported already
+  Void,    // the result of store(...)
+  Int,     // integer ir::Expr (index-typed when materialized)
+  Bool,    // boolean ir::Expr
+  Float,   // compile-time float constant
+  Scalar,  // SSA float scalar (a kernel parameter)
+  Tile,
+  Tensor,
+  List,    // [a, b, ...]
+};
+const char* valKindName(ValKind k);  // "a tile", "an integer", ...
+
+struct Val {
+  ValKind kind = ValKind::Poison;
+  ir::Expr expr;               // Int, Bool
+  double number = 0;           // Float
+  ir::Value* value = nullptr;  // Scalar, Tile, Tensor
+  std::vector<Val> elems;      // List
+  SourceRange range;           // the expression that produced it
+
+  static Val poison(SourceRange r) { return make(ValKind::Poison, r); }
+  static Val integer(ir::Expr e, SourceRange r);
+  static Val boolean(ir::Expr e, SourceRange r);
+  static Val floating(double d, SourceRange r);
+  static Val ssa(ValKind k, ir::Value* v, SourceRange r);
+  static Val make(ValKind k, SourceRange r);
+  bool isPoison() const { return kind == ValKind::Poison; }
+  std::optional<int64_t> constInt() const;  // Int with a constant value
+};
+
+enum class BindKind : uint8_t { Const, Let, Var, LoopVar, Param, Size };
+
+struct Binding {
+  std::string name;
+  BindKind kind;
+  SourceRange declRange;
+  Val val;
+  SourceRange assignedAt;  // the latest assignment, for carried-type errors
+};
+
+// Lexical scopes: a stack of frames, each a name -> binding map.
+class Scopes {
+ public:
+  void push() { frames_.emplace_back(); }
+  void pop() { frames_.pop_back(); }
+  Binding* lookup(const std::string& name);
+  Binding* lookupInCurrent(const std::string& name);
+  Binding& define(Binding b);
+  // Every visible name, for spelling suggestions.
+  std::vector<std::string> visibleNames() const;
+
+ private:
+  std::vector<std::map<std::string, std::unique_ptr<Binding>>> frames_;
+};
+
+ir::Expr boolConstant(bool b);
+
+
+// The closest candidate by edit distance, if close enough to be a likely typo.
+std::optional<std::string> closestName(const std::string& name, const std::vector<std::string>& candidates);
+
+// An SSA operand of a tile op with the source range its argument came from, so
+// an OpError about operand i points at the right argument.
+struct Operand {
+  ir::Value* value;
+  SourceRange range;
+};
+
+struct BuiltinSig;
+
+class Lowerer {
+ public:
+  Lowerer(DiagnosticEngine& diags, ir::Target target) : diags_(diags), target_(target) {}
+  std::unique_ptr<ir::Module> lowerModule(const ast::Module& m);
+
+  // ---- used by the built-in handlers (LowerBuiltins.cpp) ----
+  struct CallArgs {
+    const ast::Call& call;
+    std::vector<const ast::Arg*> positional;
+    std::map<std::string, const ast::Arg*> keywords;
+    const ast::Expr& pos(size_t i) const { return *positional[i]->value; }
+    const ast::Expr* kw(const std::string& k) const;
+  };
+  using Handler = Val (Lowerer::*)(ir::OpKind kind, const CallArgs& args);
+
+ private:
+  // LowerModule.cpp
+  void lowerConst(const ast::ConstDecl& c);
+  void lowerKernel(const ast::Kernel& k, ir::Module& module);
+  void defineParams(const ast::Kernel& k, ir::Function& fn);
+  void define(const std::string& name, BindKind kind, SourceRange at, Val v);
+  Diagnostic& error(Diag id, SourceRange at, std::string message);
+  std::string text(SourceRange r) const;
+  std::string typeText(const ir::Type& t) const;
+
+  // LowerStmt.cpp
+  void lowerBlock(const ast::Block& b);
+  void lowerStmt(const ast::Stmt& s);
+  void lowerBind(const ast::Bind& b);
+  void lowerAssign(const ast::Assign& a);
+  void lowerFor(const ast::For& f);
+  void lowerIf(const ast::If& i);
+  void lowerElse(const ast::Stmt& s);
+  void checkAnnotation(const ast::TypeAnn& t, const Val& v);
+  struct Carried;
+  std::vector<Carried> carriedBindings(const std::vector<const ast::Stmt*>& stmts, SourceRange construct);
+  ir::Type carriedType(const Val& v) const;
+  Val valueOfArg(const Val& like, ir::Value* v, SourceRange r) const;
+  ir::Value* yieldValue(const Carried& c, SourceRange at);
+  void checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& expected, SourceRange at,
+                        const std::string& expectedWhere, const std::string& actualWhere);
+
+  // LowerExpr.cpp
+  Val eval(const ast::Expr& e);
+  Val evalName(const ast::NameRef& n);
+  Val evalUnary(const ast::Unary& u);
+  Val evalBinary(const ast::Binary& b);
+  Val binary(ast::BinaryOp op, Val lhs, Val rhs, SourceRange opRange, SourceRange whole);
+  Val intBinary(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange opRange, SourceRange whole);
+  Val floatBinary(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
+  Val tileBinary(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
+  std::optional<ir::Expr> asInt(const Val& v, const char* role);
+  std::optional<ir::Expr> asBool(const Val& v, const char* role);
+  ir::Value* asTile(const Val& v, const char* role);
+  ir::Value* asTensor(const Val& v, const char* role);
+  std::optional<int64_t> constInt(const Val& v, const char* role);
+  ir::Value* scalarOperand(const Val& v, ir::DType dtype, const char* role);
+  ir::Value* materialize(const ir::Expr& e, const ir::Type& type, SourceRange at);
+  ir::Value* constant(const Val& v, ir::DType dtype, SourceRange at);
+  Val tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,
+             SourceRange at);
+  void reportOpError(const ir::OpError& err, const std::vector<Operand>& operands, SourceRange at);
+
+  // LowerBuiltins.cpp
+  Val evalCall(const ast::Call& c);
+  std::optional<CallArgs> checkCallArgs(const ast::Call& c, const BuiltinSig& sig);
+  std::optional<std::vector<int64_t>> staticShape(const ast::Expr& e, const char* what);
+  std::optional<std::vector<int64_t>> staticShapeOf(const Val& list, const char* what);
+  std::optional<std::vector<ir::Expr>> intList(const ast::Expr& e, const char* what);
+  std::optional<std::vector<ir::Expr>> validList(const ast::Expr* e, const std::vector<int64_t>& shape);
+  std::optional<ir::MemSpace> spaceArg(const ast::Expr* e);
+  Val callLoad(ir::OpKind, const CallArgs& a);
+  Val callStore(ir::OpKind, const CallArgs& a);
+  Val callCreate(ir::OpKind, const CallArgs& a);
+  Val callFull(ir::OpKind, const CallArgs& a);
+  Val callCast(ir::OpKind, const CallArgs& a);
+  Val callUnary(ir::OpKind, const CallArgs& a);
+  Val callBinaryTile(ir::OpKind, const CallArgs& a);
+  Val callMatmulAcc(ir::OpKind, const CallArgs& a);
+  Val callTranspose(ir::OpKind, const CallArgs& a);
+  Val callReshape(ir::OpKind, const CallArgs& a);
+  Val callReinterpret(ir::OpKind, const CallArgs& a);
+  Val callSlice(ir::OpKind, const CallArgs& a);
+  Val callAssemble(ir::OpKind, const CallArgs& a);
+  Val callMove(ir::OpKind, const CallArgs& a);
+  Val callSetValid(ir::OpKind, const CallArgs& a);
+  Val callMinMax(ir::OpKind, const CallArgs& a);
+  Val callCeilDiv(ir::OpKind, const CallArgs& a);
+
+  friend const std::vector<BuiltinSig>& builtins();
+
+  DiagnosticEngine& diags_;
+  ir::Target target_;
+  Scopes scopes_;
+  ir::Function* fn_ = nullptr;
+  ir::Block* block_ = nullptr;  // where new ops go
+  std::map<std::string, SourceRange> kernelNames_;
+};
+
+// One built-in function: its name, the op it builds (when there is one), its
+// positional arity, keyword arguments, whether it takes `<dtype>`, and the handler.
+struct BuiltinSig {
+  const char* name;
+  ir::OpKind kind;
+  unsigned minArgs, maxArgs;
+  std::vector<const char*> keywords;
+  bool takesDType;
+  const char* usage;  // shown when the call is malformed
+  Lowerer::Handler handler;
+};
+const std::vector<BuiltinSig>& builtins();
+const BuiltinSig* findBuiltin(const std::string& name);
+
+}  // namespace tilec::frontend

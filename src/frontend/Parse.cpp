@@ -1,0 +1,184 @@
+// The ANTLR side of the frontend: lexing, the two-stage parse (SLL with bail-out,
+// then LL with recovery on failure), lexical error reporting and --emit=tokens.
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include <antlr4-runtime.h>
+
+#include "TileLexer.h"
+#include "TileParser.h"
+#include "frontend/AstBuilder.h"
+#include "frontend/Frontend.h"
+#include "frontend/SyntaxErrors.h"
+#include "frontend/TokenRanges.h"
+
+namespace tilec::frontend {
+namespace {
+
+using grammar::TileLexer;
+using grammar::TileParser;
+
+// Owns the character stream, lexer and token stream of one file.
+struct Lexed {
+  explicit Lexed(std::string_view text) : input(std::string(text)), lexer(&input), tokens(&lexer) {
+    lexer.removeErrorListeners();  // BAD_CHAR catches every character the grammar rejects
+    tokens.fill();
+  }
+  antlr4::ANTLRInputStream input;
+  TileLexer lexer;
+  antlr4::CommonTokenStream tokens;
+};
+
+std::string describeChar(const std::string& text) {
+  unsigned char c = static_cast<unsigned char>(text.empty() ? 0 : text[0]);
+  if (c >= 0x20 && c < 0x7F) return "'" + text + "'";
+  char buf[32];
+  if (c < 0x80) {
+    std::snprintf(buf, sizeof buf, "U+%04X", unsigned(c));
+    return buf;
+  }
+  return "'" + text + "'";
+}
+
+// Lexical errors are hidden-channel tokens (see the end of Tile.g4).
+std::vector<PendingDiag> lexicalErrors(antlr4::CommonTokenStream& tokens, const TokenRanges& ranges) {
+  std::vector<PendingDiag> out;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    SourceRange r = ranges.of(t);
+    switch (t->getType()) {
+      case TileLexer::BAD_CHAR:
+        out.push_back({Diag::BadToken, r,
+                       "character " + describeChar(t->getText()) + " is not valid in .tile source; remove it"});
+        break;
+      case TileLexer::UNTERMINATED_COMMENT:
+        out.push_back({Diag::UnterminatedToken, {r.file, r.begin, r.begin + 2},
+                       "block comment is not closed; end it with '*/'"});
+        break;
+      case TileLexer::UNTERMINATED_STRING:
+        out.push_back({Diag::UnterminatedToken, r, "string is not closed; end it with '\"' on the same line"});
+        break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+// Syntax errors that a lexical error explains: the parser never sees a bad
+// character, so the token after it often looks out of place; and an unclosed
+// comment or string swallows everything after it.
+struct LexicalShadow {
+  std::vector<uint32_t> afterBadChar;  // sorted token offsets
+  uint32_t swallowedFrom = UINT32_MAX;
+  bool explains(const PendingDiag& d) const {
+    return d.range.begin >= swallowedFrom ||
+           std::binary_search(afterBadChar.begin(), afterBadChar.end(), d.range.begin);
+  }
+};
+
+LexicalShadow lexicalShadow(antlr4::CommonTokenStream& tokens, const TokenRanges& ranges) {
+  LexicalShadow shadow;
+  bool afterBadChar = false;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    size_t type = t->getType();
+    if (type == TileLexer::UNTERMINATED_COMMENT || type == TileLexer::UNTERMINATED_STRING) {
+      shadow.swallowedFrom = ranges.of(t).begin;
+      break;
+    }
+    if (type == TileLexer::BAD_CHAR) {
+      afterBadChar = true;
+    } else if (afterBadChar) {
+      shadow.afterBadChar.push_back(ranges.of(t).begin);
+      afterBadChar = false;
+    }
+  }
+  return shadow;
+}
+
+// SLL with BailErrorStrategy decides almost every valid file quickly; only on a
+// failure is the file reparsed with full LL and error recovery, which reports
+// every syntax error through `sink`.
+TileParser::ModuleContext* parseTwoStage(TileParser& parser, antlr4::CommonTokenStream& tokens,
+                                         const TokenRanges& ranges, SyntaxErrorCollector& sink) {
+  auto* sim = parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
+  parser.removeErrorListeners();
+  sim->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  try {
+    return parser.module();
+  } catch (const antlr4::ParseCancellationException&) {
+    tokens.seek(0);
+    parser.reset();
+    sim->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    parser.setErrorHandler(std::make_shared<HouseErrorStrategy>(sink, ranges));
+    parser.addErrorListener(&sink);
+    return parser.module();
+  }
+}
+
+void reportInOrder(std::vector<PendingDiag> pending, DiagnosticEngine& diags) {
+  std::stable_sort(pending.begin(), pending.end(),
+                   [](const PendingDiag& a, const PendingDiag& b) { return a.range.begin < b.range.begin; });
+  for (PendingDiag& d : pending) diags.report(d.id, d.range, std::move(d.message));
+}
+
+std::string escapeTokenText(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\\') out += "\\\\";
+    else if (c == '\'') out += "\\'";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, DiagnosticEngine& diags) {
+  std::string_view text = sm.contents(file);
+  std::unique_ptr<Lexed> lexed;
+  try {
+    lexed = std::make_unique<Lexed>(text);
+  } catch (const std::range_error&) {
+    diags.report(Diag::BadToken, {file, 0, 0}, "source is not valid UTF-8; save the file as UTF-8");
+    return nullptr;
+  }
+  TokenRanges ranges(file, text);
+  SyntaxErrorCollector sink(ranges);
+  std::vector<PendingDiag> pending = lexicalErrors(lexed->tokens, ranges);
+  TileParser parser(&lexed->tokens);
+  TileParser::ModuleContext* tree = parseTwoStage(parser, lexed->tokens, ranges, sink);
+  LexicalShadow shadow = lexicalShadow(lexed->tokens, ranges);
+  for (PendingDiag& d : sink.errors())
+    if (!shadow.explains(d)) pending.push_back(std::move(d));
+  if (!pending.empty()) {
+    reportInOrder(std::move(pending), diags);
+    return nullptr;
+  }
+  unsigned before = diags.errorCount();
+  std::unique_ptr<ast::Module> m = AstBuilder(ranges, diags).build(tree);
+  return diags.errorCount() > before ? nullptr : std::move(m);
+}
+
+void dumpTokens(const SourceManager& sm, FileId file, std::ostream& os) {
+  std::unique_ptr<Lexed> lexed;
+  try {
+    lexed = std::make_unique<Lexed>(sm.contents(file));
+  } catch (const std::range_error&) {
+    return;  // nothing to show; parse() reports the encoding error
+  }
+  const antlr4::dfa::Vocabulary& voc = lexed->lexer.getVocabulary();
+  for (antlr4::Token* t : lexed->tokens.getTokens()) {
+    std::string kind = t->getType() == antlr4::Token::EOF ? "EOF" : voc.getSymbolicName(t->getType());
+    std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    os << t->getLine() << ':' << t->getCharPositionInLine() + 1 << ' ' << kind << " '" << escapeTokenText(text)
+       << "'\n";
+  }
+}
+
+std::vector<std::string> imports(const ast::Module& m) { return m.imports; }
+
+}  // namespace tilec::frontend

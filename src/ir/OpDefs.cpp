@@ -1,0 +1,963 @@
+// The op table (Ops.def) as data, each op kind's attribute schema, and its typing
+// rules: result-type inference and per-op verification. Every rule violation has
+// its own E02xx code and names the operand it is about.
+#include "ir/OpDefs.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tilec::ir {
+
+// ---- the table ----
+
+const std::vector<OpInfo>& allOps() {
+  static const std::vector<OpInfo> kOps = {
+#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS) {OpKind::E, NAME, OPS, RES, REG, uint32_t(TRAITS)},
+#include "ir/Ops.def"
+#undef TILEC_OP
+  };
+  return kOps;
+}
+
+const OpInfo& opInfo(OpKind k) { return allOps()[size_t(k)]; }
+
+std::optional<OpKind> opKindByName(std::string_view name) {
+  static const std::map<std::string_view, OpKind> kByName = [] {
+    std::map<std::string_view, OpKind> m;
+    for (const OpInfo& i : allOps()) m.emplace(i.name, i.kind);
+    return m;
+  }();
+  auto it = kByName.find(name);
+  if (it == kByName.end()) return std::nullopt;
+  return it->second;
+}
+
+int tiedOperand(OpKind k) {
+  switch (k) {
+    case OpKind::MatmulAcc:
+    case OpKind::BatchMatmulAcc:
+    case OpKind::Assemble:
+    case OpKind::SetValidShape:
+      return 0;
+    default:
+      return -1;
+  }
+}
+
+// ---- attribute schema ----
+
+const char* attrKindName(AttrKind k) {
+  switch (k) {
+    case AttrKind::Int: return "integer";
+    case AttrKind::Float: return "float";
+    case AttrKind::Bool: return "boolean";
+    case AttrKind::String: return "string";
+    case AttrKind::Expr: return "expression";
+    case AttrKind::ExprList: return "expression list";
+    case AttrKind::IntList: return "integer list";
+    case AttrKind::Type: return "type";
+    case AttrKind::IntOrFloat: return "number";
+  }
+  return "?";
+}
+
+namespace {
+
+std::vector<AttrSpec> ownAttrs(OpKind k) {
+  using A = AttrKind;
+  switch (k) {
+    case OpKind::Const: return {{"value", A::IntOrFloat, true}};
+    case OpKind::IndexExpr: return {{"value", A::Expr, true}};
+    case OpKind::For:
+      return {{"lb", A::Expr, true}, {"ub", A::Expr, true}, {"step", A::Expr, true},
+              {"mode", A::String, false}};
+    case OpKind::If: return {{"cond", A::Expr, true}};
+    case OpKind::Load:
+    case OpKind::Store:
+      return {{"offsets", A::ExprList, true}, {"window", A::ExprList, false}};
+    case OpKind::Slice:
+    case OpKind::Assemble:
+      return {{"offsets", A::ExprList, true}};
+    case OpKind::Cast: return {{"rmode", A::String, false}};
+    case OpKind::MatmulAcc:
+    case OpKind::BatchMatmulAcc:
+      return {{"init", A::Expr, false}};
+    case OpKind::Transpose:
+    case OpKind::TransposeView:
+      return {{"axes", A::IntList, true}};
+    default: return {};
+  }
+}
+
+const std::vector<std::vector<AttrSpec>>& schemaTable() {
+  static const std::vector<std::vector<AttrSpec>> kTable = [] {
+    std::vector<std::vector<AttrSpec>> t;
+    for (const OpInfo& info : allOps()) {
+      std::vector<AttrSpec> specs = ownAttrs(info.kind);
+      if (info.numResults != 0) specs.push_back({"buffers", AttrKind::IntList, false});
+      std::sort(specs.begin(), specs.end(),
+                [](const AttrSpec& a, const AttrSpec& b) { return std::string_view(a.key) < b.key; });
+      t.push_back(std::move(specs));
+    }
+    return t;
+  }();
+  return kTable;
+}
+
+}  // namespace
+
+const std::vector<AttrSpec>& attrSchema(OpKind k) { return schemaTable()[size_t(k)]; }
+
+const AttrSpec* findAttrSpec(OpKind k, std::string_view key) {
+  for (const AttrSpec& s : attrSchema(k))
+    if (key == s.key) return &s;
+  return nullptr;
+}
+
+bool attrHasKind(const AttrValue& v, AttrKind k) {
+  switch (k) {
+    case AttrKind::Int: return std::holds_alternative<int64_t>(v);
+    case AttrKind::Float: return std::holds_alternative<double>(v);
+    case AttrKind::Bool: return std::holds_alternative<bool>(v);
+    case AttrKind::String: return std::holds_alternative<std::string>(v);
+    case AttrKind::Expr: return std::holds_alternative<Expr>(v);
+    case AttrKind::ExprList: return std::holds_alternative<std::vector<Expr>>(v);
+    case AttrKind::IntList: return std::holds_alternative<std::vector<int64_t>>(v);
+    case AttrKind::Type: return std::holds_alternative<Type>(v);
+    case AttrKind::IntOrFloat:
+      return std::holds_alternative<int64_t>(v) || std::holds_alternative<double>(v);
+  }
+  return false;
+}
+
+namespace {
+
+// ---- message helpers ----
+
+// Values print by their source name, as a .tile author wrote them.
+std::string valueText(const Value* v) {
+  return v->name().empty() ? "%" + std::to_string(v->id()) : v->name();
+}
+
+std::string str(const Expr& e) { return e.str(valueText); }
+std::string str(const Type& t) { return t.str(valueText); }
+
+std::string listStr(const std::vector<Expr>& es) {
+  std::string s = "[";
+  for (size_t i = 0; i < es.size(); ++i) s += (i ? ", " : "") + str(es[i]);
+  return s + "]";
+}
+
+std::string shapeStr(const std::vector<int64_t>& xs) {
+  std::string s = "[";
+  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
+  return s + "]";
+}
+
+std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
+  std::vector<Expr> out;
+  for (int64_t x : xs) out.push_back(Expr::constant(x));
+  return out;
+}
+
+const char* kindNoun(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::Scalar: return "a scalar";
+    case TypeKind::Tensor: return "a tensor";
+    case TypeKind::Tile: return "a tile";
+    case TypeKind::None: return "untyped";
+  }
+  return "untyped";
+}
+
+bool proven(CmpKind k, const Expr& a, const Expr& b) {
+  return prove(k, a, b) == std::optional<bool>(true);
+}
+
+// A type derived from `t` with a new shape: a default layout stays the default of the
+// new shape (a [R, 1] result becomes a column vector), an explicit one is kept.
+Type reshaped(const Type& t, std::vector<int64_t> shape, std::vector<Expr> valid, Target target) {
+  bool wasDefault = t.layout() == defaultLayout(t.space(), t.shape(), target);
+  Type r = t.withShape(std::move(shape), std::move(valid));
+  return wasDefault ? r.withLayout(defaultLayout(r.space(), r.shape(), target)) : r;
+}
+
+using Result = std::variant<Type, OpError>;
+
+// The rules of one op, checked against one InferInput.
+class Rules {
+ public:
+  explicit Rules(const InferInput& in) : in_(in), info_(opInfo(in.kind)) {
+    std::string_view n = info_.name;
+    op_ = std::string(n.substr(0, 5) == "tile." ? n.substr(5) : n);
+  }
+
+  // Operand count and attribute schema: the rules every op kind has.
+  std::optional<OpError> checkCommon() const {
+    if (auto e = checkOperandCount()) return e;
+    return checkAttrs(in_.kind, attrs());
+  }
+
+  Result infer() {
+    if (auto e = checkCommon()) return *e;
+    switch (in_.kind) {
+      case OpKind::Const: return inferConst();
+      case OpKind::IndexExpr: return inferIndex();
+      case OpKind::For:
+      case OpKind::If:
+      case OpKind::Yield:
+        return OpError{Diag::IRVerify,
+                       op_ + " is typed by its regions, not by inference; check it with the verifier"};
+      case OpKind::TensorView: return inferTensorView();
+      case OpKind::Load: return inferLoad();
+      case OpKind::Store: return inferStore();
+      case OpKind::Create: return declaredTile();
+      case OpKind::Full: return inferFull();
+      case OpKind::Move: return inferMove();
+      case OpKind::Cast: return inferCast();
+      case OpKind::MatmulAcc: return inferMatmulAcc();
+      case OpKind::BatchMatmulAcc: return inferBatchMatmulAcc();
+      case OpKind::Transpose:
+      case OpKind::TransposeView: return inferTranspose();
+      case OpKind::Reshape:
+      case OpKind::ReinterpretView: return inferReshape();
+      case OpKind::Slice: return inferSlice();
+      case OpKind::Assemble: return inferAssemble();
+      case OpKind::SetValidShape: return inferSetValidShape();
+      default: break;
+    }
+    if (info_.has(Elementwise)) return inferElementwise();
+    if (info_.has(TileScalar)) return inferTileScalar();
+    if (info_.has(Unary)) return inferUnary();
+    if (info_.has(RowReduce)) return inferRowReduce();
+    if (info_.has(ColReduce)) return inferColReduce();
+    if (info_.has(RowExpand)) return inferRowExpand();
+    if (in_.kind == OpKind::Matmul) return inferMatmul(0);
+    return inferBatchMatmul(0);
+  }
+
+ private:
+  // Schema checks: required keys present, no unknown keys, payload kinds, and the
+  // values of enumerated and boolean attributes.
+  std::optional<OpError> checkAttrs(OpKind k, const AttrMap& attrs) const {
+    for (const AttrSpec& spec : attrSchema(k))
+      if (spec.required && !attrs.count(spec.key))
+        return bad(std::string(info_.name) + " needs a '" + spec.key + "' attribute (" +
+                   attrKindName(spec.kind) + "); add it");
+    for (const auto& [key, value] : attrs) {
+      const AttrSpec* spec = findAttrSpec(k, key);
+      if (!spec)
+        return bad(std::string(info_.name) + " has no attribute '" + key + "'; remove it" +
+                   knownKeys(k));
+      if (!attrHasKind(value, spec->kind))
+        return bad("attribute '" + key + "' of " + info_.name + " must be a " +
+                   attrKindName(spec->kind) + "; write it as one");
+    }
+    if (auto* mode = attrOf<std::string>(attrs, "mode"))
+      if (*mode != "serial" && *mode != "unroll" && *mode != "parallel")
+        return bad("loop mode '" + *mode + "' is unknown; use serial, unroll or parallel");
+    if (auto* rmode = attrOf<std::string>(attrs, "rmode")) {
+      static const char* kModes[] = {"cast_rint", "round", "rint", "floor", "ceil", "trunc", "odd", "none"};
+      if (std::none_of(std::begin(kModes), std::end(kModes), [&](const char* m) { return *rmode == m; }))
+        return bad("rounding mode '" + *rmode +
+                   "' is unknown; use cast_rint, round, rint, floor, ceil, trunc, odd or none");
+    }
+    if (auto* init = attrOf<Expr>(attrs, "init"))
+      if (!init->isBool())
+        return bad("'init' of " + op_ + " must be a condition, but it is " + str(*init) +
+                   "; write a comparison such as i == 0");
+    return std::nullopt;
+  }
+
+  // ---- access ----
+  const AttrMap& attrs() const {
+    static const AttrMap kEmpty;
+    return in_.attrs ? *in_.attrs : kEmpty;
+  }
+  template <class T>
+  static const T* attrOf(const AttrMap& attrs, const std::string& key) {
+    auto it = attrs.find(key);
+    return it == attrs.end() ? nullptr : std::get_if<T>(&it->second);
+  }
+  const std::vector<Expr>* exprList(const char* key) const { return attrOf<std::vector<Expr>>(attrs(), key); }
+  const Type& operand(unsigned i) const { return in_.operands[i]; }
+  unsigned numOperands() const { return unsigned(in_.operands.size()); }
+
+  static OpError bad(std::string message) { return {Diag::BadAttribute, std::move(message), -1}; }
+  static OpError fail(Diag id, std::string message, int operand = -1) {
+    return {id, std::move(message), operand};
+  }
+
+  static std::string knownKeys(OpKind k) {
+    const auto& specs = attrSchema(k);
+    if (specs.empty()) return "";
+    std::string s = " (known: ";
+    for (size_t i = 0; i < specs.size(); ++i) s += std::string(i ? ", " : "") + specs[i].key;
+    return s + ")";
+  }
+
+  // Accepted operand counts: fixed from the table; scratch operands are optional.
+  std::pair<unsigned, unsigned> operandRange() const {
+    if (info_.has(RowReduce) || in_.kind == OpKind::Transpose) return {1, 2};
+    if (info_.numOperands < 0) return {0, ~0u};
+    return {unsigned(info_.numOperands), unsigned(info_.numOperands)};
+  }
+
+  std::optional<OpError> checkOperandCount() const {
+    auto [lo, hi] = operandRange();
+    unsigned n = numOperands();
+    if (n >= lo && n <= hi) return std::nullopt;
+    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi);
+    return fail(Diag::IRVerify, std::string(info_.name) + " takes " + want + " operand" +
+                                    (hi == 1 ? "" : "s") + " but has " + std::to_string(n) +
+                                    "; pass exactly the operands the op defines");
+  }
+
+  // ---- operand kinds ----
+  std::optional<OpError> needTile(unsigned i, const char* role) const {
+    if (operand(i).isTile()) return std::nullopt;
+    return fail(Diag::OperandKind,
+                op_ + " needs a tile as its " + role + ", but it is " + kindNoun(operand(i)) + " (" +
+                    str(operand(i)) + "); pass a tile",
+                int(i));
+  }
+  std::optional<OpError> needTensor(unsigned i, const char* role) const {
+    if (operand(i).isTensor()) return std::nullopt;
+    return fail(Diag::OperandKind,
+                op_ + " needs a tensor as its " + role + ", but it is " + kindNoun(operand(i)) + " (" +
+                    str(operand(i)) + "); pass a tensor parameter",
+                int(i));
+  }
+  std::optional<OpError> needScalar(unsigned i, const char* role) const {
+    if (operand(i).isScalar()) return std::nullopt;
+    return fail(Diag::OperandKind,
+                op_ + " needs a scalar as its " + role + ", but it is " + kindNoun(operand(i)) + " (" +
+                    str(operand(i)) + "); pass a scalar value",
+                int(i));
+  }
+  std::optional<OpError> needDeclared(TypeKind k, const char* what) const {
+    if (in_.declared.kind() == k) return std::nullopt;
+    return fail(Diag::OperandKind, op_ + " must declare " + what + " result type, but it declares " +
+                                       (in_.declared.isNone() ? std::string("none") : str(in_.declared)) +
+                                       "; give the result " + what + " type");
+  }
+
+  // ---- shared shape rules ----
+
+  // Every valid extent within [1, physical extent]: constants exactly, symbolic ones provably.
+  std::optional<OpError> checkValid(const Type& t, int operandIndex) const {
+    if (t.valid().size() != t.shape().size())
+      return fail(Diag::RankNotSupported,
+                  "valid shape " + listStr(t.valid()) + " has a different rank than the shape " +
+                      shapeStr(t.shape()) + "; give one valid extent per axis",
+                  operandIndex);
+    for (size_t i = 0; i < t.shape().size(); ++i) {
+      const Expr& v = t.valid()[i];
+      const Expr phys = Expr::constant(t.shape()[i]);
+      if (!proven(CmpKind::LE, v, phys))
+        return fail(Diag::ValidExtent,
+                    "valid extent " + str(v) + " of axis " + std::to_string(i) +
+                        " may exceed the physical extent " + std::to_string(t.shape()[i]) +
+                        "; bound it, e.g. min(" + std::to_string(t.shape()[i]) + ", " + str(v) + ")",
+                    operandIndex);
+      if (proven(CmpKind::LT, v, Expr::constant(1)))
+        return fail(Diag::ValidExtent,
+                    "valid extent " + str(v) + " of axis " + std::to_string(i) +
+                        " is less than 1; a tile holds at least one element per axis",
+                    operandIndex);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<OpError> checkOffsetsCount(const std::vector<Expr>* offsets, size_t rank,
+                                           const char* key, const char* of) const {
+    if (offsets && offsets->size() == rank) return std::nullopt;
+    return fail(Diag::OffsetCount, op_ + " has " + std::to_string(offsets ? offsets->size() : 0) +
+                                       " '" + key + "' entries but the " + of + " has rank " +
+                                       std::to_string(rank) + "; give one entry per axis");
+  }
+
+  // A box of `extents` at `offsets` inside `dims`; an error only when provably outside.
+  std::optional<OpError> checkInside(const std::vector<Expr>& offsets, const std::vector<Expr>& extents,
+                                     const std::vector<Expr>& dims, const char* what,
+                                     const char* container, int operandIndex) const {
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (proven(CmpKind::LT, offsets[i], Expr::constant(0)))
+        return fail(Diag::OutOfBounds,
+                    op_ + " " + what + " starts at negative offset " + str(offsets[i]) + " on axis " +
+                        std::to_string(i) + "; offsets must be >= 0",
+                    operandIndex);
+      if (proven(CmpKind::GT, offsets[i] + extents[i], dims[i]))
+        return fail(Diag::OutOfBounds,
+                    op_ + " " + what + " " + listStr(extents) + " at offsets " + listStr(offsets) +
+                        " runs past the " + container + " extents " + listStr(dims) + " on axis " +
+                        std::to_string(i) + "; shrink the " + what + " or move it inside",
+                    operandIndex);
+    }
+    return std::nullopt;
+  }
+
+  // Tile valid extents padded with leading 1s to `rank`.
+  static std::vector<Expr> paddedWindow(const Type& tile, size_t rank) {
+    std::vector<Expr> w(rank - tile.rank(), Expr::constant(1));
+    w.insert(w.end(), tile.valid().begin(), tile.valid().end());
+    return w;
+  }
+
+  // Shared by load and store: the tile <-> tensor window rules.
+  std::optional<OpError> checkTransfer(const Type& tile, unsigned tensorIndex, int tileOperand) const {
+    const Type& tensor = operand(tensorIndex);
+    const char* verb = in_.kind == OpKind::Load ? "load" : "store";
+    if (tile.dtype() != tensor.dtype())
+      return fail(Diag::DTypeMismatch,
+                  std::string(verb) + " moves " + dtypeName(tile.dtype()) + " elements but the tensor holds " +
+                      dtypeName(tensor.dtype()) + "; use a tile of dtype " + dtypeName(tensor.dtype()) +
+                      " and cast it",
+                  tileOperand);
+    if (tile.rank() > tensor.rank())
+      return fail(Diag::RankNotSupported,
+                  std::string(verb) + " tile has rank " + std::to_string(tile.rank()) +
+                      " but the tensor only rank " + std::to_string(tensor.rank()) +
+                      "; use a tile of at most the tensor's rank",
+                  tileOperand);
+    const auto* offsets = exprList("offsets");
+    if (auto e = checkOffsetsCount(offsets, tensor.rank(), "offsets", "tensor")) return e;
+    if (auto e = checkValid(tile, tileOperand)) return e;
+    const auto* window = exprList("window");
+    if (window)
+      if (auto e = checkOffsetsCount(window, tensor.rank(), "window", "tensor")) return e;
+    return checkInside(*offsets, window ? *window : paddedWindow(tile, tensor.rank()), tensor.dims(),
+                       "window", "tensor", int(tensorIndex));
+  }
+
+  // The memory space two tiles share: equal, or one unset.
+  std::variant<MemSpace, OpError> joinSpaces(unsigned a, unsigned b) const {
+    MemSpace x = operand(a).space(), y = operand(b).space();
+    if (x == y || y == MemSpace::None) return x;
+    if (x == MemSpace::None) return y;
+    return fail(Diag::SpaceMismatch,
+                op_ + " operands are in different memory spaces (" + memSpaceName(x) + " and " +
+                    memSpaceName(y) + "); move one of them with move(t, space = ...)",
+                int(b));
+  }
+
+  std::optional<OpError> sameDType(unsigned a, unsigned b, const char* fix) const {
+    if (operand(a).dtype() == operand(b).dtype()) return std::nullopt;
+    return fail(Diag::DTypeMismatch,
+                op_ + " operands have different dtypes (" + dtypeName(operand(a).dtype()) + " and " +
+                    dtypeName(operand(b).dtype()) + "); " + fix,
+                int(b));
+  }
+
+  // ---- scalars and tensors ----
+
+  Result inferConst() {
+    if (auto e = needDeclared(TypeKind::Scalar, "a scalar")) return *e;
+    const AttrValue& v = attrs().at("value");
+    if (!isFloat(in_.declared.dtype()) && std::holds_alternative<double>(v))
+      return bad("constant of integer type " + std::string(dtypeName(in_.declared.dtype())) +
+                 " has a float value; write an integer or declare a float type");
+    return in_.declared;
+  }
+
+  Result inferIndex() {
+    if (auto e = needDeclared(TypeKind::Scalar, "a scalar")) return *e;
+    if (isFloat(in_.declared.dtype()))
+      return fail(Diag::DTypeNotSupported, "arith.index yields an integer or boolean, not " +
+                                               std::string(dtypeName(in_.declared.dtype())) +
+                                               "; declare index, an integer type or bool");
+    return in_.declared;
+  }
+
+  Result inferTensorView() {
+    if (auto e = needTensor(0, "source")) return *e;
+    if (auto e = needDeclared(TypeKind::Tensor, "a tensor")) return *e;
+    const Type& src = operand(0);
+    if (in_.declared.dtype() != src.dtype())
+      return fail(Diag::DTypeMismatch, "tensor.view keeps the dtype " + std::string(dtypeName(src.dtype())) +
+                                           " but declares " + dtypeName(in_.declared.dtype()) +
+                                           "; declare the source dtype",
+                  0);
+    if (!provablyEqual(product(src.dims()), product(in_.declared.dims())))
+      return fail(Diag::ElementCount, "tensor.view of " + listStr(src.dims()) + " as " +
+                                          listStr(in_.declared.dims()) +
+                                          " changes the element count; keep the product of the dims",
+                  0);
+    return in_.declared;
+  }
+
+  // ---- data movement ----
+
+  Result declaredTile() {
+    if (auto e = needDeclared(TypeKind::Tile, "a tile")) return *e;
+    if (auto e = checkValid(in_.declared, -1)) return *e;
+    return in_.declared;
+  }
+
+  Result inferLoad() {
+    if (auto e = needTensor(0, "source")) return *e;
+    if (auto e = needDeclared(TypeKind::Tile, "a tile")) return *e;
+    if (auto e = checkTransfer(in_.declared, 0, -1)) return *e;
+    return in_.declared;
+  }
+
+  Result inferStore() {
+    if (auto e = needTile(0, "value")) return *e;
+    if (auto e = needTensor(1, "destination")) return *e;
+    if (auto e = checkTransfer(operand(0), 1, 0)) return *e;
+    return Type();
+  }
+
+  Result inferFull() {
+    if (auto e = needScalar(0, "fill value")) return *e;
+    Result r = declaredTile();
+    if (std::holds_alternative<OpError>(r)) return r;
+    if (isFloat(in_.declared.dtype()) != isFloat(operand(0).dtype()))
+      return scalarKindError(in_.declared, 0);
+    return r;
+  }
+
+  OpError scalarKindError(const Type& tile, unsigned scalarIndex) const {
+    bool floatTile = isFloat(tile.dtype());
+    return fail(Diag::ScalarKind,
+                op_ + " combines a tile of dtype " + dtypeName(tile.dtype()) + " with a scalar of dtype " +
+                    dtypeName(operand(scalarIndex).dtype()) + "; use " +
+                    (floatTile ? "a float scalar" : "an integer scalar") + " for a " +
+                    (floatTile ? "float" : "integer") + " tile",
+                int(scalarIndex));
+  }
+
+  // Declared type equal to operand 0 except in what the op may change.
+  std::optional<OpError> checkOnlyChanges(bool dtype, bool valid, bool space, const char* what) const {
+    const Type& src = operand(0);
+    const Type& d = in_.declared;
+    bool same = (dtype || d.dtype() == src.dtype()) && d.shape() == src.shape() &&
+                (space || d.space() == src.space());
+    if (same && !valid)
+      for (size_t i = 0; i < d.valid().size() && same; ++i) same = provablyEqual(d.valid()[i], src.valid()[i]);
+    if (same) return std::nullopt;
+    return fail(Diag::DeclaredTypeChange, op_ + " may change only the " + what + ", but turns " + str(src) +
+                                              " into " + str(d) + "; keep the rest of the type",
+                0);
+  }
+
+  Result inferMove() {
+    if (auto e = needTile(0, "source")) return *e;
+    if (auto e = needDeclared(TypeKind::Tile, "a tile")) return *e;
+    if (auto e = checkOnlyChanges(false, false, true, "memory space and layout")) return *e;
+    return in_.declared;
+  }
+
+  Result inferCast() {
+    if (auto e = needTile(0, "source")) return *e;
+    if (auto e = needDeclared(TypeKind::Tile, "a tile")) return *e;
+    if (auto e = checkOnlyChanges(true, false, false, "dtype")) return *e;
+    return in_.declared;
+  }
+
+  // ---- elementwise ----
+
+  static const char* rowExpandFor(OpKind k) {
+    switch (k) {
+      case OpKind::Add: return "row_expand_add";
+      case OpKind::Sub: return "row_expand_sub";
+      case OpKind::Mul: return "row_expand_mul";
+      case OpKind::Div: return "row_expand_div";
+      default: return nullptr;
+    }
+  }
+
+  OpError shapeError() const {
+    const Type& a = operand(0);
+    const Type& b = operand(1);
+    std::string msg = op_ + " operands have different shapes (" + shapeStr(a.shape()) + " and " +
+                      shapeStr(b.shape()) + "); ";
+    bool rowVector = a.rank() == b.rank() && a.rank() >= 2 &&
+                     std::equal(a.shape().begin(), a.shape().end() - 1, b.shape().begin()) &&
+                     (a.shape().back() == 1 || b.shape().back() == 1);
+    const char* expand = rowExpandFor(in_.kind);
+    if (rowVector && expand)
+      msg += std::string("to combine each row with a per-row value use ") + expand + "(tile, column)";
+    else
+      msg += "make the shapes equal";
+    return fail(Diag::ShapeMismatch, msg, 1);
+  }
+
+  Result inferElementwise() {
+    if (auto e = needTile(0, "first operand")) return *e;
+    if (auto e = needTile(1, "second operand")) return *e;
+    if (auto e = sameDType(0, 1, "cast one of them")) return *e;
+    if (operand(0).shape() != operand(1).shape()) return shapeError();
+    for (size_t i = 0; i < operand(0).rank(); ++i)
+      if (!provablyEqual(operand(0).valid()[i], operand(1).valid()[i]))
+        return fail(Diag::ValidShapeMismatch,
+                    op_ + " operands have different valid shapes (" + listStr(operand(0).valid()) +
+                        " and " + listStr(operand(1).valid()) + "); make the valid extents equal",
+                    1);
+    auto space = joinSpaces(0, 1);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    MemSpace s = std::get<MemSpace>(space);
+    return s == operand(0).space() ? operand(0) : operand(0).withSpace(s, in_.target);
+  }
+
+  Result inferTileScalar() {
+    if (auto e = needTile(0, "first operand")) return *e;
+    if (auto e = needScalar(1, "second operand")) return *e;
+    if (isFloat(operand(0).dtype()) != isFloat(operand(1).dtype())) return scalarKindError(operand(0), 1);
+    return operand(0);
+  }
+
+  Result inferUnary() {
+    if (auto e = needTile(0, "operand")) return *e;
+    DType d = operand(0).dtype();
+    bool needsFloat = in_.kind == OpKind::Exp || in_.kind == OpKind::Log || in_.kind == OpKind::Sqrt ||
+                      in_.kind == OpKind::Rsqrt || in_.kind == OpKind::Recip;
+    if (needsFloat && !isFloat(d))
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " needs a float tile, but it is " + dtypeName(d) + "; cast it to f32 first", 0);
+    if (!needsFloat && !isSigned(d))
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " needs a signed or float tile, but it is " + dtypeName(d) +
+                      "; cast it to a signed or float dtype first",
+                  0);
+    return operand(0);
+  }
+
+  // ---- reductions and broadcasts ----
+
+  std::optional<OpError> checkScratch(unsigned i, bool sameShape) const {
+    if (numOperands() <= i) return std::nullopt;
+    if (auto e = needTile(i, "scratch operand")) return e;
+    if (auto e = sameDType(0, i, "give the scratch tile the source's dtype")) return e;
+    if (sameShape && operand(i).shape() != operand(0).shape())
+      return fail(Diag::ShapeMismatch,
+                  op_ + " scratch tile is " + shapeStr(operand(i).shape()) + " but the source is " +
+                      shapeStr(operand(0).shape()) + "; give the scratch tile the source's shape",
+                  int(i));
+    auto space = joinSpaces(0, i);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    return std::nullopt;
+  }
+
+  Result inferRowReduce() {
+    if (auto e = needTile(0, "source")) return *e;
+    const Type& src = operand(0);
+    if (src.rank() < 2)
+      return fail(Diag::RankNotSupported,
+                  op_ + " reduces the last axis of a tile of rank >= 2, but the source has rank " +
+                      std::to_string(src.rank()) + "; reshape it to [1, n] first",
+                  0);
+    if (auto e = checkScratch(1, true)) return *e;
+    std::vector<int64_t> shape = src.shape();
+    std::vector<Expr> valid = src.valid();
+    shape.back() = 1;
+    valid.back() = Expr::constant(1);
+    return reshaped(src, shape, valid, in_.target);
+  }
+
+  Result inferColReduce() {
+    if (auto e = needTile(0, "source")) return *e;
+    const Type& src = operand(0);
+    if (src.rank() != 2)
+      return fail(Diag::RankNotSupported,
+                  op_ + " reduces axis 0 of a 2-D tile, but the source has rank " +
+                      std::to_string(src.rank()) + "; reshape it to 2-D first",
+                  0);
+    return reshaped(src, {1, src.shape()[1]}, {Expr::constant(1), src.valid()[1]}, in_.target);
+  }
+
+  Result inferRowExpand() {
+    if (auto e = needTile(0, "tile operand")) return *e;
+    if (auto e = needTile(1, "column operand")) return *e;
+    const Type& t = operand(0);
+    const Type& col = operand(1);
+    if (t.rank() < 2)
+      return fail(Diag::RankNotSupported,
+                  op_ + " needs a tile of rank >= 2, but it has rank " + std::to_string(t.rank()) +
+                      "; reshape it to [1, n] first",
+                  0);
+    std::vector<int64_t> want = t.shape();
+    want.back() = 1;
+    if (col.shape() != want)
+      return fail(Diag::RowVectorShape,
+                  op_ + " needs the per-row column to be " + shapeStr(want) + " for a " +
+                      shapeStr(t.shape()) + " tile, but it is " + shapeStr(col.shape()) +
+                      "; reduce the rows with row_max/row_sum/row_min to get that column",
+                  1);
+    if (auto e = sameDType(0, 1, "cast the column to the tile's dtype")) return *e;
+    for (size_t i = 0; i + 1 < t.rank(); ++i)
+      if (!provablyEqual(t.valid()[i], col.valid()[i]))
+        return fail(Diag::ValidShapeMismatch,
+                    op_ + " column has valid rows " + listStr(col.valid()) + " but the tile " +
+                        listStr(t.valid()) + "; make the valid row extents equal",
+                    1);
+    auto space = joinSpaces(0, 1);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    MemSpace s = std::get<MemSpace>(space);
+    return s == t.space() ? t : t.withSpace(s, in_.target);
+  }
+
+  // ---- cube ----
+
+  static std::optional<DType> matmulResultDType(DType a) {
+    switch (a) {
+      case DType::F16:
+      case DType::BF16:
+      case DType::F32: return DType::F32;
+      case DType::I8: return DType::I32;
+      default: return std::nullopt;
+    }
+  }
+
+  // The matmul of operands (first, first + 1) over their last two axes; batch axes are
+  // handled by the caller.
+  Result inferMatmul(unsigned first) {
+    unsigned l = first, r = first + 1;
+    if (auto e = needTile(l, "lhs")) return *e;
+    if (auto e = needTile(r, "rhs")) return *e;
+    const Type& lhs = operand(l);
+    const Type& rhs = operand(r);
+    bool batched = in_.kind == OpKind::BatchMatmul || in_.kind == OpKind::BatchMatmulAcc;
+    if (!batched && (lhs.rank() != 2 || rhs.rank() != 2))
+      return fail(Diag::RankNotSupported,
+                  op_ + " multiplies 2-D tiles, but the operands have rank " + std::to_string(lhs.rank()) +
+                      " and " + std::to_string(rhs.rank()) + "; use batch_matmul for batches",
+                  lhs.rank() != 2 ? int(l) : int(r));
+    size_t n = lhs.rank();
+    if (lhs.shape()[n - 1] != rhs.shape()[n - 2])
+      return fail(Diag::MatmulInnerDim,
+                  op_ + " inner dimensions differ: lhs is " + shapeStr(lhs.shape()) + " but rhs is " +
+                      shapeStr(rhs.shape()) + "; make the lhs column count equal the rhs row count",
+                  int(r));
+    if (!provablyEqual(lhs.valid()[n - 1], rhs.valid()[n - 2]))
+      return fail(Diag::ValidShapeMismatch,
+                  op_ + " inner valid extents differ: lhs has " + str(lhs.valid()[n - 1]) +
+                      " valid columns but rhs " + str(rhs.valid()[n - 2]) +
+                      " valid rows; make them equal",
+                  int(r));
+    if (auto e = sameDType(l, r, "use the same dtype for lhs and rhs")) return *e;
+    auto out = matmulResultDType(lhs.dtype());
+    if (!out)
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " supports f16, bf16, f32 and i8 operands, not " +
+                      std::string(dtypeName(lhs.dtype())) + "; cast the operands to one of those",
+                  int(l));
+    MemSpace space =
+        lhs.space() != MemSpace::None || rhs.space() != MemSpace::None ? MemSpace::Acc : MemSpace::None;
+    std::vector<int64_t> shape(lhs.shape().begin(), lhs.shape().end() - 2);
+    std::vector<Expr> valid(lhs.valid().begin(), lhs.valid().end() - 2);
+    shape.push_back(lhs.shape()[n - 2]);
+    shape.push_back(rhs.shape()[n - 1]);
+    valid.push_back(lhs.valid()[n - 2]);
+    valid.push_back(rhs.valid()[n - 1]);
+    return Type::tile(*out, shape, valid, space, std::nullopt, in_.target);
+  }
+
+  Result inferBatchMatmul(unsigned first) {
+    unsigned l = first, r = first + 1;
+    if (auto e = needTile(l, "lhs")) return *e;
+    if (auto e = needTile(r, "rhs")) return *e;
+    const Type& lhs = operand(l);
+    const Type& rhs = operand(r);
+    if (lhs.rank() < 3 || lhs.rank() != rhs.rank())
+      return fail(Diag::RankNotSupported,
+                  op_ + " needs operands of equal rank >= 3, but they have rank " +
+                      std::to_string(lhs.rank()) + " and " + std::to_string(rhs.rank()) +
+                      "; reshape them to [batch.., rows, cols] of one rank",
+                  lhs.rank() < 3 ? int(l) : int(r));
+    Result mm = inferMatmul(first);
+    if (std::holds_alternative<OpError>(mm)) return mm;
+    Type t = std::get<Type>(mm);
+    std::vector<int64_t> shape = t.shape();
+    std::vector<Expr> valid = t.valid();
+    for (size_t i = 0; i + 2 < lhs.rank(); ++i) {
+      int64_t a = lhs.shape()[i], b = rhs.shape()[i];
+      if (a != b && a != 1 && b != 1)
+        return fail(Diag::BatchDimMismatch,
+                    op_ + " batch axis " + std::to_string(i) + " is " + std::to_string(a) + " in lhs and " +
+                        std::to_string(b) + " in rhs; make them equal or 1 (broadcast)",
+                    int(r));
+      bool fromRhs = a == 1 && b != 1;
+      shape[i] = fromRhs ? b : a;
+      valid[i] = fromRhs ? rhs.valid()[i] : lhs.valid()[i];
+    }
+    return Type::tile(t.dtype(), shape, valid, t.space(), std::nullopt, in_.target);
+  }
+
+  Result checkAccumulator(Result product) {
+    if (std::holds_alternative<OpError>(product)) return product;
+    if (auto e = needTile(0, "accumulator")) return *e;
+    const Type& want = std::get<Type>(product);
+    const Type& acc = operand(0);
+    if (acc.shape() != want.shape() || acc.dtype() != want.dtype())
+      return fail(Diag::AccumulatorType,
+                  op_ + " accumulates into a tile of dtype " + dtypeName(acc.dtype()) + " and shape " +
+                      shapeStr(acc.shape()) + " but the product has dtype " + dtypeName(want.dtype()) +
+                      " and shape " + shapeStr(want.shape()) +
+                      "; create the accumulator with the product's dtype and shape",
+                  0);
+    return acc;
+  }
+
+  Result inferMatmulAcc() { return checkAccumulator(inferMatmul(1)); }
+  Result inferBatchMatmulAcc() { return checkAccumulator(inferBatchMatmul(1)); }
+
+  // ---- views and shape ----
+
+  Result inferTranspose() {
+    if (auto e = needTile(0, "source")) return *e;
+    const Type& src = operand(0);
+    const auto& axes = *attrOf<std::vector<int64_t>>(attrs(), "axes");
+    int64_t rank = int64_t(src.rank());
+    if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 || axes[0] >= rank ||
+        axes[1] >= rank)
+      return fail(Diag::TransposeAxes, op_ + " swaps two distinct axes of a rank-" + std::to_string(rank) +
+                                           " tile, but 'axes' is " + shapeStr(axes) +
+                                           "; give two different axes in [0, " + std::to_string(rank) + ")");
+    if (in_.kind == OpKind::Transpose)
+      if (auto e = checkScratch(1, false)) return *e;
+    std::vector<int64_t> shape = src.shape();
+    std::vector<Expr> valid = src.valid();
+    std::swap(shape[size_t(axes[0])], shape[size_t(axes[1])]);
+    std::swap(valid[size_t(axes[0])], valid[size_t(axes[1])]);
+    return reshaped(src, shape, valid, in_.target);
+  }
+
+  // Views keep the memory (and so the space) of their operand.
+  std::optional<OpError> checkViewSpace() const {
+    MemSpace a = operand(0).space(), b = in_.declared.space();
+    if (a == b || a == MemSpace::None || b == MemSpace::None) return std::nullopt;
+    return fail(Diag::SpaceMismatch,
+                op_ + " views a " + memSpaceName(a) + " tile but declares space " + memSpaceName(b) +
+                    "; a view stays in its operand's space (use move to change spaces)",
+                0);
+  }
+
+  Result inferReshape() {
+    if (auto e = needTile(0, "source")) return *e;
+    Result d = declaredTile();
+    if (std::holds_alternative<OpError>(d)) return d;
+    const Type& src = operand(0);
+    const Type& t = in_.declared;
+    if (in_.kind == OpKind::Reshape) {
+      if (t.dtype() != src.dtype())
+        return fail(Diag::DTypeMismatch, "reshape keeps the dtype " + std::string(dtypeName(src.dtype())) +
+                                             " but declares " + dtypeName(t.dtype()) +
+                                             "; use reinterpret_view or cast to change it",
+                    0);
+      if (t.elementCount() != src.elementCount())
+        return fail(Diag::ElementCount,
+                    "reshape of " + shapeStr(src.shape()) + " (" + std::to_string(src.elementCount()) +
+                        " elements) to " + shapeStr(t.shape()) + " (" + std::to_string(t.elementCount()) +
+                        " elements) changes the element count; keep the product of the shape",
+                    0);
+    } else if (t.byteSize() != src.byteSize()) {
+      return fail(Diag::ElementCount,
+                  "reinterpret_view of a " + std::to_string(src.byteSize()) + "-byte tile as " + str(t) +
+                      " (" + std::to_string(t.byteSize()) + " bytes) changes the size; keep the byte size",
+                  0);
+    }
+    if (auto e = checkViewSpace()) return *e;
+    return t;
+  }
+
+  Result inferSlice() {
+    if (auto e = needTile(0, "source")) return *e;
+    Result d = declaredTile();
+    if (std::holds_alternative<OpError>(d)) return d;
+    const Type& src = operand(0);
+    const Type& t = in_.declared;
+    if (t.dtype() != src.dtype())
+      return fail(Diag::DTypeMismatch, "slice keeps the dtype " + std::string(dtypeName(src.dtype())) +
+                                           " but declares " + dtypeName(t.dtype()) + "; declare the source dtype",
+                  0);
+    if (t.rank() != src.rank())
+      return fail(Diag::RankNotSupported, "slice of a rank-" + std::to_string(src.rank()) +
+                                              " tile declares rank " + std::to_string(t.rank()) +
+                                              "; keep the source's rank",
+                  0);
+    const auto* offsets = exprList("offsets");
+    if (auto e = checkOffsetsCount(offsets, src.rank(), "offsets", "source tile")) return *e;
+    if (auto e = checkInside(*offsets, constExprs(t.shape()), constExprs(src.shape()), "region",
+                             "source tile", 0))
+      return *e;
+    if (auto e = checkViewSpace()) return *e;
+    return t;
+  }
+
+  Result inferAssemble() {
+    if (auto e = needTile(0, "target")) return *e;
+    if (auto e = needTile(1, "source")) return *e;
+    const Type& target = operand(0);
+    const Type& src = operand(1);
+    if (auto e = sameDType(0, 1, "cast the source to the target's dtype")) return *e;
+    if (src.rank() != target.rank())
+      return fail(Diag::RankNotSupported, "assemble of a rank-" + std::to_string(src.rank()) +
+                                              " tile into a rank-" + std::to_string(target.rank()) +
+                                              " tile; reshape the source to the target's rank",
+                  1);
+    const auto* offsets = exprList("offsets");
+    if (auto e = checkOffsetsCount(offsets, target.rank(), "offsets", "target tile")) return *e;
+    if (auto e = checkInside(*offsets, constExprs(src.shape()), constExprs(target.shape()), "region",
+                             "target tile", 1))
+      return *e;
+    return target;
+  }
+
+  Result inferSetValidShape() {
+    if (auto e = needTile(0, "source")) return *e;
+    Result d = declaredTile();
+    if (std::holds_alternative<OpError>(d)) return d;
+    if (auto e = checkOnlyChanges(false, true, false, "valid shape")) return *e;
+    return in_.declared;
+  }
+
+  const InferInput& in_;
+  const OpInfo& info_;
+  std::string op_;  // the name used in messages: "matmul", "scf.for"
+};
+
+std::string resultTypeMessage(const Op& op, const Type& actual, const Type& inferred) {
+  return std::string(op.name()) + " result has type " + str(actual) + " but its operands give " +
+         str(inferred) + "; use the inferred type";
+}
+
+}  // namespace
+
+std::variant<Type, OpError> inferResultType(const InferInput& in) { return Rules(in).infer(); }
+
+std::optional<OpError> verifyOp(const Op& op, Target target) {
+  const OpInfo& info = opInfo(op.kind());
+  for (unsigned i = 0; i < op.numOperands(); ++i)
+    if (!op.operand(i))
+      return OpError{Diag::IRVerify, std::string(op.name()) + " operand " + std::to_string(i) +
+                                         " is missing; every operand needs a value",
+                     int(i)};
+  if (info.numResults >= 0 && op.numResults() != unsigned(info.numResults))
+    return OpError{Diag::IRVerify, std::string(op.name()) + " has " + std::to_string(op.numResults()) +
+                                       " results but the op defines " + std::to_string(info.numResults) +
+                                       "; produce exactly that many"};
+  if (op.numRegions() != unsigned(info.numRegions))
+    return OpError{Diag::IRVerify, std::string(op.name()) + " has " + std::to_string(op.numRegions()) +
+                                       " regions but the op defines " + std::to_string(info.numRegions) +
+                                       "; give it exactly that many"};
+  InferInput in{op.kind(), {}, &op.attrs(), Type(), target};
+  for (Value* v : op.operands()) in.operands.push_back(v->type());
+  if (const auto* buffers = op.attr<std::vector<int64_t>>("buffers"))
+    if (buffers->size() != op.numResults())
+      return OpError{Diag::BadAttribute, std::string(op.name()) + " has " + std::to_string(buffers->size()) +
+                                             " buffer ids for " + std::to_string(op.numResults()) +
+                                             " results; give one id per result (-1 for non-tiles)"};
+  // Control flow is typed by its regions: the verifier checks those.
+  if (info.has(Loop) || info.has(Branch) || info.has(Terminator)) return Rules(in).checkCommon();
+  if (op.numResults() == 1) in.declared = op.result()->type();
+  auto r = inferResultType(in);
+  if (auto* e = std::get_if<OpError>(&r)) return *e;
+  const Type& inferred = std::get<Type>(r);
+  Type actual = op.numResults() == 1 ? op.result()->type() : Type();
+  if (inferred != actual)
+    return OpError{Diag::ResultTypeMismatch, resultTypeMessage(op, actual, inferred)};
+  return std::nullopt;
+}
+
+}  // namespace tilec::ir

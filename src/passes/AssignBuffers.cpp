@@ -1,0 +1,394 @@
+// assign-buffers: decides which tiles share one on-chip buffer and records it as
+// a `buffers` attribute (one id per result, -1 for non-tiles) on every op with
+// results; ids are numbered in program order of first definition.
+//
+// Tiles must share a buffer along four kinds of edges: views (always), tied
+// results (matmul_acc, assemble, set_valid_shape write their operand 0), loop
+// carries (init, body argument, yield, result) and branch merges (yields and
+// result of scf.if). Edges are coalesced in program order, like SSA
+// destruction with copy coalescing: before two classes merge, every pair of
+// their tiles is checked for interference (one is still read after the other is
+// written, counting reads in later loop iterations, or their storage types
+// differ, or an op forbids its result to overwrite its source). An interfering
+// edge on vec tiles gets a copy (`tile.move` to vec) on its incoming side; on
+// other spaces there is no copy instruction, so it is an error with a note at
+// the read that needs the old value. Program points are pre-order positions
+// (each op has an enter and an exit point), so each interference test costs the
+// reads of the two tiles times the nesting depth; a merge tests every pair of
+// the two classes, which is quadratic in class size (classes are small: a tile,
+// its carries and its views).
+#include <map>
+#include <optional>
+
+#include "ir/OpDefs.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+using passes::describe;
+
+struct Point {
+  int index;
+  const Block* block;  // the innermost block containing the point
+};
+
+// Why two tiles cannot share a buffer: `live` is read at `read` after `writer` wrote.
+struct Interference {
+  Value* live;
+  Value* writer;
+  const Op* read = nullptr;  // null when the reason is the storage type or an op rule
+  bool nextIteration = false;
+};
+
+enum class Edge { Tied, LoopInit, LoopYield, LoopResult, BranchYield };
+
+bool sameStorage(const Type& a, const Type& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() && a.space() == b.space() &&
+         a.layout() == b.layout();
+}
+
+class FunctionBuffers {
+ public:
+  FunctionBuffers(Function& f, Target target, DiagnosticEngine& diags)
+      : f_(f), target_(target), diags_(diags) {}
+
+  void run() {
+    passes::ErrorWatch errors(diags_);
+    number(f_.body());
+    process(f_.body());
+    if (errors.clean()) recordBufferIds(f_.body());
+  }
+
+ private:
+  // ---- program points ----
+
+  void number(Block& b) {
+    int start = advance();
+    for (auto& op : b.ops()) {
+      int enter = advance();
+      for (unsigned r = 0; r < op->numRegions(); ++r) number(op->body(r));
+      spans_[op.get()] = {enter, advance()};
+    }
+    blockSpans_[&b] = {start, counter_};
+  }
+  int advance() { return counter_ += 4; }  // gaps leave room for inserted copies
+
+  Point enterOf(const Op* op) const { return {spans_.at(op).first, op->parentBlock()}; }
+  Point exitOf(const Op* op) const { return {spans_.at(op).second, op->parentBlock()}; }
+
+  Point defOf(const Value* v) const {
+    if (Op* def = v->definingOp()) return exitOf(def);
+    return {blockSpans_.at(v->ownerBlock()).first, v->ownerBlock()};
+  }
+
+  bool inside(const Point& p, const Op* op) const {
+    auto [enter, exit] = spans_.at(op);
+    return p.index > enter && p.index < exit;
+  }
+  bool inBlock(const Point& p, const Block* b) const {
+    auto [start, end] = blockSpans_.at(b);
+    return p.index >= start && p.index <= end;
+  }
+
+  // p and q lie in different branches of one scf.if: they never both execute.
+  bool exclusive(const Point& p, const Point& q) const {
+    for (const Block* b = p.block; b && b->parentOp(); b = b->parentOp()->parentBlock()) {
+      const Op* owner = b->parentOp();
+      if (owner->kind() == OpKind::If && inside(q, owner) && !inBlock(q, b)) return true;
+    }
+    return false;
+  }
+
+  // A read at `u` may execute after `p` without `d` (the value's definition)
+  // executing in between: later in the same iteration, or in a later iteration
+  // of a loop around both that does not contain `d`. Sets `nextIteration` for the latter.
+  bool mayFollow(const Point& p, const Point& u, const Point& d, bool& nextIteration) const {
+    if (u.index > p.index && !exclusive(p, u)) return true;
+    for (const Block* b = p.block; b && b->parentOp(); b = b->parentOp()->parentBlock()) {
+      const Op* loop = b->parentOp();
+      if (loop->kind() == OpKind::For && inside(u, loop) && !inside(d, loop)) {
+        nextIteration = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- reads and interference ----
+
+  // The ops that read a tile's data: its users, and the users of views of it.
+  void collectReads(Value* v, std::vector<const Op*>& out) const {
+    for (const Use& u : v->uses()) {
+      if (passes::isTileView(u.user->kind())) collectReads(u.user->result(), out);
+      else out.push_back(u.user);
+    }
+  }
+
+  Value* dataRoot(Value* v) const {
+    while (v->definingOp() && passes::isTileView(v->definingOp()->kind()))
+      v = v->definingOp()->operand(0);
+    return v;
+  }
+
+  // Ops whose result must not overwrite their source (PTOAS/pto-isa rules).
+  bool forbidsAliasing(const Op& op) const {
+    return op.kind() == OpKind::Transpose || opInfo(op.kind()).has(RowReduce) ||
+           (op.kind() == OpKind::Recip && target_ == Target::A2A3);
+  }
+
+  // `live` (defined before `writer`) is still read after `writer` is defined.
+  std::optional<Interference> readAfter(Value* live, Value* writer) const {
+    Point d = defOf(live), p = defOf(writer);
+    if (p.index < d.index || exclusive(d, p)) return std::nullopt;
+    std::vector<const Op*> reads;
+    collectReads(live, reads);
+    for (const Op* r : reads) {
+      bool nextIteration = false;
+      if (mayFollow(p, enterOf(r), d, nextIteration))
+        return Interference{live, writer, r, nextIteration};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Interference> interference(Value* a, Value* b) const {
+    if (!sameStorage(a->type(), b->type())) return Interference{a, b};
+    for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      Op* def = y->definingOp();
+      if (def && forbidsAliasing(*def))
+        for (Value* o : def->operands())
+          if (passes::isTile(o) && dataRoot(o) == x) return Interference{x, y};
+    }
+    if (auto i = readAfter(a, b)) return i;
+    return readAfter(b, a);
+  }
+
+  // Views share their source's data, so only the other members are compared.
+  std::optional<Interference> classInterference(Value* a, Value* b) {
+    if (uf_.find(a) == uf_.find(b)) return std::nullopt;
+    for (Value* x : members(a))
+      for (Value* y : members(b))
+        if (!isView(x) && !isView(y))
+          if (auto i = interference(x, y)) return i;
+    return std::nullopt;
+  }
+
+  bool isView(const Value* v) const {
+    return v->definingOp() && passes::isTileView(v->definingOp()->kind());
+  }
+
+  std::vector<Value*>& members(Value* v) {
+    Value* root = uf_.find(v);
+    auto& list = members_[root];
+    if (list.empty()) list.push_back(root);
+    return list;
+  }
+
+  void unite(Value* a, Value* b) {
+    std::vector<Value*> la = members(a), lb = members(b);
+    Value* ra = uf_.find(a);
+    Value* rb = uf_.find(b);
+    if (ra == rb) return;
+    uf_.unite(a, b);
+    Value* root = uf_.find(a);
+    members_.erase(ra);
+    members_.erase(rb);
+    auto& list = members_[root];
+    list = std::move(la);
+    list.insert(list.end(), lb.begin(), lb.end());
+  }
+
+  // ---- coalescing walk ----
+
+  void process(Block& b) {
+    for (auto& owned : b.ops()) {
+      Op* op = owned.get();
+      if (passes::isTileView(op->kind()) && passes::isTile(op->result()))
+        unite(op->operand(0), op->result());
+      int tied = tiedOperand(op->kind());
+      if (tied >= 0 && passes::isTile(op->result())) tiedEdge(*op, unsigned(tied));
+      if (op->kind() == OpKind::For) loop(*op);
+      if (op->kind() == OpKind::If) branch(*op);
+    }
+  }
+
+  void tiedEdge(Op& op, unsigned operand) {
+    coalesce(Edge::Tied, op, op.operand(operand), op.result(),
+             [&](Value* copy) { op.setOperand(operand, copy); }, &op);
+  }
+
+  void loop(Op& op) {
+    Block& body = op.body();
+    for (unsigned i = 0; i < op.numOperands() && i + 1 < body.numArgs(); ++i)
+      coalesce(Edge::LoopInit, op, op.operand(i), body.arg(i + 1),
+               [&](Value* copy) { op.setOperand(i, copy); }, &op);
+    process(body);
+    if (Op* yield = body.terminator())
+      for (unsigned i = 0; i < yield->numOperands() && i + 1 < body.numArgs(); ++i)
+        coalesce(Edge::LoopYield, op, yield->operand(i), body.arg(i + 1),
+                 [&](Value* copy) { yield->setOperand(i, copy); }, yield);
+    for (unsigned i = 0; i < op.numResults() && i + 1 < body.numArgs(); ++i)
+      coalesce(Edge::LoopResult, op, op.result(i), body.arg(i + 1), nullptr, nullptr);
+  }
+
+  // Branch yields are coalesced with the if's result; values defined inside their
+  // branch go first, so a value passed through from outside is the one that gets
+  // copied when it is still read after the branch overwrote it.
+  void branch(Op& op) {
+    for (unsigned r = 0; r < op.numRegions(); ++r) process(op.body(r));
+    for (bool passThrough : {false, true})
+      for (unsigned r = 0; r < op.numRegions(); ++r) {
+        Block& region = op.body(r);
+        Op* yield = region.terminator();
+        for (unsigned i = 0; yield && i < yield->numOperands() && i < op.numResults(); ++i) {
+          Value* y = yield->operand(i);
+          if (!passes::isTile(y) || inBlock(defOf(y), &region) == passThrough) continue;
+          coalesce(Edge::BranchYield, op, y, op.result(i),
+                   [&](Value* copy) { yield->setOperand(i, copy); }, yield);
+        }
+      }
+  }
+
+  // Merges the classes of `incoming` and `target`; on interference, replaces the
+  // incoming value by a vec copy made right before `copyBefore` (via `redirect`),
+  // or reports why it cannot.
+  void coalesce(Edge edge, Op& op, Value* incoming, Value* target,
+                const std::function<void(Value*)>& redirect, Op* copyBefore) {
+    if (!passes::isTile(incoming) || !passes::isTile(target)) return;
+    auto clash = classInterference(incoming, target);
+    if (!clash) return unite(incoming, target);
+    bool copyable = redirect && incoming->type().space() == MemSpace::Vec;
+    if (copyable) {
+      Value* copy = copyOf(incoming, *copyBefore);
+      redirect(copy);
+      clash = classInterference(copy, target);
+      if (!clash) return unite(copy, target);
+      return reportUnresolvable(op, *clash);
+    }
+    if (edge == Edge::LoopResult || edge == Edge::BranchYield || !redirect)
+      return reportUnresolvable(op, *clash);
+    reportClobber(edge, op, incoming, *clash);
+  }
+
+  Value* copyOf(Value* v, Op& before) {
+    Op* move = before.parentBlock()->create(OpKind::Move, before.loc(), &before);
+    move->addOperand(v);
+    Value* copy = move->addResult(v->type(), (v->name().empty() ? "tile" : v->name()) + "_copy");
+    int enter = spans_.at(&before).first;
+    spans_[move] = {enter - 2, enter - 1};
+    return copy;
+  }
+
+  // ---- diagnostics ----
+
+  std::string kindOf(const Value* v) const {
+    return v->type().space() == MemSpace::Acc ? "accumulator " : "tile ";
+  }
+
+  void noteRead(Diagnostic& d, const Interference& i) {
+    if (!i.read) {
+      passes::addNote(d, passes::definitionLoc(i.writer),
+                      describe(i.writer) + " is defined here");
+      return;
+    }
+    passes::addNote(d, i.read->loc(),
+                    i.nextIteration
+                        ? "the old value of " + describe(i.live) +
+                              " is read here again in the next iteration of the loop"
+                        : "the old value of " + describe(i.live) + " is read here");
+  }
+
+  void reportClobber(Edge edge, Op& op, Value* incoming, const Interference& i) {
+    std::string name = kindOf(incoming) + describe(i.live);
+    std::string message;
+    switch (edge) {
+      case Edge::Tied:
+        message = name + " is updated in place by " + op.name() +
+                  " but its old value is read afterwards; read the updated value instead" +
+                  (incoming->type().space() == MemSpace::Acc
+                       ? ", or start a separate accumulator with tile.matmul"
+                       : "");
+        break;
+      case Edge::LoopInit:
+        message = name + " starts a loop-carried value that the loop updates in place, but " +
+                  "its value from before the loop is read afterwards; finish reading it " +
+                  "before the loop, or carry a separate tile";
+        break;
+      default:
+        message = describe(incoming) + " becomes the next iteration's value in the buffer of " +
+                  name + ", but " + describe(i.live) + " is read after " + describe(incoming) +
+                  " is computed; finish reading " + describe(i.live) + " first";
+        break;
+    }
+    Diagnostic& d = diags_.report(Diag::InPlaceClobber, op.loc(), message);
+    noteRead(d, i);
+  }
+
+  void reportUnresolvable(Op& op, const Interference& i) {
+    std::string why = i.read ? describe(i.live) + " is read after " + describe(i.writer) +
+                                   " is written"
+                             : "their storage types or the op that defines " +
+                                   describe(i.writer) + " do not allow it";
+    Diagnostic& d = diags_.report(
+        Diag::BufferInterference, op.loc(),
+        describe(i.live) + " and " + describe(i.writer) + " must share one buffer through this " +
+            op.name() + " but " + why +
+            "; compute the merged values into fresh tiles instead of reusing them");
+    noteRead(d, i);
+  }
+
+  // ---- result ----
+
+  void recordBufferIds(Block& b) {
+    for (auto& owned : b.ops()) {
+      Op* op = owned.get();
+      for (unsigned r = 0; r < op->numRegions(); ++r) recordBufferIds(op->body(r));
+      if (!op->numResults()) continue;
+      std::vector<int64_t> ids;
+      for (Value* v : op->results()) ids.push_back(passes::isTile(v) ? bufferId(v) : -1);
+      op->setAttr("buffers", ids);
+    }
+  }
+
+  int64_t bufferId(Value* v) {
+    auto [it, fresh] = ids_.emplace(uf_.find(v), nextId_);
+    if (fresh) ++nextId_;
+    return it->second;
+  }
+
+  Function& f_;
+  Target target_;
+  DiagnosticEngine& diags_;
+  int counter_ = 0;
+  // Lookup tables only; nothing here is iterated, so output never depends on addresses.
+  std::unordered_map<const Op*, std::pair<int, int>> spans_;
+  std::unordered_map<const Block*, std::pair<int, int>> blockSpans_;
+  std::unordered_map<const Value*, std::vector<Value*>> members_;
+  std::unordered_map<const Value*, int64_t> ids_;
+  passes::ValueUnionFind uf_;
+  int64_t nextId_ = 0;
+};
+
+class AssignBuffers final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"assign-buffers",
+                                "decide which tiles share a buffer; copy or reject in-place "
+                                "updates whose old value is still read",
+                                PropSSA | PropMemSpacesInferred, PropBuffersAssigned, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    passes::ErrorWatch errors(ctx.diags);
+    for (auto& f : m.functions()) FunctionBuffers(*f, ctx.target, ctx.diags).run();
+    return errors.clean();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createAssignBuffersPass() { return std::make_unique<AssignBuffers>(); }
+
+}  // namespace tilec

@@ -1,0 +1,399 @@
+// infer-memory-space: gives every tile a memory space and every incore kernel a
+// core kind.
+//
+// Tiles that must share storage (loop carries, branch merges, tied results,
+// views) form one class with one space. Each op states what it needs of the
+// tiles it touches (a demand); a class takes the strongest demand, in this order:
+// a space the user declared, acc (matmul results and accumulators), vec when
+// vector work produces the tile, mat when it feeds a matmul operand (a
+// `tile.move` to left/right is inserted after the producer, once per value and
+// space), vec for other vector work, mat for explicit moves to cube buffers,
+// and vec otherwise. Demands the chosen space cannot meet are errors, except
+// vector work reading an accumulator on a5, which reads a `tile.move` to vec.
+//
+// An incore kernel whose tiles are all vec becomes aiv, all cube-side becomes
+// aic; both kinds at once is an error, as is an aic/aiv kernel doing the other
+// core's work. Linear in program size (union-find, one pass over the demands).
+#include <map>
+#include <optional>
+
+#include "ir/OpDefs.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+using passes::describe;
+
+enum class DemandKind { Declared, Accumulator, VectorDef, MatmulOperand, VectorUse, MoveSource };
+
+struct Demand {
+  DemandKind kind;
+  MemSpace space;
+  Op* op;        // the op that makes the demand
+  Value* value;  // the class member it uses or defines
+  int operand;   // operand index of a use, -1 for a definition
+};
+
+struct TileClass {
+  std::vector<Value*> members;
+  const Demand* reason = nullptr;  // the strongest demand
+  MemSpace space = MemSpace::None;
+};
+
+bool doesVectorWork(const Op& op) {
+  const OpInfo& info = opInfo(op.kind());
+  return info.has(Elementwise) || info.has(TileScalar) || info.has(Unary) ||
+         info.has(RowReduce) || info.has(ColReduce) || info.has(RowExpand) ||
+         op.kind() == OpKind::Cast || op.kind() == OpKind::Transpose;
+}
+
+bool isMatmul(OpKind k) { return k == OpKind::Matmul || k == OpKind::BatchMatmul; }
+bool isMatmulAcc(OpKind k) { return k == OpKind::MatmulAcc || k == OpKind::BatchMatmulAcc; }
+
+const char* operandRole(const Demand& d) { return d.space == MemSpace::Left ? "lhs" : "rhs"; }
+
+class FunctionSpaces {
+ public:
+  FunctionSpaces(Function& f, Target target, DiagnosticEngine& diags)
+      : f_(f), target_(target), diags_(diags) {}
+
+  void run() {
+    passes::ErrorWatch errors(diags_);
+    ops_ = passes::preorder(f_);
+    buildClasses();
+    collectDemands();
+    resolve();
+    if (!errors.clean()) return;
+    applySpaces();
+    insertMoves();
+    resolveKernelKind();
+  }
+
+ private:
+  // ---- classes ----
+
+  void addMember(Value* v) {
+    if (!passes::isTile(v) || classOf_.count(v)) return;
+    classOf_.emplace(v, -1);
+    members_.push_back(v);
+  }
+
+  void buildClasses() {
+    for (unsigned i = 0; i < f_.numParams(); ++i) addMember(f_.param(i));
+    for (Op* op : ops_) {
+      for (unsigned r = 0; r < op->numRegions(); ++r)
+        for (unsigned a = 0; a < op->body(r).numArgs(); ++a) addMember(op->body(r).arg(a));
+      for (Value* v : op->results()) addMember(v);
+    }
+    passes::forEachTileJoin(f_, /*views=*/true, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    std::unordered_map<const Value*, int> indexOfRoot;
+    for (Value* v : members_) {
+      Value* root = uf_.find(v);
+      auto [it, fresh] = indexOfRoot.emplace(root, int(classes_.size()));
+      if (fresh) classes_.emplace_back();
+      classes_[size_t(it->second)].members.push_back(v);
+      classOf_[v] = it->second;
+    }
+  }
+
+  TileClass& classOfValue(Value* v) { return classes_[size_t(classOf_.at(v))]; }
+
+  // ---- demands ----
+
+  void demand(DemandKind kind, MemSpace space, Op* op, Value* v, int operand) {
+    if (passes::isTile(v)) demands_.push_back({kind, space, op, v, operand});
+  }
+
+  void collectDemands() {
+    for (Op* op : ops_) {
+      for (Value* r : op->results())
+        if (passes::isTile(r) && r->type().space() != MemSpace::None)
+          demand(DemandKind::Declared, r->type().space(), op, r, -1);
+      if (doesVectorWork(*op)) {
+        for (unsigned i = 0; i < op->numOperands(); ++i)
+          demand(DemandKind::VectorUse, MemSpace::Vec, op, op->operand(i), int(i));
+        for (Value* r : op->results()) demand(DemandKind::VectorDef, MemSpace::Vec, op, r, -1);
+      } else if (isMatmul(op->kind()) || isMatmulAcc(op->kind())) {
+        // A matmul_acc result is tied to its accumulator operand: one demand covers both.
+        unsigned first = isMatmulAcc(op->kind()) ? 1 : 0;
+        if (first) demand(DemandKind::Accumulator, MemSpace::Acc, op, op->operand(0), 0);
+        demand(DemandKind::MatmulOperand, MemSpace::Left, op, op->operand(first), int(first));
+        demand(DemandKind::MatmulOperand, MemSpace::Right, op, op->operand(first + 1),
+               int(first + 1));
+        if (!first) demand(DemandKind::Accumulator, MemSpace::Acc, op, op->result(), -1);
+      } else if (op->kind() == OpKind::Move) {
+        MemSpace to = op->result()->type().space();
+        if (to == MemSpace::Left || to == MemSpace::Right || to == MemSpace::Bias ||
+            to == MemSpace::Scaling)
+          demand(DemandKind::MoveSource, MemSpace::Mat, op, op->operand(0), 0);
+      }
+    }
+  }
+
+  // ---- resolution ----
+
+  // Each class takes its strongest demand; then every demand is checked against
+  // its class's space, in program order so diagnostics come out in source order.
+  void resolve() {
+    for (const Demand& d : demands_) {
+      TileClass& c = classOfValue(d.value);
+      if (!c.reason || d.kind < c.reason->kind) c.reason = &d;
+    }
+    for (TileClass& c : classes_) {
+      if (!c.reason) c.space = MemSpace::Vec;
+      else if (c.reason->kind == DemandKind::MatmulOperand) c.space = MemSpace::Mat;
+      else c.space = c.reason->space;
+    }
+    for (const Demand& d : demands_) {
+      TileClass& c = classOfValue(d.value);
+      check(c, d, *c.reason);
+    }
+  }
+
+  void check(TileClass& c, const Demand& d, const Demand& reason) {
+    if (d.space == c.space || d.kind == DemandKind::MoveSource) return;
+    bool declared = reason.kind == DemandKind::Declared;
+    switch (d.kind) {
+      case DemandKind::Declared:
+        return conflict(d, reason,
+                        "tiles that share storage need one memory space: " + describe(d.value) +
+                            " is declared in " + memSpaceName(d.space) + " but " +
+                            describe(reason.value) + " in " + memSpaceName(reason.space),
+                        "declare them in the same space");
+      case DemandKind::Accumulator:
+        return conflict(d, reason,
+                        std::string(d.op->name()) + " needs " + describe(d.value) +
+                            " in acc but it is declared in " + memSpaceName(c.space),
+                        "declare it in acc or leave its space out");
+      case DemandKind::MatmulOperand:
+        if (c.space == MemSpace::Mat) {
+          moves_.push_back({d.value, d.space, d.op, unsigned(d.operand)});
+          return;
+        }
+        return badMatmulOperand(c, d, reason, declared);
+      case DemandKind::VectorUse:
+        if (c.space == MemSpace::Acc) return accFeedsVector(d, reason);
+        [[fallthrough]];
+      case DemandKind::VectorDef:
+        return vectorOnCubeTile(c, d, reason, declared);
+      case DemandKind::MoveSource:
+        return;
+    }
+  }
+
+  void conflict(const Demand& d, const Demand& declaration, std::string rule, const char* fix) {
+    Diagnostic& diag = diags_.report(Diag::MemSpaceConflict, d.op->loc(), rule + "; " + fix);
+    passes::addNote(diag, declaration.op->loc(),
+                    describe(declaration.value) + " is declared in " +
+                        memSpaceName(declaration.space) + " here");
+  }
+
+  void badMatmulOperand(const TileClass& c, const Demand& d, const Demand& reason, bool declared) {
+    std::string rule = std::string(d.op->name()) + " needs its " + operandRole(d) + " " +
+                       describe(d.value) + " in " + memSpaceName(d.space) + " (loaded through mat)";
+    if (declared)
+      return conflict(d, reason, rule + " but it is declared in " + memSpaceName(c.space),
+                      "declare it in mat or leave its space out");
+    std::string why = c.space == MemSpace::Acc ? "it is an accumulator (acc)"
+                                               : "it is computed by vector work in vec";
+    Diagnostic& diag =
+        diags_.report(Diag::BadMemSpace, d.op->loc(),
+                      rule + " but " + why + "; store it to a tensor and load it for the matmul");
+    passes::addNote(diag, reason.op->loc(),
+                    describe(reason.value) + " is placed in " + memSpaceName(c.space) +
+                        " because of this " + reason.op->name());
+  }
+
+  void accFeedsVector(const Demand& d, const Demand& reason) {
+    if (target_ == Target::A5) {
+      moves_.push_back({d.value, MemSpace::Vec, d.op, unsigned(d.operand)});
+      return;
+    }
+    Diagnostic& diag = diags_.report(
+        Diag::AccToVec, d.op->loc(),
+        std::string(d.op->name()) + " is vector work on accumulator " + describe(d.value) +
+            " but a2a3 has no acc-to-vec path; store it to a tensor and load it again, or "
+            "split the kernel into an aic kernel and an aiv kernel");
+    passes::addNote(diag, reason.op->loc(),
+                    describe(reason.value) + " is an accumulator because of this " +
+                        reason.op->name());
+  }
+
+  void vectorOnCubeTile(const TileClass& c, const Demand& d, const Demand& reason, bool declared) {
+    std::string rule = std::string(d.op->name()) + " is vector work but " + describe(d.value) +
+                       " is in " + memSpaceName(c.space);
+    if (declared)
+      return conflict(d, reason, rule, "declare it in vec or leave its space out");
+    const char* fix = c.space == MemSpace::Acc
+                          ? "use a separate tile for the vector work"
+                          : "load the data a second time into a separate tile for the vector work";
+    Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(), rule + "; " + fix);
+    passes::addNote(diag, reason.op->loc(),
+                    describe(reason.value) + " is placed in " + memSpaceName(c.space) +
+                        " because of this " + reason.op->name());
+  }
+
+  // ---- rewriting ----
+
+  void applySpaces() {
+    for (const TileClass& c : classes_)
+      for (Value* v : c.members) v->setType(v->type().withSpace(c.space, target_));
+  }
+
+  struct MoveRequest {
+    Value* value;
+    MemSpace to;
+    Op* user;
+    unsigned operand;
+  };
+
+  void indexSuccessors(Block& b) {
+    Op* prev = nullptr;
+    for (auto& op : b.ops()) {
+      if (prev) nextOp_[prev] = op.get();
+      prev = op.get();
+      for (unsigned r = 0; r < op->numRegions(); ++r) indexSuccessors(op->body(r));
+    }
+  }
+
+  // Where a value's moves go: right after its producer, or first in its block.
+  std::pair<Block*, Op*> insertionPoint(Value* v) {
+    if (Op* def = v->definingOp()) {
+      Block* b = def->parentBlock();
+      auto it = nextOp_.find(def);
+      return {b, it == nextOp_.end() ? nullptr : it->second};
+    }
+    Block* b = v->ownerBlock();
+    return {b, b->empty() ? nullptr : b->ops().front().get()};
+  }
+
+  void insertMoves() {
+    if (moves_.empty()) return;
+    indexSuccessors(f_.body());
+    std::map<std::pair<uint32_t, MemSpace>, Value*> moved;  // keyed by value id: ordered
+    for (const MoveRequest& m : moves_) {
+      auto key = std::make_pair(m.value->id(), m.to);
+      auto it = moved.find(key);
+      if (it == moved.end()) {
+        auto [block, before] = insertionPoint(m.value);
+        Op* move = block->create(OpKind::Move, m.user->loc(), before);
+        move->addOperand(m.value);
+        std::string base = m.value->name().empty() ? "tile" : m.value->name();
+        move->addResult(m.value->type().withSpace(m.to, target_),
+                        base + "_" + memSpaceName(m.to));
+        it = moved.emplace(key, move->result()).first;
+      }
+      m.user->setOperand(m.operand, it->second);
+    }
+  }
+
+  // ---- kernel kind ----
+
+  enum class Side { None, Cube, Vector };
+
+  static Side sideOf(const Op& op) {
+    bool cube = false, vec = false;
+    auto look = [&](const Value* v) {
+      if (!passes::isTile(v)) return;
+      cube |= passes::isCubeSpace(v->type().space());
+      vec |= v->type().space() == MemSpace::Vec;
+    };
+    for (Value* v : op.operands()) look(v);
+    for (Value* v : op.results()) look(v);
+    if (cube) return Side::Cube;
+    return vec ? Side::Vector : Side::None;
+  }
+
+  void resolveKernelKind() {
+    Op* first[3] = {nullptr, nullptr, nullptr};
+    size_t count[3] = {0, 0, 0};
+    for (Op* op : ops_) {
+      if (op->numRegions() || op->kind() == OpKind::Yield) continue;
+      Side s = sideOf(*op);
+      if (s == Side::None) continue;
+      ++count[size_t(s)];
+      if (!first[size_t(s)]) first[size_t(s)] = op;
+    }
+    Op* cube = first[size_t(Side::Cube)];
+    Op* vec = first[size_t(Side::Vector)];
+    switch (f_.kind()) {
+      case FuncKind::Aic:
+        if (vec) wrongKind(*vec, "aic", "vector", "aiv");
+        return;
+      case FuncKind::Aiv:
+        if (cube) wrongKind(*cube, "aiv", "cube", "aic");
+        return;
+      case FuncKind::Incore:
+        if (cube && vec) return mixed(cube, vec, count[size_t(Side::Cube)], count[size_t(Side::Vector)]);
+        if (cube) f_.setKind(FuncKind::Aic);
+        if (vec) f_.setKind(FuncKind::Aiv);
+        return;
+    }
+  }
+
+  void wrongKind(const Op& op, const char* kind, const char* work, const char* other) {
+    Diagnostic& d = diags_.report(
+        Diag::KernelKindWork, op.loc(),
+        std::string(kind) + " kernel '" + f_.name() + "' does " + work + " work (" + op.name() +
+            "); move that work into an " + other + " kernel");
+    passes::addNote(d, f_.loc(), "'" + f_.name() + "' is declared " + kind + " here");
+  }
+
+  // Reported at the first op of the side with fewer ops (ties: the later side).
+  void mixed(Op* cube, Op* vec, size_t cubeCount, size_t vecCount) {
+    bool cubeMinor = cubeCount < vecCount || (cubeCount == vecCount && opIndex(cube) > opIndex(vec));
+    Op* minor = cubeMinor ? cube : vec;
+    Op* major = cubeMinor ? vec : cube;
+    Diagnostic& d = diags_.report(
+        Diag::MixedKernel, minor->loc(),
+        "kernel '" + f_.name() + "' mixes cube and vector work (" + minor->name() + " is " +
+            (cubeMinor ? "cube" : "vector") +
+            " work); split it into an aic kernel and an aiv kernel");
+    passes::addNote(d, major->loc(),
+                    std::string(cubeMinor ? "vector" : "cube") + " work starts here (" +
+                        major->name() + ")");
+  }
+
+  size_t opIndex(const Op* op) const {
+    for (size_t i = 0; i < ops_.size(); ++i)
+      if (ops_[i] == op) return i;
+    return ops_.size();
+  }
+
+  Function& f_;
+  Target target_;
+  DiagnosticEngine& diags_;
+  std::vector<Op*> ops_;
+  std::vector<Value*> members_;
+  std::unordered_map<const Value*, int> classOf_;  // lookup only
+  passes::ValueUnionFind uf_;
+  std::vector<TileClass> classes_;
+  std::vector<Demand> demands_;  // program order
+  std::vector<MoveRequest> moves_;
+  std::unordered_map<const Op*, Op*> nextOp_;  // lookup only
+};
+
+class InferMemorySpace final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"infer-memory-space",
+                                "give every tile a memory space, insert operand moves, and "
+                                "resolve incore kernels to aic or aiv",
+                                PropSSA, PropMemSpacesInferred, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    passes::ErrorWatch errors(ctx.diags);
+    for (auto& f : m.functions()) FunctionSpaces(*f, ctx.target, ctx.diags).run();
+    return errors.clean();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createInferMemorySpacePass() { return std::make_unique<InferMemorySpace>(); }
+
+}  // namespace tilec

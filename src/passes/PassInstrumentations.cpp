@@ -1,0 +1,125 @@
+#include "passes/PassInstrumentations.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <ostream>
+
+#include "ir/IRText.h"
+#include "support/AtomicFile.h"
+
+namespace tilec {
+
+IRPrinterInstrumentation::IRPrinterInstrumentation(std::set<std::string> before,
+                                                   std::set<std::string> after, bool afterAll,
+                                                   std::ostream& os)
+    : before_(std::move(before)), after_(std::move(after)), afterAll_(afterAll), os_(os) {}
+
+void IRPrinterInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
+  if (before_.count(pass.info().arg)) dump("Before", pass, m);
+}
+
+void IRPrinterInstrumentation::runAfterPass(const Pass& pass, const ir::Module& m) {
+  if (afterAll_ || after_.count(pass.info().arg)) dump("After", pass, m);
+}
+
+void IRPrinterInstrumentation::dump(const char* when, const Pass& pass, const ir::Module& m) {
+  os_ << "// -----// IR Dump " << when << ' ' << pass.info().arg << " //----- //\n";
+  ir::printModule(m, os_);
+  os_ << '\n';
+  os_.flush();
+}
+
+namespace {
+
+std::string lowerFirst(std::string s) {
+  if (!s.empty()) s[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
+  return s;
+}
+
+}  // namespace
+
+IRTreeDirInstrumentation::IRTreeDirInstrumentation(std::string dir, DiagnosticEngine& diags)
+    : dir_(std::move(dir)), diags_(diags) {}
+
+void IRTreeDirInstrumentation::runBeforePipeline(const ir::Module& m) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  index_ = 0;
+  failed_ = bool(ec);
+  if (failed_)
+    diags_.report(Diag::OutputNotWritable, {},
+                  "cannot create the IR dump directory '" + dir_ + "': " + lowerFirst(ec.message()) +
+                      "; pass a writable path to --print-ir-tree-dir");
+  write("input", m);
+}
+
+void IRTreeDirInstrumentation::runAfterPass(const Pass& pass, const ir::Module& m) {
+  write(pass.info().arg, m);
+}
+
+void IRTreeDirInstrumentation::write(const std::string& stem, const ir::Module& m) {
+  if (failed_) return;
+  char number[16];
+  std::snprintf(number, sizeof number, "%02u_", index_++);
+  std::string path = dir_ + "/" + number + stem + ".tir";
+  std::string error;
+  failed_ = !writeFileAtomically(path, ir::printToString(m), error);
+  if (failed_)
+    diags_.report(Diag::OutputNotWritable, {},
+                  "cannot write '" + path + "': " + error + "; pass a writable path to --print-ir-tree-dir");
+}
+
+void VerifyEachInstrumentation::runAfterPass(const Pass& pass, const ir::Module& m) {
+  if (!ir::verifyModule(m, diags_)) {
+    diags_.flush();
+    throw InternalError("pass '" + std::string(pass.info().arg) +
+                        "' produced IR that does not verify (see the errors above)");
+  }
+}
+
+void TimingInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
+  start_ = Clock::now();
+}
+
+void TimingInstrumentation::stop(const Pass& pass) {
+  std::chrono::duration<double, std::milli> elapsed = Clock::now() - start_;
+  rows_.push_back({pass.info().arg, elapsed.count()});
+}
+
+void TimingInstrumentation::runAfterPipeline(const ir::Module& m) {
+  double total = 0;
+  size_t width = 5;  // "total"
+  for (const Row& row : rows_) {
+    total += row.ms;
+    width = std::max(width, row.pass.size());
+  }
+  auto line = [&](const std::string& name, double ms) {
+    double percent = total > 0 ? 100.0 * ms / total : 0.0;
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer, "  %-*s %10.3f %7.1f%%\n", static_cast<int>(width),
+                  name.c_str(), ms, percent);
+    os_ << buffer;
+  };
+  os_ << "===-- tilec pass timing (wall clock) --===\n";
+  char header[256];
+  std::snprintf(header, sizeof header, "  %-*s %10s %8s\n", static_cast<int>(width), "pass",
+                "wall ms", "percent");
+  os_ << header;
+  for (const Row& row : rows_) line(row.pass, row.ms);
+  line("total", total);
+  os_.flush();
+  rows_.clear();
+}
+
+void CrashSnapshotInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
+  snapshot_ = ir::printToString(m);
+}
+
+void CrashInjectorInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
+  if (passArg_ == pass.info().arg)
+    throw InternalError("crash requested with --debug-crash-in=" + passArg_);
+}
+
+}  // namespace tilec

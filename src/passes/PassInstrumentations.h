@@ -1,0 +1,99 @@
+// The PassManager's built-in instrumentations: IR printing (--print-ir-before/after),
+// per-pass IR files (--print-ir-tree-dir), --verify-each, --time-passes, the crash
+// snapshot behind the reproducer, and the hidden --debug-crash-in fault injector.
+#pragma once
+#include <chrono>
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "passes/PassManager.h"
+
+namespace tilec {
+
+// Prints the module to `os` under `// -----// IR Dump {Before|After} <pass> //----- //`.
+class IRPrinterInstrumentation final : public PassInstrumentation {
+ public:
+  IRPrinterInstrumentation(std::set<std::string> before, std::set<std::string> after,
+                           bool afterAll, std::ostream& os);
+  void runBeforePass(const Pass& pass, const ir::Module& m) override;
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+
+ private:
+  void dump(const char* when, const Pass& pass, const ir::Module& m);
+  std::set<std::string> before_, after_;
+  bool afterAll_;
+  std::ostream& os_;
+};
+
+// Writes DIR/00_input.tir before the pipeline and DIR/NN_<pass>.tir after each pass.
+// The first write failure is reported as E0002; later files are not attempted.
+class IRTreeDirInstrumentation final : public PassInstrumentation {
+ public:
+  IRTreeDirInstrumentation(std::string dir, DiagnosticEngine& diags);
+  void runBeforePipeline(const ir::Module& m) override;
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+
+ private:
+  void write(const std::string& stem, const ir::Module& m);
+  std::string dir_;
+  DiagnosticEngine& diags_;
+  unsigned index_ = 0;
+  bool failed_ = false;
+};
+
+// Runs the IR verifier after every pass; invalid IR out of a pass is a compiler bug.
+class VerifyEachInstrumentation final : public PassInstrumentation {
+ public:
+  explicit VerifyEachInstrumentation(DiagnosticEngine& diags) : diags_(diags) {}
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+
+ private:
+  DiagnosticEngine& diags_;
+};
+
+// Wall time per pass, printed as a table in execution order when the pipeline ends.
+class TimingInstrumentation final : public PassInstrumentation {
+ public:
+  explicit TimingInstrumentation(std::ostream& os) : os_(os) {}
+  void runBeforePass(const Pass& pass, const ir::Module& m) override;
+  void runAfterPass(const Pass& pass, const ir::Module& m) override { stop(pass); }
+  void runAfterPassFailed(const Pass& pass, const ir::Module& m) override { stop(pass); }
+  void runAfterPipeline(const ir::Module& m) override;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void stop(const Pass& pass);
+  struct Row {
+    std::string pass;
+    double ms;
+  };
+  std::vector<Row> rows_;
+  Clock::time_point start_;
+  std::ostream& os_;
+};
+
+// Keeps the printed IR from before the running pass, so an internal error can be
+// reproduced from the exact input of the failing pass. Printing before every pass
+// is linear in the module size per pass, the price of always having a reproducer.
+class CrashSnapshotInstrumentation final : public PassInstrumentation {
+ public:
+  void runBeforePass(const Pass& pass, const ir::Module& m) override;
+  const std::string& snapshot() const { return snapshot_; }
+
+ private:
+  std::string snapshot_;
+};
+
+// Throws an InternalError when the named pass starts (tests the crash path, exit 4).
+class CrashInjectorInstrumentation final : public PassInstrumentation {
+ public:
+  explicit CrashInjectorInstrumentation(std::string passArg) : passArg_(std::move(passArg)) {}
+  void runBeforePass(const Pass& pass, const ir::Module& m) override;
+
+ private:
+  std::string passArg_;
+};
+
+}  // namespace tilec

@@ -1,0 +1,64 @@
+// Runs a pipeline of passes over a module: enforces each pass's property contract
+// (Pass.h) and calls instrumentation hooks around every pass, which is where IR
+// printing, IR tree dumps, --verify-each, timing and crash snapshots live.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "passes/Pass.h"
+
+namespace tilec {
+
+// A broken compiler invariant, as opposed to a problem in the user's program.
+// The driver reports it as an internal compiler error (exit code 4).
+class InternalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Hooks called around each pass: "before" hooks in the order the instrumentations
+// were added, "after" hooks in reverse order. Hooks may throw InternalError.
+class PassInstrumentation {
+ public:
+  virtual ~PassInstrumentation() = default;
+  virtual void runBeforePipeline(const ir::Module& m) {}
+  virtual void runBeforePass(const Pass& pass, const ir::Module& m) {}
+  virtual void runAfterPass(const Pass& pass, const ir::Module& m) {}
+  // The pass returned failure (or reported errors); the pipeline stops after this.
+  virtual void runAfterPassFailed(const Pass& pass, const ir::Module& m) {}
+  // Called once run() finishes without throwing, whether or not every pass succeeded.
+  virtual void runAfterPipeline(const ir::Module& m) {}
+};
+
+class PassManager {
+ public:
+  // `initialProperties` are the properties the input module already has.
+  PassManager(PassContext& ctx, uint32_t initialProperties);
+
+  void addPass(std::unique_ptr<Pass> pass);
+  void addInstrumentation(std::unique_ptr<PassInstrumentation> instrumentation);
+
+  // Runs the passes in order. Returns false as soon as a pass fails or reports an
+  // error. Throws InternalError when a pass's required properties do not hold.
+  bool run(ir::Module& m);
+
+  uint32_t properties() const { return properties_; }
+  // The pass that was executing when run() last threw; null if it did not throw.
+  const Pass* runningPass() const { return running_; }
+
+ private:
+  void checkRequiredProperties(const Pass& pass) const;
+  template <class F>
+  void forEachReversed(F&& hook);
+
+  PassContext& ctx_;
+  uint32_t properties_;
+  std::vector<std::unique_ptr<Pass>> passes_;
+  std::vector<std::unique_ptr<PassInstrumentation>> instrumentations_;
+  const Pass* running_ = nullptr;
+};
+
+}  // namespace tilec

@@ -1,0 +1,142 @@
+#include "passes/PassUtils.h"
+
+#include "ir/IRText.h"
+#include "ir/OpDefs.h"
+
+namespace tilec::passes {
+using namespace ir;
+
+namespace {
+
+void collectPreorder(Block& b, std::vector<Op*>& out) {
+  for (auto& op : b.ops()) {
+    out.push_back(op.get());
+    for (unsigned r = 0; r < op->numRegions(); ++r) collectPreorder(op->body(r), out);
+  }
+}
+
+void joinIfTiles(Value* a, Value* b, const std::function<void(Value*, Value*)>& join) {
+  if (isTile(a) && isTile(b)) join(a, b);
+}
+
+const Function* owningFunction(const Value* v) {
+  if (Op* def = v->definingOp()) return def->function();
+  return v->ownerBlock() ? v->ownerBlock()->function() : nullptr;
+}
+
+// The printer's name for `v` (without '%'): its hint made unique, or a number.
+std::string printedName(const Value* v) {
+  const Function* fn = owningFunction(v);
+  return fn ? ValueNames(*fn)(v) : v->name();
+}
+
+}  // namespace
+
+std::vector<Op*> preorder(Function& f) {
+  std::vector<Op*> out;
+  collectPreorder(f.body(), out);
+  return out;
+}
+
+bool isTile(const Value* v) { return v && v->type().isTile(); }
+
+bool isTileView(OpKind k) {
+  return k == OpKind::Reshape || k == OpKind::Slice || k == OpKind::TransposeView ||
+         k == OpKind::ReinterpretView;
+}
+
+bool isCubeSpace(MemSpace m) {
+  return m == MemSpace::Mat || m == MemSpace::Left || m == MemSpace::Right ||
+         m == MemSpace::Acc || m == MemSpace::Bias || m == MemSpace::Scaling;
+}
+
+ValueUnionFind::Entry& ValueUnionFind::entry(Value* v) {
+  auto it = entries_.find(v);
+  if (it == entries_.end()) it = entries_.emplace(v, Entry{v, 1}).first;
+  return it->second;
+}
+
+Value* ValueUnionFind::find(Value* v) {
+  while (true) {
+    Entry& e = entry(v);
+    if (e.parent == v) return v;
+    Entry& p = entry(e.parent);
+    e.parent = p.parent;  // path halving
+    v = e.parent;
+  }
+}
+
+bool ValueUnionFind::unite(Value* a, Value* b) {
+  a = find(a);
+  b = find(b);
+  if (a == b) return false;
+  Entry& ea = entry(a);
+  Entry& eb = entry(b);
+  if (ea.size < eb.size) {
+    ea.parent = b;
+    eb.size += ea.size;
+  } else {
+    eb.parent = a;
+    ea.size += eb.size;
+  }
+  return true;
+}
+
+void forEachTileJoin(Function& f, bool views, const std::function<void(Value*, Value*)>& join) {
+  for (Op* op : preorder(f)) {
+    int tied = tiedOperand(op->kind());
+    if (tied >= 0 && unsigned(tied) < op->numOperands() && op->numResults() == 1)
+      joinIfTiles(op->operand(unsigned(tied)), op->result(), join);
+    if (views && isTileView(op->kind()) && op->numOperands() == 1 && op->numResults() == 1)
+      joinIfTiles(op->operand(0), op->result(), join);
+    if (op->kind() == OpKind::For) {
+      Block& body = op->body();
+      Op* yield = body.terminator();
+      for (unsigned i = 0; i < op->numResults(); ++i) {
+        if (i < op->numOperands()) joinIfTiles(op->operand(i), op->result(i), join);
+        if (i + 1 < body.numArgs()) joinIfTiles(body.arg(i + 1), op->result(i), join);
+        if (yield && i < yield->numOperands()) joinIfTiles(yield->operand(i), op->result(i), join);
+      }
+    }
+    if (op->kind() == OpKind::If) {
+      for (unsigned r = 0; r < op->numRegions(); ++r) {
+        Op* yield = op->body(r).terminator();
+        for (unsigned i = 0; yield && i < op->numResults() && i < yield->numOperands(); ++i)
+          joinIfTiles(yield->operand(i), op->result(i), join);
+      }
+    }
+  }
+}
+
+std::string describe(const Value* v) {
+  std::string name = printedName(v);
+  bool numbered = name.find_first_not_of("0123456789") == std::string::npos;
+  return "'" + (numbered ? "%" + name : name) + "'";
+}
+
+std::string shapeStr(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string exprStr(const Expr& e) {
+  return e.str([](const Value* v) { return "%" + printedName(v); });
+}
+
+SourceRange definitionLoc(const Value* v) {
+  if (Op* def = v->definingOp()) return def->loc();
+  if (Op* owner = v->ownerBlock() ? v->ownerBlock()->parentOp() : nullptr) return owner->loc();
+  if (Function* fn = v->ownerBlock() ? v->ownerBlock()->function() : nullptr) {
+    for (unsigned i = 0; i < fn->numParams(); ++i)
+      if (fn->param(i) == v) return fn->paramLoc(i);
+    return fn->loc();
+  }
+  return {};
+}
+
+void addNote(Diagnostic& d, SourceRange range, std::string message) {
+  d.notes.push_back({std::move(message), range});
+}
+
+}  // namespace tilec::passes

@@ -1,0 +1,68 @@
+// Small helpers shared by the PTO passes (infer-memory-space, assign-buffers,
+// pto-legality): program-order op lists, a union-find over values, the edges
+// that force two tiles into one memory space or buffer, and message wording.
+#pragma once
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::passes {
+
+// Every op of `f` in pre-order (an op before the ops of its regions).
+std::vector<ir::Op*> preorder(ir::Function& f);
+
+bool isTile(const ir::Value* v);
+// Zero-copy tile views: the result is the operand's memory seen with another type.
+bool isTileView(ir::OpKind k);
+// mat, left, right, acc, bias and scaling belong to the cube core; vec to the vector core.
+bool isCubeSpace(ir::MemSpace m);
+
+// Union-find with path halving and union by size: near-linear in the number of values.
+class ValueUnionFind {
+ public:
+  ir::Value* find(ir::Value* v);
+  // Returns false when both were already in one class.
+  bool unite(ir::Value* a, ir::Value* b);
+
+ private:
+  struct Entry {
+    ir::Value* parent;
+    unsigned size;
+  };
+  Entry& entry(ir::Value* v);
+  std::unordered_map<const ir::Value*, Entry> entries_;  // lookup only, never iterated
+};
+
+// Calls `join(a, b)` for every pair of tile values that must live in the same place:
+// tied results and their operand, loop inits / body args / yields / results, branch
+// yields and results, and (when `views` is set) view results and their operand.
+void forEachTileJoin(ir::Function& f, bool views,
+                     const std::function<void(ir::Value*, ir::Value*)>& join);
+
+// `'acc'` for a named value, otherwise a description of where it comes from.
+std::string describe(const ir::Value* v);
+std::string shapeStr(const std::vector<int64_t>& shape);
+// The text of an Expr with values shown by their name hints.
+std::string exprStr(const ir::Expr& e);
+
+// Where a note about `v` should point: its defining op, or its block's owner.
+SourceRange definitionLoc(const ir::Value* v);
+void addNote(Diagnostic& d, SourceRange range, std::string message);
+
+// Counts errors reported while a pass runs, so run() can say whether it failed
+// (warnings promoted by -Werror count too).
+class ErrorWatch {
+ public:
+  explicit ErrorWatch(const DiagnosticEngine& diags) : diags_(diags), before_(diags.errorCount()) {}
+  bool clean() const { return diags_.errorCount() == before_; }
+
+ private:
+  const DiagnosticEngine& diags_;
+  unsigned before_;
+};
+
+}  // namespace tilec::passes

@@ -1,0 +1,604 @@
+// pto-legality: every PTO rule tilec can check before PTOAS (its verifiers) or
+// pto-isa (static_asserts when the generated C++ is compiled) would reject the
+// output. One diagnostic code per rule (E05xx); see docs/passes.md for the list.
+// Tile rules are checked once per defined tile, op rules once per op, and the
+// capacity of each memory space once per function (a warning: PTOAS reuses
+// buffers whose lifetimes do not overlap, so the sum is an upper bound).
+// Linear in program size.
+#include <map>
+#include <optional>
+
+#include "ir/OpDefs.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+using passes::describe;
+
+constexpr int64_t kMaxExtent = 4095;  // PTO valid extents and matmul m/k/n
+
+// ---- dtype sets ----
+
+constexpr uint32_t bit(DType d) { return 1u << unsigned(d); }
+constexpr uint32_t kF16F32 = bit(DType::F16) | bit(DType::F32);
+constexpr uint32_t kBase = bit(DType::I32) | bit(DType::I16) | kF16F32;
+constexpr uint32_t kI8 = bit(DType::I8);
+constexpr uint32_t kBF16 = bit(DType::BF16);
+constexpr uint32_t kGmTransfer =
+    bit(DType::I8) | bit(DType::I16) | bit(DType::I32) | bit(DType::I64) | kF16F32 | kBF16;
+constexpr uint32_t kTransposable = bit(DType::I8) | bit(DType::U8) | bit(DType::I16) |
+                                   bit(DType::U16) | bit(DType::I32) | bit(DType::U32) |
+                                   kF16F32 | kBF16;
+
+struct DTypeRule {
+  OpKind kind;
+  uint32_t a2a3;
+  uint32_t a5;
+};
+
+// Element types each PTO op accepts (PTOAS verifiers, per target).
+constexpr DTypeRule kDTypeRules[] = {
+    {OpKind::Add, kBase, kBase | kI8 | kBF16},
+    {OpKind::Sub, kBase, kBase | kI8},
+    {OpKind::Mul, kBase, kBase},
+    {OpKind::Div, kF16F32, kBase},
+    {OpKind::Max, kBase, kBase | kI8},
+    {OpKind::Min, kBase, kBase | kI8},
+    {OpKind::AddS, kBase, kBase | kI8 | kBF16},
+    {OpKind::SubS, kBase, kBase | kI8 | kBF16},
+    {OpKind::MulS, kBase, kBase | kI8 | kBF16},
+    {OpKind::DivS, kBase, kBase | kI8},
+    {OpKind::MaxS, kBase, kBase | kI8},
+    {OpKind::MinS, kBase, kBase | kI8 | kBF16},
+    {OpKind::Exp, kF16F32, kF16F32},
+    {OpKind::Log, kF16F32, kF16F32},
+    {OpKind::Sqrt, kF16F32, kF16F32},
+    {OpKind::Rsqrt, kF16F32, kF16F32},
+    {OpKind::Recip, kF16F32, kF16F32},
+    {OpKind::Abs, kF16F32, kF16F32},
+    {OpKind::Neg, kBase, kBase},
+    {OpKind::Relu, bit(DType::I32) | kF16F32, bit(DType::I32) | kF16F32},
+    {OpKind::RowMax, kBase, kBase},
+    {OpKind::RowSum, kBase, kBase},
+    {OpKind::RowMin, kBase, kBase},
+    {OpKind::ColMax, kBase, kBase | kI8 | kBF16},
+    {OpKind::ColSum, kBase, kBase | kI8 | kBF16},
+    {OpKind::ColMin, kBase, kBase | kI8 | kBF16},
+    {OpKind::RowExpandAdd, kBase, kBase | kI8},
+    {OpKind::RowExpandSub, kBase, kBase | kI8},
+    {OpKind::RowExpandMul, kBase, kBase | kI8},
+    {OpKind::RowExpandDiv, kF16F32, kF16F32},
+    {OpKind::Full, kBase, kBase | kI8},
+    {OpKind::Transpose, kTransposable, kTransposable},
+};
+
+const DTypeRule* dtypeRule(OpKind k) {
+  for (const DTypeRule& r : kDTypeRules)
+    if (r.kind == k) return &r;
+  return nullptr;
+}
+
+std::string dtypeList(uint32_t set) {
+  static const DType kOrder[] = {DType::F32, DType::F16, DType::BF16, DType::I64, DType::I32,
+                                 DType::I16, DType::I8,  DType::U32,  DType::U16, DType::U8};
+  std::string out;
+  for (DType d : kOrder)
+    if (set & bit(d)) out += std::string(out.empty() ? "" : ", ") + dtypeName(d);
+  return out;
+}
+
+// ---- memory spaces ----
+
+struct SpaceFacts {
+  MemSpace space;
+  const char* memory;  // hardware buffer, for messages
+  int64_t a2a3Bytes;
+  int64_t a5Bytes;
+  int64_t alignment;   // PTOAS PlanMemory alignment
+};
+
+constexpr int64_t KiB = 1024;
+constexpr SpaceFacts kSpaces[] = {
+    {MemSpace::Vec, "UB", 192 * KiB, 248 * KiB, 32},
+    {MemSpace::Mat, "L1", 512 * KiB, 512 * KiB, 32},
+    {MemSpace::Left, "L0A", 64 * KiB, 64 * KiB, 512},
+    {MemSpace::Right, "L0B", 64 * KiB, 64 * KiB, 512},
+    {MemSpace::Acc, "L0C", 128 * KiB, 256 * KiB, 512},
+    {MemSpace::Bias, "bias table", 1 * KiB, 4 * KiB, 32},
+    {MemSpace::Scaling, "fixpipe buffer", 2 * KiB, 4 * KiB, 32},
+};
+
+std::string bytesStr(int64_t bytes) {
+  return bytes % KiB == 0 ? std::to_string(bytes / KiB) + " KiB" : std::to_string(bytes) + " bytes";
+}
+
+// Move pairs tmov supports (pto-isa; a2a3 has no acc-to-vec path).
+bool movable(MemSpace from, MemSpace to, Target t) {
+  switch (from) {
+    case MemSpace::Mat:
+      return to == MemSpace::Left || to == MemSpace::Right || to == MemSpace::Bias ||
+             to == MemSpace::Scaling;
+    case MemSpace::Vec:
+      return to == MemSpace::Vec || (t == Target::A5 && to == MemSpace::Mat);
+    case MemSpace::Acc:
+      return to == MemSpace::Mat || (t == Target::A5 && to == MemSpace::Vec);
+    default:
+      return false;
+  }
+}
+
+const char* movesOn(Target t) {
+  return t == Target::A5 ? "mat to left, right, bias or scaling; vec to vec or mat; acc to mat or vec"
+                         : "mat to left, right, bias or scaling; vec to vec; acc to mat";
+}
+
+// Ops whose PTO form requires row-major (not column-vector) tiles, and which
+// of their tiles the rule covers.
+enum class RowMajorScope { None, All, AllOperands, FirstOperandAndResult };
+
+RowMajorScope rowMajorScope(OpKind k) {
+  const OpInfo& info = opInfo(k);
+  if (info.has(Elementwise) || info.has(ColReduce)) return RowMajorScope::All;
+  if (info.has(RowReduce)) return RowMajorScope::AllOperands;
+  if (info.has(RowExpand)) return RowMajorScope::FirstOperandAndResult;
+  switch (k) {
+    case OpKind::Exp: case OpKind::Log: case OpKind::Abs:
+    case OpKind::Relu: case OpKind::Recip: case OpKind::Rsqrt: case OpKind::Full:
+      return RowMajorScope::All;
+    default:
+      return RowMajorScope::None;
+  }
+}
+
+int varOccurrences(const Expr& e) {
+  if (e.kind() == ExprKind::Var) return 1;
+  if (e.kind() == ExprKind::Const) return 0;
+  int n = 0;
+  for (const Expr& o : e.operands()) n += varOccurrences(o);
+  return n;
+}
+
+// Sums, products with constants, min and max: monotone in each variable, so
+// interval arithmetic is exact when every variable occurs once.
+bool isMonotone(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Const:
+    case ExprKind::Var:
+      return true;
+    case ExprKind::Mul: {
+      int nonConst = 0;
+      for (const Expr& o : e.operands()) nonConst += !o.isConst();
+      if (nonConst > 1) return false;
+      [[fallthrough]];
+    }
+    case ExprKind::Add:
+    case ExprKind::Min:
+    case ExprKind::Max:
+      for (const Expr& o : e.operands())
+        if (!isMonotone(o)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
+class FunctionLegality {
+ public:
+  FunctionLegality(Function& f, Target target, DiagnosticEngine& diags)
+      : f_(f), target_(target), diags_(diags) {}
+
+  void run() {
+    for (Op* op : passes::preorder(f_)) {
+      checkOp(*op);
+      if (op->kind() == OpKind::For || op->kind() == OpKind::If) continue;  // merges
+      for (Value* v : op->results())
+        if (passes::isTile(v)) checkTile(*op, v);
+    }
+    checkCapacity();
+  }
+
+ private:
+  Diagnostic& report(Diag id, const Op& op, std::string message) {
+    return diags_.report(id, op.loc(), std::move(message));
+  }
+  const char* targetStr() const { return targetName(target_); }
+
+  // ---- tile rules ----
+
+  void checkTile(const Op& op, const Value* v) {
+    const Type& t = v->type();
+    if (t.rank() != 2) {
+      report(Diag::PtoTileRank, op,
+             "PTO tiles are 2-D but " + describe(v) + " has shape " + passes::shapeStr(t.shape()) +
+                 "; flatten it to 2-D (the flatten-nd-to-2d pass does this)");
+      return;
+    }
+    for (size_t i = 0; i < t.valid().size(); ++i) {
+      std::optional<int64_t> extent = t.valid()[i].asConst();
+      if (extent && (*extent < 1 || *extent > kMaxExtent))
+        report(Diag::PtoValidRange, op,
+               "valid extents of PTO tiles must be in [1, 4095] but dim " + std::to_string(i) +
+                   " of " + describe(v) + " is " + std::to_string(*extent) +
+                   "; split the tile into smaller ones");
+    }
+    if (t.layout().slayout == SLayout::NoneBox) checkVecAlignment(op, v);
+    else checkFractals(op, v);
+  }
+
+  void checkVecAlignment(const Op& op, const Value* v) {
+    const Type& t = v->type();
+    int64_t bytes = dtypeBytes(t.dtype());
+    bool columns = t.layout().blayout == BLayout::ColMajor;
+    int64_t line = (columns ? t.shape()[0] : t.shape()[1]) * bytes;
+    if (line % 32 == 0) return;
+    int64_t multiple = 32 / std::min<int64_t>(32, bytes);
+    report(Diag::PtoVecRowAlign, op,
+           std::string(columns ? "vec column vectors" : "vec tile rows") +
+               " must be a multiple of 32 bytes but " + describe(v) + " is " +
+               passes::shapeStr(t.shape()) + " of " + dtypeName(t.dtype()) + " (" +
+               std::to_string(line) + " bytes per " + (columns ? "column" : "row") +
+               "); pad its " + (columns ? "rows" : "columns") + " to a multiple of " +
+               std::to_string(multiple) + " and keep the real extent in the valid shape");
+  }
+
+  void checkFractals(const Op& op, const Value* v) {
+    const Type& t = v->type();
+    int64_t inner = 32 / std::min<int64_t>(32, dtypeBytes(t.dtype()));
+    int64_t rows = 16, cols = 16;
+    if (t.layout().fractal == 512) {
+      if (t.layout().slayout == SLayout::RowMajor) cols = inner;
+      else rows = inner;
+    }
+    if (t.shape()[0] % rows == 0 && t.shape()[1] % cols == 0) return;
+    report(Diag::PtoFractalAlign, op,
+           std::string(memSpaceName(t.space())) + " tiles of " + dtypeName(t.dtype()) +
+               " are stored in " + std::to_string(rows) + " x " + std::to_string(cols) +
+               " fractals but " + describe(v) + " is " + passes::shapeStr(t.shape()) +
+               "; pad its shape to whole fractals and keep the real extent in the valid shape");
+  }
+
+  // ---- op rules ----
+
+  void checkOp(Op& op) {
+    checkDType(op);
+    checkRowMajor(op);
+    switch (op.kind()) {
+      case OpKind::Load: return checkLoad(op);
+      case OpKind::Store: return checkStore(op);
+      case OpKind::Move: return checkMove(op);
+      case OpKind::Full: return checkFull(op);
+      case OpKind::Matmul: return checkMatmul(op, 0);
+      case OpKind::MatmulAcc: return checkMatmul(op, 1);
+      case OpKind::BatchMatmul:
+      case OpKind::BatchMatmulAcc:
+        report(Diag::PtoBatchMatmul, op,
+               std::string(op.name()) + " is not lowered to PTO yet; write the batch loop with "
+                                        "2-D tile.matmul (or tile.matmul_acc) per batch");
+        return;
+      case OpKind::Transpose:
+        if (op.numOperands() < 2)
+          report(Diag::PtoTransposeScratch, op,
+                 "tile.transpose lowers to ttrans, which needs a scratch tile; run the "
+                 "insert-transpose-scratch pass (part of the default pipeline)");
+        return;
+      case OpKind::TransposeView:
+        report(Diag::PtoTransposeView, op,
+               "tile.transpose_view has no zero-copy PTO form; use tile.transpose");
+        return;
+      default:
+        return;
+    }
+  }
+
+  // The tile whose dtype an op's rule is about.
+  const Value* dtypeSubject(const Op& op) const {
+    if (op.kind() == OpKind::Full) return op.result();
+    return op.numOperands() ? op.operand(0) : nullptr;
+  }
+
+  void checkDType(const Op& op) {
+    const DTypeRule* rule = dtypeRule(op.kind());
+    const Value* v = dtypeSubject(op);
+    if (!rule || !passes::isTile(v)) return;
+    uint32_t allowed = target_ == Target::A5 ? rule->a5 : rule->a2a3;
+    DType d = v->type().dtype();
+    if (allowed & bit(d)) return;
+    if (d == DType::BF16 && (allowed & bit(DType::F32)))
+      report(Diag::PtoDTypeUnsupported, op,
+             std::string(op.name()) + " does not support bf16 on " + targetStr() +
+                 "; convert to f32 with tile.cast first");
+    else
+      report(Diag::PtoDTypeUnsupported, op,
+             std::string(op.name()) + " supports only " + dtypeList(allowed) + " on " +
+                 targetStr() + " but " + describe(v) + " is " + dtypeName(d) +
+                 "; cast it to a supported dtype first");
+  }
+
+  void checkRowMajor(const Op& op) {
+    RowMajorScope scope = rowMajorScope(op.kind());
+    if (scope == RowMajorScope::None) return;
+    std::vector<const Value*> tiles;
+    for (unsigned i = 0; i < op.numOperands(); ++i)
+      if (scope != RowMajorScope::FirstOperandAndResult || i == 0) tiles.push_back(op.operand(i));
+    if (scope != RowMajorScope::AllOperands)
+      for (const Value* r : op.results()) tiles.push_back(r);
+    for (const Value* v : tiles) {
+      if (!passes::isTile(v) || v->type().rank() != 2) continue;
+      const Type& t = v->type();
+      if (t.space() != MemSpace::Vec || t.layout().blayout == BLayout::RowMajor) continue;
+      report(Diag::PtoRowMajor, op,
+             std::string(op.name()) + " needs row-major tiles but " + describe(v) + " is a " +
+                 passes::shapeStr(t.shape()) + " column vector (col_major); reshape it to [" +
+                 std::to_string(t.shape()[1]) + ", " + std::to_string(t.shape()[0]) +
+                 "] with tile.reshape first");
+      return;
+    }
+  }
+
+  // The partition window of a load or store: the `window` attribute, or the
+  // tile's valid extents padded with leading 1s to the tensor rank.
+  std::vector<Expr> windowOf(const Op& op, const Type& tile, const Type& tensor) const {
+    if (const auto* w = op.attr<std::vector<Expr>>("window")) return *w;
+    std::vector<Expr> sizes(tensor.rank() - std::min(tensor.rank(), tile.rank()),
+                            Expr::constant(1));
+    sizes.insert(sizes.end(), tile.valid().begin(), tile.valid().end());
+    return sizes;
+  }
+
+  void checkTensorAccess(const Op& op, const Value* tile, const Value* tensor) {
+    const Type& tt = tensor->type();
+    if (tt.rank() < 1 || tt.rank() > 5) {
+      report(Diag::PtoTensorRank, op,
+             "PTO partition views have rank 1 to 5 but " + describe(tensor) + " has rank " +
+                 std::to_string(tt.rank()) + "; view it with fewer dimensions (tensor.view)");
+      return;
+    }
+    const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+    std::vector<Expr> sizes = windowOf(op, tile->type(), tt);
+    if (!offsets || offsets->size() != tt.rank() || sizes.size() != tt.rank()) return;
+    for (size_t i = 0; i < tt.rank(); ++i) {
+      std::optional<int64_t> dim = tt.dims()[i].asConst();
+      std::optional<int64_t> end = largest((*offsets)[i] + sizes[i]);
+      if (!dim || !end || *end <= *dim) continue;
+      report(Diag::PtoWindowBounds, op,
+             std::string(op.name()) + " window runs past dim " + std::to_string(i) + " of " +
+                 describe(tensor) + ": offset + size reaches " + std::to_string(*end) +
+                 " but the dim is " + std::to_string(*dim) +
+                 "; keep the window inside the tensor (give a partial tile a smaller valid "
+                 "shape)");
+      return;
+    }
+  }
+
+  // The largest value `e` takes, when interval arithmetic gives it exactly (a
+  // monotone expression in which every variable occurs once; loop variables
+  // range over their constant bounds, anything else is unbounded).
+  std::optional<int64_t> largest(const Expr& e) const {
+    if (auto c = e.asConst()) return c;
+    if (!isMonotone(e) || varOccurrences(e) != int(e.vars().size())) return std::nullopt;
+    Interval i = bounds(e, [](const Value* v) { return loopRange(v); });
+    return i.hi;
+  }
+
+  static Interval loopRange(const Value* v) {
+    const Block* body = v->ownerBlock();
+    const Op* loop = body ? body->parentOp() : nullptr;
+    if (!loop || loop->kind() != OpKind::For || v->index() != 0) return {};
+    const Expr* lb = loop->attr<Expr>("lb");
+    const Expr* ub = loop->attr<Expr>("ub");
+    const Expr* step = loop->attr<Expr>("step");
+    if (!lb || !ub || !step) return {};
+    auto l = lb->asConst(), u = ub->asConst(), s = step->asConst();
+    if (!l || !u || !s || *s <= 0 || *u <= *l) return {};
+    return {l, *l + (*u - 1 - *l) / *s * *s};
+  }
+
+  void checkLoad(const Op& op) {
+    const Value* tile = op.result();
+    if (!passes::isTile(tile)) return;
+    MemSpace s = tile->type().space();
+    if (s != MemSpace::Vec && s != MemSpace::Mat)
+      report(Diag::PtoLoadSpace, op,
+             "tile.load can fill only vec or mat tiles but " + describe(tile) + " is in " +
+                 memSpaceName(s) + "; load into mat and move it with tile.move");
+    checkGmDType(op, tile, "tile.load");
+    checkTensorAccess(op, tile, op.operand(0));
+  }
+
+  void checkGmDType(const Op& op, const Value* tile, const char* what) {
+    DType d = tile->type().dtype();
+    if (kGmTransfer & bit(d)) return;
+    report(Diag::PtoDTypeUnsupported, op,
+           std::string(what) + " moves only " + dtypeList(kGmTransfer) + " tiles but " +
+               describe(tile) + " is " + dtypeName(d) + "; cast it to a supported dtype first");
+  }
+
+  void checkStore(const Op& op) {
+    const Value* tile = op.operand(0);
+    const Value* tensor = op.operand(1);
+    if (!passes::isTile(tile)) return;
+    MemSpace s = tile->type().space();
+    bool ok = s == MemSpace::Vec || s == MemSpace::Acc ||
+              (s == MemSpace::Mat && target_ == Target::A2A3);
+    const char* allowed = target_ == Target::A5 ? "vec or acc" : "vec, mat or acc";
+    if (!ok)
+      report(Diag::PtoStoreSpace, op,
+             "tile.store on " + std::string(targetStr()) + " stores only " + allowed +
+                 " tiles but " + describe(tile) + " is in " + memSpaceName(s) +
+                 "; store from a " + allowed + " tile instead");
+    if (s == MemSpace::Acc) checkAccStore(op, tile, tensor);
+    else checkGmDType(op, tile, "tile.store");
+    checkStoreCount(op, tile);
+    checkTensorAccess(op, tile, tensor);
+  }
+
+  void checkAccStore(const Op& op, const Value* tile, const Value* tensor) {
+    DType src = tile->type().dtype(), dst = tensor->type().dtype();
+    bool srcOk = src == DType::F32 || src == DType::I32;
+    bool dstOk = dst == DType::F32 || dst == DType::I32 || dst == DType::F16 || dst == DType::BF16;
+    if (srcOk && dstOk) return;
+    report(Diag::PtoAccStoreDType, op,
+           "accumulator stores read f32 or i32 tiles and write f32, i32, f16 or bf16 tensors, "
+           "but " + describe(tile) + " is " + dtypeName(src) + " and " + describe(tensor) +
+               " is " + dtypeName(dst) + "; accumulate in f32 or i32");
+  }
+
+  void checkStoreCount(const Op& op, const Value* tile) {
+    const auto* window = op.attr<std::vector<Expr>>("window");
+    if (!window) return;
+    Expr written = product(*window);
+    Expr valid = product(tile->type().valid());
+    if (provablyEqual(written, valid)) return;
+    auto w = written.asConst(), v = valid.asConst();
+    if (!w || !v) return;
+    report(Diag::PtoStoreCount, op,
+           "tile.store writes a window of " + std::to_string(*w) + " elements but " +
+               describe(tile) + " has " + std::to_string(*v) +
+               " valid elements; make the window cover exactly the valid shape");
+  }
+
+  void checkMove(const Op& op) {
+    const Value* src = op.operand(0);
+    const Value* dst = op.result();
+    if (!passes::isTile(src) || !passes::isTile(dst)) return;
+    MemSpace from = src->type().space(), to = dst->type().space();
+    if (movable(from, to, target_)) return;
+    report(Diag::PtoMovePair, op,
+           std::string("tile.move from ") + memSpaceName(from) + " to " + memSpaceName(to) +
+               " is not supported on " + targetStr() + " (supported: " + movesOn(target_) +
+               "); go through mat, or store the tile and load it again");
+  }
+
+  void checkFull(const Op& op) {
+    const Value* tile = op.result();
+    if (!passes::isTile(tile)) return;
+    MemSpace s = tile->type().space();
+    if (s != MemSpace::Vec && s != MemSpace::Mat)
+      report(Diag::PtoFullSpace, op,
+             "tile.full can fill only vec or mat tiles but " + describe(tile) + " is in " +
+                 memSpaceName(s) +
+                 (s == MemSpace::Acc ? "; start the accumulation with tile.matmul (or "
+                                       "matmul_acc with init) instead of filling the accumulator"
+                                     : "; fill a vec or mat tile and move it"));
+    const Value* value = op.operand(0);
+    if (value->type().isScalar() && value->type().dtype() != tile->type().dtype())
+      report(Diag::PtoScalarType, op,
+             "the fill value of tile.full must have the tile's dtype " +
+                 std::string(dtypeName(tile->type().dtype())) + " but " + describe(value) +
+                 " is " + dtypeName(value->type().dtype()) + "; give the value the tile's dtype");
+  }
+
+  void checkMatmul(const Op& op, unsigned first) {
+    const Value* lhs = op.operand(first);
+    const Value* rhs = op.operand(first + 1);
+    const Value* dst = op.result();
+    const Type &l = lhs->type(), &r = rhs->type(), &d = dst->type();
+    if (l.rank() != 2 || r.rank() != 2 || d.rank() != 2) return;
+    if (l.space() != MemSpace::Left || r.space() != MemSpace::Right || d.space() != MemSpace::Acc)
+      report(Diag::PtoMatmulSpace, op,
+             std::string(op.name()) + " needs lhs in left, rhs in right and the result in acc "
+                                      "but they are in " +
+                 memSpaceName(l.space()) + ", " + memSpaceName(r.space()) + " and " +
+                 memSpaceName(d.space()) + "; move the operands with tile.move");
+    if (l.shape()[0] != d.shape()[0] || l.shape()[1] != r.shape()[0] ||
+        r.shape()[1] != d.shape()[1])
+      report(Diag::PtoMatmulShape, op,
+             std::string(op.name()) + " physical shapes must chain as [M, K] x [K, N] = [M, N] "
+                                      "but they are " +
+                 passes::shapeStr(l.shape()) + " x " + passes::shapeStr(r.shape()) + " = " +
+                 passes::shapeStr(d.shape()) + "; make the tile shapes agree");
+    checkMatmulDTypes(op, d.dtype(), l.dtype(), r.dtype());
+    if (l.valid().size() != 2 || r.valid().size() != 2) return;
+    checkMatmulValid(op, "m", l.valid()[0]);
+    checkMatmulValid(op, "k", l.valid()[1]);
+    checkMatmulValid(op, "n", r.valid()[1]);
+  }
+
+  void checkMatmulDTypes(const Op& op, DType acc, DType lhs, DType rhs) {
+    bool ok = lhs == rhs && ((acc == DType::I32 && lhs == DType::I8) ||
+                             (acc == DType::F32 && (lhs == DType::F16 || lhs == DType::BF16 ||
+                                                    lhs == DType::F32)));
+    if (ok) return;
+    report(Diag::PtoMatmulDTypes, op,
+           std::string(op.name()) + " supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, "
+                                    "f16), (f32, bf16, bf16) and (f32, f32, f32) but got (" +
+               dtypeName(acc) + ", " + dtypeName(lhs) + ", " + dtypeName(rhs) +
+               "); cast the operands with tile.cast");
+  }
+
+  void checkMatmulValid(const Op& op, const char* dim, const Expr& extent) {
+    auto c = extent.asConst();
+    if (!c || (*c >= 1 && *c <= kMaxExtent)) return;
+    report(Diag::PtoMatmulValid, op,
+           std::string(op.name()) + " valid " + dim + " must be in [1, 4095] but is " +
+               std::to_string(*c) + "; split the matmul into smaller tiles");
+  }
+
+  // ---- capacity ----
+
+  struct Buffer {
+    const Op* def;
+    const Value* value;
+    int64_t bytes;
+  };
+
+  void checkCapacity() {
+    std::map<int64_t, Buffer> buffers;  // by id: deterministic
+    for (Op* op : passes::preorder(f_)) {
+      const auto* ids = op->attr<std::vector<int64_t>>("buffers");
+      for (unsigned i = 0; ids && i < ids->size() && i < op->numResults(); ++i)
+        if ((*ids)[i] >= 0 && passes::isTile(op->result(i)))
+          buffers.emplace((*ids)[i], Buffer{op, op->result(i), op->result(i)->type().byteSize()});
+    }
+    for (const SpaceFacts& s : kSpaces) checkSpace(s, buffers);
+  }
+
+  void checkSpace(const SpaceFacts& s, const std::map<int64_t, Buffer>& buffers) {
+    int64_t total = 0;
+    const Buffer* largest = nullptr;
+    for (const auto& [id, b] : buffers) {
+      if (b.value->type().space() != s.space) continue;
+      total += (b.bytes + s.alignment - 1) / s.alignment * s.alignment;
+      if (!largest || b.bytes > largest->bytes) largest = &b;
+    }
+    int64_t capacity = target_ == Target::A5 ? s.a5Bytes : s.a2a3Bytes;
+    if (total <= capacity) return;
+    Diagnostic& d = diags_.report(
+        Diag::PtoCapacity, f_.loc(),
+        std::string(memSpaceName(s.space)) + " tiles of kernel '" + f_.name() + "' take " +
+            bytesStr(total) + " but " + targetStr() + " has " + bytesStr(capacity) + " of " +
+            s.memory + " (an upper bound: PTOAS reuses buffers whose lifetimes do not "
+            "overlap); use smaller tiles if ptoas reports an overflow");
+    passes::addNote(d, largest->def->loc(),
+                    "the largest is " + describe(largest->value) + " (" +
+                        bytesStr(largest->bytes) + ")");
+  }
+
+  Function& f_;
+  Target target_;
+  DiagnosticEngine& diags_;
+};
+
+class PtoLegality final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"pto-legality",
+                                "check the PTOAS and pto-isa rules for the target",
+                                PropSSA | PropBuffersAssigned, PropPtoLegal, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    passes::ErrorWatch errors(ctx.diags);
+    for (auto& f : m.functions()) FunctionLegality(*f, ctx.target, ctx.diags).run();
+    return errors.clean();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createPtoLegalityPass() { return std::make_unique<PtoLegality>(); }
+
+}  // namespace tilec

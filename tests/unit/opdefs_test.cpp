@@ -1,0 +1,443 @@
+// The op table, attribute schema and result-type inference: for every typing
+// rule one input that passes and one that breaks it (code, operand, message).
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "ir/OpDefs.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+
+namespace {
+
+Expr k(int64_t v) { return Expr::constant(v); }
+
+std::vector<Expr> ks(std::initializer_list<int64_t> xs) {
+  std::vector<Expr> out;
+  for (int64_t x : xs) out.push_back(k(x));
+  return out;
+}
+
+Type tile(DType d, std::vector<int64_t> shape, MemSpace s = MemSpace::None, std::vector<Expr> valid = {}) {
+  return Type::tile(d, std::move(shape), std::move(valid), s);
+}
+
+Type tensor(DType d, std::vector<Expr> dims) { return Type::tensor(d, std::move(dims)); }
+
+const Type f32 = Type::scalar(DType::F32);
+const Type i32 = Type::scalar(DType::I32);
+
+struct Infer {
+  OpKind kind;
+  std::vector<Type> operands;
+  AttrMap attrs = {};
+  Type declared = {};
+
+  std::variant<Type, OpError> run() const { return inferResultType({kind, operands, &attrs, declared}); }
+  Type type() const {
+    auto r = run();
+    if (auto* e = std::get_if<OpError>(&r)) FAIL_CHECK("unexpected error: " << e->message);
+    return std::holds_alternative<Type>(r) ? std::get<Type>(r) : Type();
+  }
+  OpError error() const {
+    auto r = run();
+    REQUIRE_MESSAGE(std::holds_alternative<OpError>(r), "expected an error");
+    return std::get<OpError>(r);
+  }
+};
+
+AttrMap offsets(std::vector<Expr> offs) { return {{"offsets", std::move(offs)}}; }
+
+// A function with index values %S and %c to build symbolic shapes from.
+struct Syms {
+  Function f{"k", FuncKind::Incore};
+  Expr S = Expr::var(f.addParam(Type::index(), "S", ParamDir::None));
+  Expr c = Expr::var(f.addParam(Type::index(), "c", ParamDir::None));
+};
+
+}  // namespace
+
+TEST_CASE("the op table") {
+  std::set<std::string> names;
+  for (const OpInfo& info : allOps()) {
+    CHECK(&opInfo(info.kind) == &info);
+    CHECK(opKindByName(info.name) == info.kind);
+    CHECK(names.insert(info.name).second);
+  }
+  CHECK(opInfo(OpKind::Add).numOperands == 2);
+  CHECK(opInfo(OpKind::Add).has(Elementwise));
+  CHECK(std::string(opInfo(OpKind::MatmulAcc).name) == "tile.matmul_acc");
+  CHECK(!opKindByName("tile.nothing"));
+  CHECK(tiedOperand(OpKind::MatmulAcc) == 0);
+  CHECK(tiedOperand(OpKind::Assemble) == 0);
+  CHECK(tiedOperand(OpKind::SetValidShape) == 0);
+  CHECK(tiedOperand(OpKind::Add) == -1);
+}
+
+TEST_CASE("attribute schema") {
+  std::vector<std::string> keys;
+  for (const AttrSpec& s : attrSchema(OpKind::Load)) keys.push_back(s.key);
+  CHECK(keys == std::vector<std::string>{"buffers", "offsets", "window"});
+  const AttrSpec* lb = findAttrSpec(OpKind::For, "lb");
+  REQUIRE(lb);
+  CHECK(lb->kind == AttrKind::Expr);
+  CHECK(lb->required);
+  CHECK(!findAttrSpec(OpKind::Add, "offsets"));
+  CHECK(findAttrSpec(OpKind::Add, "buffers"));
+  CHECK(!findAttrSpec(OpKind::Yield, "buffers"));
+  CHECK(!findAttrSpec(OpKind::Store, "buffers"));
+  CHECK(findAttrSpec(OpKind::Const, "value")->kind == AttrKind::IntOrFloat);
+  CHECK(attrHasKind(AttrValue(int64_t(1)), AttrKind::IntOrFloat));
+  CHECK(attrHasKind(AttrValue(1.5), AttrKind::IntOrFloat));
+  CHECK(!attrHasKind(AttrValue(1.5), AttrKind::Int));
+  CHECK(attrHasKind(AttrValue(ks({1})), AttrKind::ExprList));
+  CHECK(std::string(attrKindName(AttrKind::ExprList)) == "expression list");
+}
+
+TEST_CASE("load") {
+  Syms s;
+  Type x = tensor(DType::BF16, {s.S, k(512)});
+  Type t = tile(DType::BF16, {16, 512}, MemSpace::None, {Expr::min(k(16), s.S - s.c), k(512)});
+  CHECK(Infer{OpKind::Load, {x}, offsets({s.c, k(0)}), t}.type() == t);
+  // A rank-1 tile reads a window padded with leading 1s.
+  Type row = tile(DType::BF16, {512});
+  CHECK(Infer{OpKind::Load, {x}, offsets({s.c, k(0)}), row}.type() == row);
+
+  OpError e = Infer{OpKind::Load, {tile(DType::BF16, {16, 512})}, offsets(ks({0, 0})), t}.error();
+  CHECK(e.id == Diag::OperandKind);
+  CHECK(e.operand == 0);
+  e = Infer{OpKind::Load, {x}, offsets(ks({0})), t}.error();
+  CHECK(e.id == Diag::OffsetCount);
+  CHECK(e.message == "load has 1 'offsets' entries but the tensor has rank 2; give one entry per axis");
+  e = Infer{OpKind::Load, {x}, offsets(ks({0, 0})), tile(DType::F32, {16, 512})}.error();
+  CHECK(e.id == Diag::DTypeMismatch);
+  CHECK(e.message == "load moves f32 elements but the tensor holds bf16; use a tile of dtype bf16 and cast it");
+  e = Infer{OpKind::Load, {x}, offsets(ks({0, 0})), tile(DType::BF16, {1, 16, 512})}.error();
+  CHECK(e.id == Diag::RankNotSupported);
+  e = Infer{OpKind::Load, {tensor(DType::BF16, ks({64, 512}))}, offsets(ks({56, 0})), tile(DType::BF16, {16, 512})}.error();
+  CHECK(e.id == Diag::OutOfBounds);
+  CHECK(e.operand == 0);
+  CHECK(e.message == "load window [16, 512] at offsets [56, 0] runs past the tensor extents [64, 512] on axis 0; shrink "
+                     "the window or move it inside");
+  // The valid extent bounds the window: a partial tile at the tail is fine.
+  Type tail = tile(DType::BF16, {16, 512}, MemSpace::None, ks({8, 512}));
+  CHECK(Infer{OpKind::Load, {tensor(DType::BF16, ks({64, 512}))}, offsets(ks({56, 0})), tail}.type() == tail);
+  e = Infer{OpKind::Load, {x}, offsets(ks({-1, 0})), t}.error();
+  CHECK(e.id == Diag::OutOfBounds);
+  e = Infer{OpKind::Load, {x}, offsets({s.c, k(0)}), tile(DType::BF16, {16, 512}, MemSpace::None, {s.S - s.c, k(512)})}.error();
+  CHECK(e.id == Diag::ValidExtent);
+  CHECK(e.message == "valid extent S - c of axis 0 may exceed the physical extent 16; bound it, e.g. min(16, S - c)");
+  e = Infer{OpKind::Load, {x}, offsets(ks({0, 0})), tile(DType::BF16, {16, 512}, MemSpace::None, ks({0, 512}))}.error();
+  CHECK(e.id == Diag::ValidExtent);
+  // An explicit window (ND stores and loads) is checked instead of the padded valid shape.
+  AttrMap windowed = offsets(ks({0, 0}));
+  windowed["window"] = ks({64, 512});
+  CHECK(Infer{OpKind::Load, {tensor(DType::BF16, ks({64, 512}))}, windowed, t}.type() == t);
+  windowed["window"] = ks({65, 512});
+  CHECK(Infer{OpKind::Load, {tensor(DType::BF16, ks({64, 512}))}, windowed, t}.error().id == Diag::OutOfBounds);
+  windowed["window"] = ks({64});
+  CHECK(Infer{OpKind::Load, {tensor(DType::BF16, ks({64, 512}))}, windowed, t}.error().id == Diag::OffsetCount);
+  CHECK(Infer{OpKind::Load, {x}, {}, t}.error().id == Diag::BadAttribute);
+}
+
+TEST_CASE("store") {
+  Type y = tensor(DType::F32, ks({64, 64}));
+  Type t = tile(DType::F32, {16, 64});
+  CHECK(Infer{OpKind::Store, {t, y}, offsets(ks({48, 0}))}.type().isNone());
+  OpError e = Infer{OpKind::Store, {tile(DType::F16, {16, 64}), y}, offsets(ks({0, 0}))}.error();
+  CHECK(e.id == Diag::DTypeMismatch);
+  CHECK(e.operand == 0);
+  e = Infer{OpKind::Store, {t, y}, offsets(ks({50, 0}))}.error();
+  CHECK(e.id == Diag::OutOfBounds);
+  CHECK(e.operand == 1);
+  e = Infer{OpKind::Store, {y, y}, offsets(ks({0, 0}))}.error();
+  CHECK(e.id == Diag::OperandKind);
+  CHECK(e.message == "store needs a tile as its value, but it is a tensor (tensor<f32, [64, 64]>); pass a tile");
+}
+
+TEST_CASE("create and full") {
+  Type t = tile(DType::F32, {16, 64}, MemSpace::Vec);
+  CHECK(Infer{OpKind::Create, {}, {}, t}.type() == t);
+  CHECK(Infer{OpKind::Create, {}, {}, f32}.error().id == Diag::OperandKind);
+  CHECK(Infer{OpKind::Full, {f32}, {}, t}.type() == t);
+  OpError e = Infer{OpKind::Full, {i32}, {}, t}.error();
+  CHECK(e.id == Diag::ScalarKind);
+  CHECK(e.operand == 0);
+  CHECK(e.message == "full combines a tile of dtype f32 with a scalar of dtype i32; use a float scalar for a float tile");
+  CHECK(Infer{OpKind::Full, {t}, {}, t}.error().id == Diag::OperandKind);
+}
+
+TEST_CASE("move and cast change only what they may") {
+  Type mat = tile(DType::F16, {32, 32}, MemSpace::Mat);
+  Type left = tile(DType::F16, {32, 32}, MemSpace::Left);
+  CHECK(Infer{OpKind::Move, {mat}, {}, left}.type() == left);
+  OpError e = Infer{OpKind::Move, {mat}, {}, tile(DType::F16, {32, 16}, MemSpace::Left)}.error();
+  CHECK(e.id == Diag::DeclaredTypeChange);
+  CHECK(e.message == "move may change only the memory space and layout, but turns tile<f16, [32, 32], mat> into "
+                     "tile<f16, [32, 16], left>; keep the rest of the type");
+  Type f = tile(DType::F32, {32, 32}, MemSpace::Mat);
+  AttrMap round{{"rmode", std::string("round")}};
+  CHECK(Infer{OpKind::Cast, {mat}, round, f}.type() == f);
+  CHECK(Infer{OpKind::Cast, {mat}, round, tile(DType::F32, {32, 32})}.error().id == Diag::DeclaredTypeChange);
+  AttrMap odd{{"rmode", std::string("sideways")}};
+  CHECK(Infer{OpKind::Cast, {mat}, odd, f}.error().id == Diag::BadAttribute);
+}
+
+TEST_CASE("elementwise binary ops") {
+  Type a = tile(DType::F32, {16, 64});
+  Type v = tile(DType::F32, {16, 64}, MemSpace::Vec);
+  CHECK(Infer{OpKind::Add, {a, a}}.type() == a);
+  CHECK(Infer{OpKind::Max, {a, v}}.type() == v);  // one space unset: the set one
+  OpError e = Infer{OpKind::Sub, {a, tile(DType::F16, {16, 64})}}.error();
+  CHECK(e.id == Diag::DTypeMismatch);
+  CHECK(e.operand == 1);
+  e = Infer{OpKind::Sub, {a, tile(DType::F32, {16, 1})}}.error();
+  CHECK(e.id == Diag::ShapeMismatch);
+  CHECK(e.message == "sub operands have different shapes ([16, 64] and [16, 1]); to combine each row with a per-row "
+                     "value use row_expand_sub(tile, column)");
+  e = Infer{OpKind::Max, {a, tile(DType::F32, {8, 64})}}.error();
+  CHECK(e.message == "max operands have different shapes ([16, 64] and [8, 64]); make the shapes equal");
+  e = Infer{OpKind::Mul, {a, tile(DType::F32, {16, 64}, MemSpace::None, ks({8, 64}))}}.error();
+  CHECK(e.id == Diag::ValidShapeMismatch);
+  e = Infer{OpKind::Div, {v, tile(DType::F32, {16, 64}, MemSpace::Mat)}}.error();
+  CHECK(e.id == Diag::SpaceMismatch);
+  CHECK(e.message == "div operands are in different memory spaces (vec and mat); move one of them with move(t, space = ...)");
+  CHECK(Infer{OpKind::Min, {a, f32}}.error().id == Diag::OperandKind);
+}
+
+TEST_CASE("tile-scalar ops") {
+  Type a = tile(DType::F32, {16, 64});
+  Type n = tile(DType::I32, {16, 64});
+  CHECK(Infer{OpKind::AddS, {a, f32}}.type() == a);
+  CHECK(Infer{OpKind::MulS, {n, Type::index()}}.type() == n);
+  OpError e = Infer{OpKind::DivS, {a, i32}}.error();
+  CHECK(e.id == Diag::ScalarKind);
+  CHECK(e.operand == 1);
+  CHECK(Infer{OpKind::MaxS, {n, f32}}.error().id == Diag::ScalarKind);
+  CHECK(Infer{OpKind::SubS, {a, a}}.error().id == Diag::OperandKind);
+}
+
+TEST_CASE("unary ops") {
+  Type a = tile(DType::F16, {16, 64});
+  Type n = tile(DType::I32, {16, 64});
+  CHECK(Infer{OpKind::Exp, {a}}.type() == a);
+  CHECK(Infer{OpKind::Neg, {n}}.type() == n);
+  OpError e = Infer{OpKind::Sqrt, {n}}.error();
+  CHECK(e.id == Diag::DTypeNotSupported);
+  CHECK(e.message == "sqrt needs a float tile, but it is i32; cast it to f32 first");
+  CHECK(Infer{OpKind::Abs, {tile(DType::U8, {16, 64})}}.error().id == Diag::DTypeNotSupported);
+}
+
+TEST_CASE("row and column reductions") {
+  Type a = tile(DType::F32, {16, 128}, MemSpace::Vec);
+  Type r = Infer{OpKind::RowMax, {a}}.type();
+  CHECK(r.shape() == std::vector<int64_t>{16, 1});
+  CHECK(r.layout().blayout == BLayout::ColMajor);  // a column vector
+  CHECK(r == tile(DType::F32, {16, 1}, MemSpace::Vec));
+  CHECK(Infer{OpKind::RowSum, {a, a}}.type() == r);
+  Syms s;
+  Type partial = tile(DType::F32, {16, 128}, MemSpace::None, {Expr::min(k(16), s.S), k(100)});
+  CHECK(Infer{OpKind::RowMin, {partial}}.type().valid() == std::vector<Expr>{Expr::min(k(16), s.S), k(1)});
+  CHECK(Infer{OpKind::RowMax, {tile(DType::F32, {2, 8, 16})}}.type().shape() == std::vector<int64_t>{2, 8, 1});
+  CHECK(Infer{OpKind::RowMax, {tile(DType::F32, {128})}}.error().id == Diag::RankNotSupported);
+  OpError e = Infer{OpKind::RowSum, {a, tile(DType::F32, {16, 64}, MemSpace::Vec)}}.error();
+  CHECK(e.id == Diag::ShapeMismatch);
+  CHECK(e.operand == 1);
+  CHECK(Infer{OpKind::RowSum, {a, a, a}}.error().id == Diag::IRVerify);
+  Type c = Infer{OpKind::ColSum, {partial}}.type();
+  CHECK(c.shape() == std::vector<int64_t>{1, 128});
+  CHECK(c.valid() == std::vector<Expr>{k(1), k(100)});
+  CHECK(Infer{OpKind::ColMax, {tile(DType::F32, {2, 8, 16})}}.error().id == Diag::RankNotSupported);
+}
+
+TEST_CASE("row broadcasts") {
+  Type a = tile(DType::F32, {16, 128});
+  Type col = tile(DType::F32, {16, 1});
+  CHECK(Infer{OpKind::RowExpandSub, {a, col}}.type() == a);
+  OpError e = Infer{OpKind::RowExpandMul, {a, tile(DType::F32, {1, 128})}}.error();
+  CHECK(e.id == Diag::RowVectorShape);
+  CHECK(e.operand == 1);
+  CHECK(e.message == "row_expand_mul needs the per-row column to be [16, 1] for a [16, 128] tile, but it is [1, 128]; "
+                     "reduce the rows with row_max/row_sum/row_min to get that column");
+  CHECK(Infer{OpKind::RowExpandAdd, {a, tile(DType::F16, {16, 1})}}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::RowExpandDiv, {a, tile(DType::F32, {16, 1}, MemSpace::None, ks({8, 1}))}}.error().id ==
+        Diag::ValidShapeMismatch);
+}
+
+TEST_CASE("matmul") {
+  Type lhs = tile(DType::F16, {16, 32}, MemSpace::Left);
+  Type rhs = tile(DType::F16, {32, 8}, MemSpace::Right);
+  CHECK(Infer{OpKind::Matmul, {lhs, rhs}}.type() == tile(DType::F32, {16, 8}, MemSpace::Acc));
+  CHECK(Infer{OpKind::Matmul, {tile(DType::I8, {16, 32}), tile(DType::I8, {32, 8})}}.type() == tile(DType::I32, {16, 8}));
+  Syms s;
+  Type partial = tile(DType::BF16, {16, 32}, MemSpace::None, {Expr::min(k(16), s.S), k(32)});
+  Type r = Infer{OpKind::Matmul, {partial, tile(DType::BF16, {32, 8})}}.type();
+  CHECK(r.valid() == std::vector<Expr>{Expr::min(k(16), s.S), k(8)});
+  OpError e = Infer{OpKind::Matmul, {lhs, tile(DType::F16, {16, 16})}}.error();
+  CHECK(e.id == Diag::MatmulInnerDim);
+  CHECK(e.operand == 1);
+  CHECK(e.message == "matmul inner dimensions differ: lhs is [16, 32] but rhs is [16, 16]; make the lhs column count "
+                     "equal the rhs row count");
+  CHECK(Infer{OpKind::Matmul, {lhs, tile(DType::F32, {32, 8})}}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::Matmul, {tile(DType::I16, {16, 32}), tile(DType::I16, {32, 8})}}.error().id ==
+        Diag::DTypeNotSupported);
+  CHECK(Infer{OpKind::Matmul, {tile(DType::F16, {2, 16, 32}), rhs}}.error().id == Diag::RankNotSupported);
+  CHECK(Infer{OpKind::Matmul, {lhs, tile(DType::F16, {32, 8}, MemSpace::None, ks({16, 8}))}}.error().id ==
+        Diag::ValidShapeMismatch);
+}
+
+TEST_CASE("matmul_acc") {
+  Type acc = tile(DType::F32, {16, 8}, MemSpace::Acc);
+  Type lhs = tile(DType::F16, {16, 32}, MemSpace::Left);
+  Type rhs = tile(DType::F16, {32, 8}, MemSpace::Right);
+  Syms s;
+  AttrMap init{{"init", Expr::cmp(CmpKind::EQ, s.c, k(0))}};
+  CHECK(Infer{OpKind::MatmulAcc, {acc, lhs, rhs}, init}.type() == acc);
+  CHECK(Infer{OpKind::MatmulAcc, {acc, lhs, rhs}}.type() == acc);
+  OpError e = Infer{OpKind::MatmulAcc, {tile(DType::F16, {16, 8}), lhs, rhs}}.error();
+  CHECK(e.id == Diag::AccumulatorType);
+  CHECK(e.operand == 0);
+  e = Infer{OpKind::MatmulAcc, {acc, lhs, tile(DType::F16, {16, 8})}}.error();
+  CHECK(e.id == Diag::MatmulInnerDim);
+  CHECK(e.operand == 2);
+  AttrMap notBool{{"init", s.c}};
+  e = Infer{OpKind::MatmulAcc, {acc, lhs, rhs}, notBool}.error();
+  CHECK(e.id == Diag::BadAttribute);
+  CHECK(e.message == "'init' of matmul_acc must be a condition, but it is c; write a comparison such as i == 0");
+}
+
+TEST_CASE("batch matmul") {
+  Type lhs = tile(DType::F16, {2, 16, 32});
+  Type rhs = tile(DType::F16, {1, 32, 8});
+  Type r = Infer{OpKind::BatchMatmul, {lhs, rhs}}.type();
+  CHECK(r == tile(DType::F32, {2, 16, 8}));
+  CHECK(Infer{OpKind::BatchMatmul, {rhs.withShape({1, 16, 32}, {}), tile(DType::F16, {4, 32, 8})}}.type().shape() ==
+        std::vector<int64_t>{4, 16, 8});
+  OpError e = Infer{OpKind::BatchMatmul, {lhs, tile(DType::F16, {3, 32, 8})}}.error();
+  CHECK(e.id == Diag::BatchDimMismatch);
+  CHECK(e.message == "batch_matmul batch axis 0 is 2 in lhs and 3 in rhs; make them equal or 1 (broadcast)");
+  CHECK(Infer{OpKind::BatchMatmul, {tile(DType::F16, {16, 32}), tile(DType::F16, {32, 8})}}.error().id ==
+        Diag::RankNotSupported);
+  CHECK(Infer{OpKind::BatchMatmul, {lhs, tile(DType::F16, {2, 16, 8})}}.error().id == Diag::MatmulInnerDim);
+  CHECK(Infer{OpKind::BatchMatmulAcc, {r, lhs, rhs}}.type() == r);
+  CHECK(Infer{OpKind::BatchMatmulAcc, {tile(DType::F32, {16, 8}), lhs, rhs}}.error().id == Diag::AccumulatorType);
+}
+
+TEST_CASE("transposes") {
+  Type a = tile(DType::F32, {16, 32}, MemSpace::Vec);
+  AttrMap axes{{"axes", std::vector<int64_t>{0, 1}}};
+  CHECK(Infer{OpKind::Transpose, {a}, axes}.type() == tile(DType::F32, {32, 16}, MemSpace::Vec));
+  CHECK(Infer{OpKind::Transpose, {a, a}, axes}.type() == tile(DType::F32, {32, 16}, MemSpace::Vec));
+  Syms s;
+  Type nd = tile(DType::F32, {2, 16, 32}, MemSpace::None, {k(2), Expr::min(k(16), s.S), k(32)});
+  AttrMap last{{"axes", std::vector<int64_t>{2, 1}}};
+  Type t = Infer{OpKind::TransposeView, {nd}, last}.type();
+  CHECK(t.shape() == std::vector<int64_t>{2, 32, 16});
+  CHECK(t.valid() == std::vector<Expr>{k(2), k(32), Expr::min(k(16), s.S)});
+  AttrMap same{{"axes", std::vector<int64_t>{1, 1}}};
+  OpError e = Infer{OpKind::Transpose, {a}, same}.error();
+  CHECK(e.id == Diag::TransposeAxes);
+  CHECK(e.message == "transpose swaps two distinct axes of a rank-2 tile, but 'axes' is [1, 1]; give two different axes "
+                     "in [0, 2)");
+  AttrMap out{{"axes", std::vector<int64_t>{0, 2}}};
+  CHECK(Infer{OpKind::TransposeView, {a}, out}.error().id == Diag::TransposeAxes);
+  CHECK(Infer{OpKind::Transpose, {a, tile(DType::F16, {16, 32}, MemSpace::Vec)}, axes}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::Transpose, {a, tile(DType::F32, {16, 32}, MemSpace::Mat)}, axes}.error().id == Diag::SpaceMismatch);
+  CHECK(Infer{OpKind::TransposeView, {a, a}, axes}.error().id == Diag::IRVerify);
+}
+
+TEST_CASE("reshape and reinterpret_view") {
+  Type a = tile(DType::F32, {2, 16, 32});
+  CHECK(Infer{OpKind::Reshape, {a}, {}, tile(DType::F32, {32, 32})}.type() == tile(DType::F32, {32, 32}));
+  OpError e = Infer{OpKind::Reshape, {a}, {}, tile(DType::F32, {16, 32})}.error();
+  CHECK(e.id == Diag::ElementCount);
+  CHECK(e.message == "reshape of [2, 16, 32] (1024 elements) to [16, 32] (512 elements) changes the element count; keep "
+                     "the product of the shape");
+  CHECK(Infer{OpKind::Reshape, {a}, {}, tile(DType::I32, {32, 32})}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::Reshape, {tile(DType::F32, {32, 32}, MemSpace::Vec)}, {}, tile(DType::F32, {1024}, MemSpace::Mat)}
+            .error()
+            .id == Diag::SpaceMismatch);
+  CHECK(Infer{OpKind::ReinterpretView, {a}, {}, tile(DType::I32, {32, 32})}.type() == tile(DType::I32, {32, 32}));
+  CHECK(Infer{OpKind::ReinterpretView, {a}, {}, tile(DType::F16, {32, 32})}.error().id == Diag::ElementCount);
+}
+
+TEST_CASE("slice and assemble") {
+  Type a = tile(DType::F32, {32, 16});
+  Type half = tile(DType::F32, {16, 16});
+  CHECK(Infer{OpKind::Slice, {a}, offsets(ks({16, 0})), half}.type() == half);
+  OpError e = Infer{OpKind::Slice, {a}, offsets(ks({17, 0})), half}.error();
+  CHECK(e.id == Diag::OutOfBounds);
+  CHECK(e.message == "slice region [16, 16] at offsets [17, 0] runs past the source tile extents [32, 16] on axis 0; "
+                     "shrink the region or move it inside");
+  CHECK(Infer{OpKind::Slice, {a}, offsets(ks({0})), half}.error().id == Diag::OffsetCount);
+  CHECK(Infer{OpKind::Slice, {a}, offsets(ks({0, 0})), tile(DType::F32, {16})}.error().id == Diag::RankNotSupported);
+  CHECK(Infer{OpKind::Assemble, {a, half}, offsets(ks({16, 0}))}.type() == a);
+  e = Infer{OpKind::Assemble, {a, half}, offsets(ks({24, 0}))}.error();
+  CHECK(e.id == Diag::OutOfBounds);
+  CHECK(e.operand == 1);
+  CHECK(Infer{OpKind::Assemble, {a, tile(DType::F32, {16})}, offsets(ks({0, 0}))}.error().id == Diag::RankNotSupported);
+  CHECK(Infer{OpKind::Assemble, {a, tile(DType::F16, {16, 16})}, offsets(ks({0, 0}))}.error().id == Diag::DTypeMismatch);
+}
+
+TEST_CASE("set_valid_shape") {
+  Syms s;
+  Type a = tile(DType::F32, {32, 16});
+  Type v = tile(DType::F32, {32, 16}, MemSpace::None, {Expr::min(k(32), s.S), k(16)});
+  CHECK(Infer{OpKind::SetValidShape, {a}, {}, v}.type() == v);
+  CHECK(Infer{OpKind::SetValidShape, {a}, {}, tile(DType::F16, {32, 16})}.error().id == Diag::DeclaredTypeChange);
+  CHECK(Infer{OpKind::SetValidShape, {a}, {}, tile(DType::F32, {32, 16}, MemSpace::None, {s.S, k(16)})}.error().id ==
+        Diag::ValidExtent);
+}
+
+TEST_CASE("tensor.view, const and index") {
+  Syms s;
+  Type t = tensor(DType::F32, {k(2), s.S, k(8)});
+  CHECK(Infer{OpKind::TensorView, {t}, {}, tensor(DType::F32, {k(2) * s.S, k(8)})}.type().dims().size() == 2);
+  CHECK(Infer{OpKind::TensorView, {t}, {}, tensor(DType::F32, {s.S, k(8)})}.error().id == Diag::ElementCount);
+  CHECK(Infer{OpKind::TensorView, {t}, {}, tensor(DType::F16, {k(2) * s.S, k(8)})}.error().id == Diag::DTypeMismatch);
+  AttrMap one{{"value", int64_t(1)}};
+  AttrMap half{{"value", 0.5}};
+  CHECK(Infer{OpKind::Const, {}, one, i32}.type() == i32);
+  CHECK(Infer{OpKind::Const, {}, half, f32}.type() == f32);
+  CHECK(Infer{OpKind::Const, {}, one, f32}.type() == f32);
+  CHECK(Infer{OpKind::Const, {}, half, i32}.error().id == Diag::BadAttribute);
+  CHECK(Infer{OpKind::Const, {}, {}, i32}.error().id == Diag::BadAttribute);
+  AttrMap expr{{"value", s.S + k(1)}};
+  CHECK(Infer{OpKind::IndexExpr, {}, expr, Type::index()}.type() == Type::index());
+  CHECK(Infer{OpKind::IndexExpr, {}, expr, f32}.error().id == Diag::DTypeNotSupported);
+  AttrMap wrongKind{{"value", int64_t(1)}};
+  OpError e = Infer{OpKind::IndexExpr, {}, wrongKind, Type::index()}.error();
+  CHECK(e.message == "attribute 'value' of arith.index must be a expression; write it as one");
+}
+
+TEST_CASE("verifyOp checks counts, attributes and the result type") {
+  Module m;
+  Function& f = m.addFunction("k", FuncKind::Aiv);
+  Op* create = f.body().create(OpKind::Create, {});
+  Value* a = create->addResult(tile(DType::F32, {16, 16}, MemSpace::Vec));
+  CHECK(!verifyOp(*create, Target::A2A3));
+  Op* exp = f.body().create(OpKind::Exp, {});
+  exp->addOperand(a);
+  exp->addResult(tile(DType::F32, {16, 16}));
+  auto e = verifyOp(*exp, Target::A2A3);
+  REQUIRE(e);
+  CHECK(e->id == Diag::ResultTypeMismatch);
+  exp->result()->setType(a->type());
+  CHECK(!verifyOp(*exp, Target::A2A3));
+  exp->addResult(a->type());
+  e = verifyOp(*exp, Target::A2A3);
+  REQUIRE(e);
+  CHECK(e->message == "tile.exp has 2 results but the op defines 1; produce exactly that many");
+  Op* loop = f.body().create(OpKind::For, {});
+  loop->addRegion();
+  CHECK(verifyOp(*loop, Target::A2A3)->id == Diag::BadAttribute);
+  loop->setAttr("lb", k(0));
+  loop->setAttr("ub", k(4));
+  loop->setAttr("step", k(1));
+  CHECK(!verifyOp(*loop, Target::A2A3));
+  Op* branch = f.body().create(OpKind::If, {});
+  branch->setAttr("cond", Expr::cmp(CmpKind::LT, k(0), k(1)));
+  branch->addRegion();
+  CHECK(verifyOp(*branch, Target::A2A3)->message == "scf.if has 1 regions but the op defines 2; give it exactly that many");
+}

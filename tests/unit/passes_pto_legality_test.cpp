@@ -1,0 +1,347 @@
+// pto-legality: each PTO rule with a passing and a failing case (code,
+// location, message). Modules run through the default pipeline up to
+// pto-legality unless a rule is unreachable from verified IR; those cases skip
+// the earlier passes or edit types through the API.
+#include "passes_test_support.h"
+
+using namespace tilec;
+using tilec::testing::Harness;
+using tilec::testing::Lines;
+
+namespace {
+
+Lines legality(const std::string& text, ir::Target t = ir::Target::A2A3) {
+  Harness h(text, t);
+  h.runUpTo("pto-legality");
+  return h.diagnostics();
+}
+
+Lines codes(const std::string& text, ir::Target t = ir::Target::A2A3) {
+  Harness h(text, t);
+  h.runUpTo("pto-legality");
+  return h.codes();
+}
+
+// Runs only the passes that need no verified IR.
+Lines unverified(Harness& h) {
+  h.run({"assign-buffers", "pto-legality"});
+  return h.diagnostics();
+}
+
+ir::Op& opAt(Harness& h, size_t index) {
+  auto it = h.module->functions()[0]->body().ops().begin();
+  std::advance(it, index);
+  return **it;
+}
+
+
+const char* kMatmul =
+    "func @k(%a: tensor<f16, [16, 32]> in, %b: tensor<f16, [32, 16]> in, %c: tensor<f32, [16, 16]> out) aic {\n"
+    "  %x = tile.load %a {offsets = [0, 0]} : tile<f16, [16, 32], mat>\n"
+    "  %l = tile.move %x : tile<f16, [16, 32], left>\n"
+    "  %y = tile.load %b {offsets = [0, 0]} : tile<f16, [32, 16], mat>\n"
+    "  %r = tile.move %y : tile<f16, [32, 16], right>\n"
+    "  %m = tile.matmul %l, %r : tile<f32, [16, 16], acc>\n"
+    "  tile.store %m, %c {offsets = [0, 0]}\n"
+    "}\n";
+
+}  // namespace
+
+TEST_CASE("pto-legality: legal vector and cube kernels pass") {
+  CHECK(legality("func @k(%a: tensor<f32, [16, 64]> in, %c: tensor<f32, [16, 1]> out) incore {\n"
+                 "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 64]>\n"
+                 "  %r = tile.row_max %x : tile<f32, [16, 1]>\n"
+                 "  %e = tile.row_expand_sub %x, %r : tile<f32, [16, 64]>\n"
+                 "  %s = tile.row_sum %e : tile<f32, [16, 1]>\n"
+                 "  tile.store %s, %c {offsets = [0, 0]}\n"
+                 "}\n")
+            .empty());
+  CHECK(legality(kMatmul).empty());
+  CHECK(legality(kMatmul, ir::Target::A5).empty());
+}
+
+TEST_CASE("pto-legality: per-op dtypes per target (E0501)") {
+  const char* text =
+      "func @k(%a: tensor<bf16, [16, 16]> in, %c: tensor<bf16, [16, 16]> out, %d: tensor<i32, [16, 16]> in, %e: tensor<i32, [16, 16]> out) incore {\n"
+      "  %x = tile.load %a {offsets = [0, 0]} : tile<bf16, [16, 16]>\n"
+      "  %y = tile.add %x, %x : tile<bf16, [16, 16]>\n"
+      "  %z = tile.mul %y, %y : tile<bf16, [16, 16]>\n"
+      "  tile.store %z, %c {offsets = [0, 0]}\n"
+      "  %i = tile.load %d {offsets = [0, 0]} : tile<i32, [16, 16]>\n"
+      "  %j = tile.relu %i : tile<i32, [16, 16]>\n"
+      "  %k = tile.div %j, %j : tile<i32, [16, 16]>\n"
+      "  tile.store %k, %e {offsets = [0, 0]}\n"
+      "}\n";
+  CHECK(legality(text) ==
+        Lines{"3:3: E0501: tile.add does not support bf16 on a2a3; convert to f32 with tile.cast first",
+              "4:3: E0501: tile.mul does not support bf16 on a2a3; convert to f32 with tile.cast first",
+              "8:3: E0501: tile.div supports only f32, f16 on a2a3 but 'j' is i32; cast it to a "
+              "supported dtype first"});
+  CHECK(legality(text, ir::Target::A5) ==
+        Lines{"4:3: E0501: tile.mul does not support bf16 on a5; convert to f32 with tile.cast first"});
+}
+
+TEST_CASE("pto-legality: loads and stores move only the GM dtypes (E0501)") {
+  CHECK(codes("func @k(%a: tensor<u16, [16, 16]> in, %c: tensor<u16, [16, 16]> out) incore {\n"
+              "  %x = tile.load %a {offsets = [0, 0]} : tile<u16, [16, 16]>\n"
+              "  tile.store %x, %c {offsets = [0, 0]}\n"
+              "}\n") == Lines{"2:3: E0501", "3:3: E0501"});
+}
+
+TEST_CASE("pto-legality: tiles are 2-D (E0502)") {
+  Harness h("func @k(%a: tensor<f32, [2, 16, 16]> in) aiv {\n"
+            "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], vec>\n"
+            "}\n");
+  CHECK(unverified(h) == Lines{"2:3: E0502: PTO tiles are 2-D but 'x' has shape [2, 16, 16]; "
+                               "flatten it to 2-D (the flatten-nd-to-2d pass does this)"});
+}
+
+TEST_CASE("pto-legality: matmul operand spaces (E0503)") {
+  Harness h("func @k(%a: tensor<f32, [16, 16]> in) aic {\n"
+            "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], mat>\n"
+            "  %y = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], mat>\n"
+            "  %r = tile.move %y : tile<f32, [16, 16], right>\n"
+            "  %m = tile.matmul %x, %r : tile<f32, [16, 16], acc>\n"
+            "}\n");
+  CHECK(unverified(h) ==
+        Lines{"5:3: E0503: tile.matmul needs lhs in left, rhs in right and the result in acc but "
+              "they are in mat, right and acc; move the operands with tile.move"});
+}
+
+TEST_CASE("pto-legality: matmul physical shapes and dtypes (E0504, E0505)") {
+  Harness h(kMatmul);
+  REQUIRE(h.run({"verify", "infer-memory-space", "assign-buffers"}));
+  ir::Op& mm = opAt(h, 4);
+  REQUIRE(mm.kind() == ir::OpKind::Matmul);
+  mm.result()->setType(mm.result()->type().withShape({16, 32}, {}).withDType(ir::DType::F16));
+  CHECK_FALSE(h.run({"pto-legality"}));
+  CHECK(h.codes() == Lines{"6:3: E0504", "6:3: E0505", "7:3: E0509", "7:3: E0512"});
+  CHECK(h.diagnostics()[0] ==
+        "6:3: E0504: tile.matmul physical shapes must chain as [M, K] x [K, N] = [M, N] but they "
+        "are [16, 32] x [32, 16] = [16, 32]; make the tile shapes agree");
+  CHECK(h.diagnostics()[1] ==
+        "6:3: E0505: tile.matmul supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, f16), "
+        "(f32, bf16, bf16) and (f32, f32, f32) but got (f16, f16, f16); cast the operands with "
+        "tile.cast");
+}
+
+TEST_CASE("pto-legality: matmul valid m, k, n in [1, 4095] (E0506)") {
+  auto found = codes(
+      "func @k(%a: tensor<f16, [16, 4112]> in, %b: tensor<f16, [4112, 16]> in, %c: tensor<f32, [16, 16]> out) incore {\n"
+      "  %x = tile.load %a {offsets = [0, 0]} : tile<f16, [16, 4112]>\n"
+      "  %y = tile.load %b {offsets = [0, 0]} : tile<f16, [4112, 16]>\n"
+      "  %m = tile.matmul %x, %y : tile<f32, [16, 16]>\n"
+      "  tile.store %m, %c {offsets = [0, 0]}\n"
+      "}\n");
+  CHECK(std::count(found.begin(), found.end(), "4:3: E0506") == 1);
+}
+
+TEST_CASE("pto-legality: load and store spaces per target (E0507, E0508)") {
+  Harness h("func @k(%a: tensor<f32, [16, 16]> in, %b: tensor<f32, [16, 16]> out) aic {\n"
+            "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], left>\n"
+            "  %y = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], mat>\n"
+            "  tile.store %y, %b {offsets = [0, 0]}\n"
+            "  tile.store %x, %b {offsets = [0, 0]}\n"
+            "}\n",
+            ir::Target::A5);
+  CHECK(unverified(h) ==
+        Lines{"2:3: E0507: tile.load can fill only vec or mat tiles but 'x' is in left; load into "
+              "mat and move it with tile.move",
+              "4:3: E0508: tile.store on a5 stores only vec or acc tiles but 'y' is in mat; store "
+              "from a vec or acc tile instead",
+              "5:3: E0508: tile.store on a5 stores only vec or acc tiles but 'x' is in left; store "
+              "from a vec or acc tile instead"});
+}
+
+TEST_CASE("pto-legality: accumulator stores read f32 or i32 (E0509)") {
+  Harness h("func @k(%c: tensor<f16, [16, 16]> out) aic {\n"
+            "  %acc = tile.create : tile<f16, [16, 16], acc>\n"
+            "  tile.store %acc, %c {offsets = [0, 0]}\n"
+            "}\n");
+  CHECK(unverified(h) ==
+        Lines{"3:3: E0509: accumulator stores read f32 or i32 tiles and write f32, i32, f16 or "
+              "bf16 tensors, but 'acc' is f16 and 'c' is f16; accumulate in f32 or i32"});
+}
+
+TEST_CASE("pto-legality: move pairs per target (E0510)") {
+  const char* text =
+      "func @k(%a: tensor<f32, [16, 16]> in) aic {\n"
+      "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], mat>\n"
+      "  %l = tile.move %x : tile<f32, [16, 16], left>\n"
+      "  %acc = tile.create : tile<f32, [16, 16], acc>\n"
+      "  %bad = tile.move %acc : tile<f32, [16, 16], left>\n"
+      "  %v = tile.move %acc : tile<f32, [16, 16], vec>\n"
+      "}\n";
+  Harness a2(text);
+  CHECK(unverified(a2) ==
+        Lines{"5:3: E0510: tile.move from acc to left is not supported on a2a3 (supported: mat to "
+              "left, right, bias or scaling; vec to vec; acc to mat); go through mat, or store "
+              "the tile and load it again",
+              "6:3: E0510: tile.move from acc to vec is not supported on a2a3 (supported: mat to "
+              "left, right, bias or scaling; vec to vec; acc to mat); go through mat, or store "
+              "the tile and load it again"});
+  Harness a5(text, ir::Target::A5);
+  CHECK(a5.run({"assign-buffers", "pto-legality"}) == false);
+  CHECK(a5.codes() == Lines{"5:3: E0510"});
+}
+
+TEST_CASE("pto-legality: a store window must hold the tile's valid elements (E0511)") {
+  const char* text =
+      "func @k(%a: tensor<f32, [2, 16, 16]> in, %c: tensor<f32, [2, 16, 16]> out) incore {\n"
+      "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [16, 16]>\n"
+      "  tile.store %x, %c {offsets = [0, 0, 0], window = [1, 8, 16]}\n"
+      "}\n";
+  CHECK(legality(text) ==
+        Lines{"3:3: E0511: tile.store writes a window of 128 elements but 'x' has 256 valid "
+              "elements; make the window cover exactly the valid shape"});
+}
+
+TEST_CASE("pto-legality: windows stay inside static tensor dims, also at the last iteration (E0512)") {
+  CHECK(legality(
+            "func @k(%a: tensor<f32, [64, 64]> in, %b: tensor<f32, [64, 64]> out, %S: index) incore {\n"
+            "  %x = tile.load %a {offsets = [56, 0]} : tile<f32, [16, 64], valid=[8, 64]>\n"
+            "  tile.store %x, %b {offsets = [56, 0]}\n"
+            "  scf.for %i = 0 to 5 step 1 {\n"
+            "    %y = tile.load %a {offsets = [%i * 16, 0]} : tile<f32, [16, 64]>\n"
+            "    tile.store %y, %b {offsets = [%i * 16, 0]}\n"
+            "  }\n"
+            "  scf.for %j = 0 to 64 step 16 {\n"
+            "    %z = tile.load %a {offsets = [%j, 0]} : tile<f32, [16, 64]>\n"
+            "    tile.store %z, %b {offsets = [%j, 0]}\n"
+            "  }\n"
+            "  scf.for %k = 0 to %S step 16 {\n"
+            "    %w = tile.load %a {offsets = [%k, 0]} : tile<f32, [16, 64]>\n"
+            "  }\n"
+            "}\n") ==
+        Lines{"5:5: E0512: tile.load window runs past dim 0 of 'a': offset + size reaches 80 but "
+              "the dim is 64; keep the window inside the tensor (give a partial tile a smaller "
+              "valid shape)",
+              "6:5: E0512: tile.store window runs past dim 0 of 'b': offset + size reaches 80 but "
+              "the dim is 64; keep the window inside the tensor (give a partial tile a smaller "
+              "valid shape)"});
+}
+
+TEST_CASE("pto-legality: vec rows and column vectors are 32-byte aligned (E0513)") {
+  CHECK(legality("func @k(%a: tensor<f32, [16, 3]> in, %c: tensor<f32, [3, 1]> out) incore {\n"
+                 "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 3]>\n"
+                 "  %z = tile.create : tile<f32, [3, 1]>\n"
+                 "  tile.store %z, %c {offsets = [0, 0]}\n"
+                 "}\n") ==
+        Lines{"2:3: E0513: vec tile rows must be a multiple of 32 bytes but 'x' is [16, 3] of f32 "
+              "(12 bytes per row); pad its columns to a multiple of 8 and keep the real extent in "
+              "the valid shape",
+              "3:3: E0513: vec column vectors must be a multiple of 32 bytes but 'z' is [3, 1] of "
+              "f32 (12 bytes per column); pad its rows to a multiple of 8 and keep the real extent "
+              "in the valid shape"});
+}
+
+TEST_CASE("pto-legality: boxed tiles are whole fractals (E0514)") {
+  CHECK(legality("func @k(%a: tensor<f16, [20, 16]> in, %c: tensor<f32, [20, 20]> out) aic {\n"
+                 "  %x = tile.load %a {offsets = [0, 0]} : tile<f16, [20, 16], mat>\n"
+                 "  %r = tile.move %x : tile<f16, [20, 16], right>\n"
+                 "  %t = tile.create : tile<f32, [20, 20], acc>\n"
+                 "  tile.store %t, %c {offsets = [0, 0]}\n"
+                 "}\n") ==
+        Lines{"2:3: E0514: mat tiles of f16 are stored in 16 x 16 fractals but 'x' is [20, 16]; "
+              "pad its shape to whole fractals and keep the real extent in the valid shape",
+              "3:3: E0514: right tiles of f16 are stored in 16 x 16 fractals but 'r' is [20, 16]; "
+              "pad its shape to whole fractals and keep the real extent in the valid shape",
+              "4:3: E0514: acc tiles of f32 are stored in 16 x 16 fractals but 't' is [20, 20]; "
+              "pad its shape to whole fractals and keep the real extent in the valid shape"});
+}
+
+TEST_CASE("pto-legality: constant valid extents in [1, 4095] (E0515)") {
+  CHECK(legality("func @k(%h: tensor<f16, [1, 8192]> out) incore {\n"
+                 "  %f = tile.create : tile<f16, [1, 8192]>\n"
+                 "  tile.store %f, %h {offsets = [0, 0]}\n"
+                 "}\n") ==
+        Lines{"2:3: E0515: valid extents of PTO tiles must be in [1, 4095] but dim 1 of 'f' is "
+              "8192; split the tile into smaller ones"});
+}
+
+TEST_CASE("pto-legality: transposes need their scratch tile (E0516)") {
+  Harness h("func @k(%a: tensor<f32, [16, 16]> in) aiv {\n"
+            "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], vec>\n"
+            "  %t = tile.transpose %x {axes = [0, 1]} : tile<f32, [16, 16], vec>\n"
+            "  %s = tile.create : tile<f32, [16, 16], vec>\n"
+            "  %u = tile.transpose %x, %s {axes = [0, 1]} : tile<f32, [16, 16], vec>\n"
+            "}\n");
+  CHECK(unverified(h) ==
+        Lines{"3:3: E0516: tile.transpose lowers to ttrans, which needs a scratch tile; run the "
+              "insert-transpose-scratch pass (part of the default pipeline)"});
+}
+
+TEST_CASE("pto-legality: batch matmul is not lowered (E0517)") {
+  Harness h("func @k(%a: tensor<f32, [2, 16, 16]> in) aic {\n"
+            "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], left>\n"
+            "  %y = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], right>\n"
+            "  %m = tile.batch_matmul %x, %y : tile<f32, [2, 16, 16], acc>\n"
+            "}\n");
+  Lines found = unverified(h);
+  CHECK(std::find(found.begin(), found.end(),
+                  "4:3: E0517: tile.batch_matmul is not lowered to PTO yet; write the batch loop "
+                  "with 2-D tile.matmul (or tile.matmul_acc) per batch") != found.end());
+}
+
+TEST_CASE("pto-legality: capacity per memory space is a warning (E0518)") {
+  std::string body;
+  for (int i = 1; i <= 6; ++i)
+    body += "  %e" + std::to_string(i) + " = tile.exp %e" + std::to_string(i - 1) +
+            " : tile<f32, [64, 128]>\n";
+  Harness h("func @k(%a: tensor<f32, [64, 128]> in, %c: tensor<f32, [64, 128]> out) incore {\n"
+            "  %e0 = tile.load %a {offsets = [0, 0]} : tile<f32, [64, 128]>\n" +
+            body + "  tile.store %e6, %c {offsets = [0, 0]}\n}\n");
+  CHECK(h.runUpTo("pto-legality"));
+  CHECK(h.diags.warningCount() == 1);
+  CHECK(h.diagnostics() ==
+        Lines{"1:1: E0518: vec tiles of kernel 'k' take 224 KiB but a2a3 has 192 KiB of UB (an "
+              "upper bound: PTOAS reuses buffers whose lifetimes do not overlap); use smaller "
+              "tiles if ptoas reports an overflow",
+              "  note 2:3: the largest is 'e0' (32 KiB)"});
+  Harness a5(h.ir(), ir::Target::A5);
+  CHECK(a5.run({"pto-legality"}));
+  CHECK(a5.diagnostics().empty());
+}
+
+TEST_CASE("pto-legality: vector ops need row-major tiles, not column vectors (E0519)") {
+  CHECK(codes("func @k(%a: tensor<f32, [16, 64]> in, %c: tensor<f32, [1, 16]> out, %f: f32) incore {\n"
+              "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 64]>\n"
+              "  %r = tile.row_max %x : tile<f32, [16, 1]>\n"
+              "  %m = tile.max %r, %r : tile<f32, [16, 1]>\n"
+              "  %s = tile.muls %r, %f : tile<f32, [16, 1]>\n"
+              "  %v = tile.reshape %r : tile<f32, [1, 16]>\n"
+              "  %w = tile.max %v, %v : tile<f32, [1, 16]>\n"
+              "  tile.store %w, %c {offsets = [0, 0]}\n"
+              "}\n") == Lines{"4:3: E0519"});
+}
+
+TEST_CASE("pto-legality: transpose views have no PTO form (E0520)") {
+  CHECK(codes("func @k(%a: tensor<f32, [16, 16]> in, %c: tensor<f32, [16, 16]> out) incore {\n"
+              "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16]>\n"
+              "  %v = tile.transpose_view %x {axes = [0, 1]} : tile<f32, [16, 16]>\n"
+              "  tile.store %v, %c {offsets = [0, 0]}\n"
+              "}\n") == Lines{"3:3: E0520"});
+}
+
+TEST_CASE("pto-legality: tile.full fills vec or mat tiles with a value of their dtype (E0521, E0522)") {
+  CHECK(legality("func @k(%c: tensor<f32, [16, 16]> out) incore {\n"
+                 "  %z = arith.const {value = 0.0} : f32\n"
+                 "  %acc = tile.full %z : tile<f32, [16, 16], acc>\n"
+                 "  tile.store %acc, %c {offsets = [0, 0]}\n"
+                 "}\n") ==
+        Lines{"3:3: E0521: tile.full can fill only vec or mat tiles but 'acc' is in acc; start "
+              "the accumulation with tile.matmul (or matmul_acc with init) instead of filling "
+              "the accumulator"});
+  CHECK(legality("func @k(%c: tensor<f16, [16, 16]> out, %s: f32) incore {\n"
+                 "  %f = tile.full %s : tile<f16, [16, 16]>\n"
+                 "  tile.store %f, %c {offsets = [0, 0]}\n"
+                 "}\n") ==
+        Lines{"2:3: E0522: the fill value of tile.full must have the tile's dtype f16 but 's' is "
+              "f32; give the value the tile's dtype"});
+}
+
+TEST_CASE("pto-legality: tensors of rank above 5 cannot be partitioned (E0523)") {
+  CHECK(codes("func @k(%s: tensor<f32, [2, 3, 4, 5, 6, 8]> in) incore {\n"
+              "  %w = tile.load %s {offsets = [0, 0, 0, 0, 0, 0]} : tile<f32, [6, 8]>\n"
+              "}\n") == Lines{"2:3: E0523"});
+}

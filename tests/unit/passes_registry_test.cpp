@@ -1,0 +1,44 @@
+// The pass registry: every Passes.def entry is reachable by name, and the
+// default PTO pipeline's property contracts chain from an empty start.
+#include <doctest/doctest.h>
+
+#include "passes/Pass.h"
+
+using namespace tilec;
+
+TEST_CASE("registry: passes are listed in Passes.def order and found by name") {
+  std::vector<std::string> names;
+  for (const auto& p : allPasses()) names.push_back(p->info().arg);
+  CHECK(names == std::vector<std::string>{"verify", "flatten-nd-to-2d", "insert-transpose-scratch",
+                                          "store-partition", "tile-ops-2d", "infer-memory-space",
+                                          "insert-reduction-scratch", "assign-buffers",
+                                          "pto-legality"});
+  for (const std::string& n : names) {
+    auto p = createPassByName(n);
+    REQUIRE(p);
+    CHECK(std::string(p->info().arg) == n);
+    CHECK(std::string(p->info().summary).size() > 10);
+  }
+  CHECK(createPassByName("no-such-pass") == nullptr);
+}
+
+TEST_CASE("registry: the default pipeline's required properties are produced in order") {
+  uint32_t props = 0;
+  for (const std::string& n : defaultPtoPipeline()) {
+    auto p = createPassByName(n);
+    REQUIRE_MESSAGE(p, n);
+    const PassInfo& info = p->info();
+    std::string missing = propNames(info.required & ~props);
+    CHECK_MESSAGE(missing.empty(), (n + " needs " + missing));
+    props = (props & ~info.invalidated) | info.produced;
+  }
+  CHECK((props & PropPtoLegal) != 0);
+  CHECK(defaultPtoPipeline().back() == "pto-legality");
+}
+
+TEST_CASE("registry: property names") {
+  CHECK(propNames(0).empty());
+  CHECK(propNames(PropSSA | PropMemSpacesInferred) == "ssa,mem-spaces");
+  CHECK(propNames(PropBuffersAssigned | PropPtoLegal | PropTileOps2D | PropNdLegalized) ==
+        "buffers,pto-legal,tile-ops-2d,nd-legalized");
+}
