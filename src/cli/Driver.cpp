@@ -220,6 +220,7 @@ bool Driver::runPipeline(ir::Module& m, uint32_t initialProperties) {
   if (!opts_.debugCrashIn.empty())
     passManager_->addInstrumentation(std::make_unique<CrashInjectorInstrumentation>(opts_.debugCrashIn));
   if (opts_.verifyEach) passManager_->addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags_));
+  if (opts_.verifyRoundTrip) passManager_->addInstrumentation(std::make_unique<RoundTripInstrumentation>());
   if (!opts_.printIrBefore.empty() || !opts_.printIrAfter.empty() || opts_.printIrAfterAll)
     passManager_->addInstrumentation(std::make_unique<IRPrinterInstrumentation>(
         std::set<std::string>(opts_.printIrBefore.begin(), opts_.printIrBefore.end()),

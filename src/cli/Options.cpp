@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -13,6 +14,12 @@
 namespace tilec::cli {
 
 namespace {
+
+// An environment switch is on when set to anything but "" or "0".
+bool envFlag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::string(v) != "0";
+}
 
 constexpr int kUsageExit = 2;
 const char* const kFinalIr = "@final";  // --emit-ir without a pass name
@@ -27,7 +34,7 @@ struct RawOptions {
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
-  bool verbose = false, printIrAfterAll = false, verifyEach = false, timePasses = false;
+  bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
   bool version = false, listPasses = false, listDiagnostics = false;
 };
 
@@ -72,6 +79,8 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--print-ir-tree-dir", raw.printIrTreeDir, "write DIR/NN_<pass>.tir after every pass")
       ->type_name("DIR");
   app.add_flag("--verify-each", raw.verifyEach, "run the IR verifier after every pass");
+  app.add_flag("--verify-roundtrip", raw.verifyRoundTrip,
+               "print, parse and print the IR after every pass; any difference is an internal error");
   app.add_flag("--time-passes", raw.timePasses, "print the wall time of every pass on stderr");
   app.add_option("--debug-crash-in", raw.debugCrashIn)->group("");  // hidden: tests exit code 4
 }
@@ -135,7 +144,9 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   o.printIrAfter = raw.printIrAfter;
   o.printIrAfterAll = raw.printIrAfterAll;
   o.printIrTreeDir = raw.printIrTreeDir;
-  o.verifyEach = raw.verifyEach;
+  // The test suite sets these for every run, so each test also checks the IR between passes.
+  o.verifyEach = raw.verifyEach || envFlag("TILEC_VERIFY_EACH");
+  o.verifyRoundTrip = raw.verifyRoundTrip || envFlag("TILEC_VERIFY_ROUNDTRIP");
   o.timePasses = raw.timePasses;
   o.debugCrashIn = raw.debugCrashIn;
   return std::nullopt;

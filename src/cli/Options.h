@@ -41,6 +41,7 @@ struct Options {
   bool printIrAfterAll = false;
   std::string printIrTreeDir;
   bool verifyEach = false;
+  bool verifyRoundTrip = false;
   bool timePasses = false;
   std::string debugCrashIn;
   std::vector<std::string> commandLine;  // argv as typed, for the crash reproducer

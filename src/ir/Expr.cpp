@@ -6,12 +6,15 @@
 //                           term, terms ordered by their factor lists, distinct;
 //   Mul  [c?, f1, f2, ...]  coefficient c (omitted when 1) first, then factors
 //                           ordered by Expr::compare; factors are never Const or
-//                           Mul, and are Add only in a product of two sums;
+//                           Mul; an Add factor is primitive (its coefficients have
+//                           gcd 1 and its first term is positive: the content
+//                           moves into c);
 //   Min/Max                 flattened, at most one constant, no operand provably
 //                           dominated by another, ordered by Expr::compare;
 //   And/Or                  flattened, no constants, no duplicates, source order.
-// A product with a single-term side is distributed (linear); a product of two
-// multi-term sums is kept as one factor each so the size never blows up.
+// Constants distribute over sums (`2 * (a + b)` is `2a + 2b`); any other product
+// with a multi-term sum keeps the sum as one factor. Distributing those too would
+// make the form depend on the order of association and can blow up the size.
 #include "ir/Expr.h"
 
 #include <algorithm>
@@ -226,24 +229,35 @@ std::optional<Term> mulTerms(const Term& a, const Term& b) {
   return t;
 }
 
-// term * (k + t1 + t2 ...) = k*term + term*t1 + ... ; one product per term of `s`.
-std::optional<Sum> distribute(const Term& term, const Sum& s) {
-  Sum r;
-  if (s.constant != 0) {
-    auto coef = checkedMul(term.coef, s.constant);
-    if (!coef) return std::nullopt;
-    r.terms.push_back({term.factors, *coef});
+uint64_t gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
   }
+  return a;
+}
+
+uint64_t magnitude(int64_t x) { return x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x); }
+
+// `s` as one term of a product: itself when it is a monomial, else its primitive part
+// (coefficients divided by their gcd, first term positive) as a factor with the
+// content as the coefficient, so that 2a + 2b and a + b differ only in coefficient.
+Term asFactorTerm(const Expr& e, const Sum& s) {
+  if (s.isSingleTerm()) return s.terms[0];
+  uint64_t g = magnitude(s.constant);
+  bool hasMin = s.constant == INT64_MIN;  // cannot be negated
   for (const Term& t : s.terms) {
-    auto p = mulTerms(term, t);
-    if (!p) return std::nullopt;
-    Sum one;
-    one.terms.push_back(std::move(*p));
-    auto merged = addSums(r, one);
-    if (!merged) return std::nullopt;
-    r = std::move(*merged);
+    g = gcd(g, magnitude(t.coef));
+    hasMin = hasMin || t.coef == INT64_MIN;
   }
-  return r;
+  bool negate = s.terms[0].coef < 0;
+  if (hasMin || (g == 1 && !negate)) return {{e}, 1};
+  int64_t content = negate ? -int64_t(g) : int64_t(g);
+  Sum primitive;
+  primitive.constant = s.constant / content;
+  for (const Term& t : s.terms) primitive.terms.push_back({t.factors, t.coef / content});
+  return {{fromSum(primitive)}, content};
 }
 
 // Splits `s` into the part whose coefficients `c` divides (divided by c) and the rest.
@@ -609,10 +623,10 @@ class ExprPrinter {
     std::string s;
     bool constFirst = pos.empty() && constant && *constant > 0;
     if (constFirst) s = std::to_string(*constant);
-    for (const Term& t : pos) s += s.empty() ? print(fromTerm(t)).first : " + " + operand(fromTerm(t), PAdd, true);
+    for (const Term& t : pos) s += s.empty() ? operand(fromTerm(t), PAdd, false) : " + " + operand(fromTerm(t), PAdd, true);
     for (const Term& t : neg) {
       if (s.empty())
-        s = print(fromTerm(t)).first;
+        s = operand(fromTerm(t), PAdd, false);
       else
         s += " - " + operand(fromTerm({t.factors, -t.coef}), PAdd, true);
     }
@@ -654,16 +668,9 @@ Expr Expr::mul(Expr a, Expr b) {
     if (!s) return B::raw(ExprKind::Mul, {a, b});
     return fromSum(*s);
   }
-  Sum sa = toSum(a), sb = toSum(b);
-  std::optional<Sum> r;
-  if (sa.isSingleTerm())
-    r = distribute(sa.terms[0], sb);
-  else if (sb.isSingleTerm())
-    r = distribute(sb.terms[0], sa);
-  else
-    r = Sum{0, {Term{Expr::compare(a, b) <= 0 ? std::vector<Expr>{a, b} : std::vector<Expr>{b, a}, 1}}};
-  if (!r) return B::raw(ExprKind::Mul, {a, b});
-  return fromSum(*r);
+  auto t = mulTerms(asFactorTerm(a, toSum(a)), asFactorTerm(b, toSum(b)));
+  if (!t) return B::raw(ExprKind::Mul, {a, b});
+  return fromTerm(*t);
 }
 
 Expr Expr::floorDiv(Expr a, Expr b) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include "ir/NdShape.h"
+
 namespace tilec::ir {
 
 // ---- the table ----
@@ -140,6 +142,17 @@ std::string valueText(const Value* v) {
 }
 
 std::string str(const Expr& e) { return e.str(valueText); }
+
+Diag storeWindowDiag(nd::StoreWindow::Failure f) {
+  switch (f) {
+    case nd::StoreWindow::Failure::FractionalAxis:
+      return Diag::StoreFractionalAxis;
+    case nd::StoreWindow::Failure::NonZeroOffset:
+      return Diag::StoreAxisOffset;
+    default:
+      return Diag::StorePastTensor;
+  }
+}
 std::string str(const Type& t) { return t.str(valueText); }
 
 std::string listStr(const std::vector<Expr>& es) {
@@ -424,10 +437,19 @@ class Rules {
     if (auto e = checkOffsetsCount(offsets, tensor.rank(), "offsets", "tensor")) return e;
     if (auto e = checkValid(tile, tileOperand)) return e;
     const auto* window = exprList("window");
-    if (window)
+    if (window) {
       if (auto e = checkOffsetsCount(window, tensor.rank(), "window", "tensor")) return e;
-    return checkInside(*offsets, window ? *window : paddedWindow(tile, tensor.rank()), tensor.dims(),
-                       "window", "tensor", int(tensorIndex));
+      return checkInside(*offsets, *window, tensor.dims(), "window", "tensor", int(tensorIndex));
+    }
+    if (in_.kind == OpKind::Load)
+      return checkInside(*offsets, paddedWindow(tile, tensor.rank()), tensor.dims(), "window",
+                         "tensor", int(tensorIndex));
+    // A store's rows may be a collapse of several tensor axes ([6, 8] into [2, 3, 8]);
+    // storeWindow finds the box it writes, or says why there is none.
+    nd::StoreWindow w = nd::storeWindow(tile.valid(), tensor.dims(), *offsets);
+    if (w.failure != nd::StoreWindow::Failure::None)
+      return fail(storeWindowDiag(w.failure), w.message, int(tensorIndex));
+    return checkInside(*offsets, w.window, tensor.dims(), "window", "tensor", int(tensorIndex));
   }
 
   // The memory space two tiles share: equal, or one unset.

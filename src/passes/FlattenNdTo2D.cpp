@@ -4,7 +4,7 @@
 // rewritten), then one program-order walk rewrites ops in place. Linear in the
 // number of ops, plus the per-batch pages an N-D transpose unrolls into.
 #include "ir/OpDefs.h"
-#include "passes/NdShape.h"
+#include "ir/NdShape.h"
 #include "passes/Pass.h"
 
 namespace tilec {
@@ -52,12 +52,6 @@ class Preconditions {
 
   void checkOp(const Op& op) {
     const OpInfo& info = opInfo(op.kind());
-    if (info.has(ColReduce))
-      return fail(Diag::NdColumnReduce, op,
-                  std::string(info.name) + " reduces axis 0 of a " +
-                      std::to_string(op.operand(0)->type().rank()) +
-                      "-D tile, which flattening to 2-D would merge with the other leading axes; "
-                      "reduce along the last axis (row_*) or reshape the tile to 2-D first");
     switch (op.kind()) {
       case OpKind::Slice:
         return fail(Diag::NdSlice, op,
@@ -82,11 +76,7 @@ class Preconditions {
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
     if (target.rank() <= 2) return;
-    if (src.rank() != target.rank())
-      return fail(Diag::NdAssembleRank, op,
-                  "assemble into a " + std::to_string(target.rank()) + "-D tile needs a " +
-                      std::to_string(target.rank()) + "-D source, but the source is " +
-                      nd::shapeStr(src.shape()) + "; reshape the source to the target's rank first");
+    // Equal ranks are a typing rule of assemble, checked before this pass.
     if (!nd::collapsesContiguously(constExprs(src.shape()), constExprs(target.shape())))
       fail(Diag::NdAssembleBand, op,
            "assemble writes a " + nd::shapeStr(src.shape()) + " region into a " +

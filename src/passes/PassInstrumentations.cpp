@@ -79,6 +79,32 @@ void VerifyEachInstrumentation::runAfterPass(const Pass& pass, const ir::Module&
   }
 }
 
+void RoundTripInstrumentation::runAfterPass(const Pass& pass, const ir::Module& m) {
+  check("pass '" + std::string(pass.info().arg) + "'", m);
+}
+
+void RoundTripInstrumentation::check(const std::string& after, const ir::Module& m) {
+  const std::string printed = ir::printToString(m);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);  // collects only: a parse failure is reported below
+  FileId file = sm.addBuffer("<round-trip>", printed);
+  std::unique_ptr<ir::Module> reparsed = ir::parseModule(sm, file, diags, m.target());
+  const std::string reprinted = reparsed ? ir::printToString(*reparsed) : std::string();
+  if (reparsed && reprinted == printed) return;
+  if (!reparsed) {
+    const Diagnostic& d = diags.all().front();
+    throw InternalError("the IR printed after " + after + " does not parse back: line " +
+                        std::to_string(sm.lineCol(file, d.range.begin).line) + ": " + d.message);
+  }
+  size_t at = 0;
+  while (at < printed.size() && at < reprinted.size() && printed[at] == reprinted[at]) ++at;
+  const size_t lineStart = printed.rfind('\n', at == 0 ? 0 : at - 1);
+  const size_t begin = lineStart == std::string::npos ? 0 : lineStart + 1;
+  throw InternalError("the IR printed after " + after +
+                      " prints differently once parsed back, first at: " +
+                      printed.substr(begin, printed.find('\n', begin) - begin));
+}
+
 void TimingInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
   start_ = Clock::now();
 }

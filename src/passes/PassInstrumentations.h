@@ -53,6 +53,19 @@ class VerifyEachInstrumentation final : public PassInstrumentation {
   DiagnosticEngine& diags_;
 };
 
+// Prints the IR, parses the text back and prints again before the pipeline and after
+// every pass; any difference is a printer/parser bug (internal error). The test suite
+// turns this on for every run (TILEC_VERIFY_ROUNDTRIP=1), so every IR text it produces
+// round-trips.
+class RoundTripInstrumentation final : public PassInstrumentation {
+ public:
+  void runBeforePipeline(const ir::Module& m) override { check("the input", m); }
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+
+ private:
+  void check(const std::string& after, const ir::Module& m);
+};
+
 // Wall time per pass, printed as a table in execution order when the pipeline ends.
 class TimingInstrumentation final : public PassInstrumentation {
  public:

@@ -120,10 +120,6 @@ std::string shapeStr(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-std::string exprStr(const Expr& e) {
-  return e.str([](const Value* v) { return "%" + printedName(v); });
-}
-
 SourceRange definitionLoc(const Value* v) {
   if (Op* def = v->definingOp()) return def->loc();
   if (Op* owner = v->ownerBlock() ? v->ownerBlock()->parentOp() : nullptr) return owner->loc();

@@ -46,8 +46,6 @@ void forEachTileJoin(ir::Function& f, bool views,
 // `'acc'` for a named value, otherwise a description of where it comes from.
 std::string describe(const ir::Value* v);
 std::string shapeStr(const std::vector<int64_t>& shape);
-// The text of an Expr with values shown by their name hints.
-std::string exprStr(const ir::Expr& e);
 
 // Where a note about `v` should point: its defining op, or its block's owner.
 SourceRange definitionLoc(const ir::Value* v);

@@ -4,7 +4,7 @@
 // trailing axes, or, when the tile's rows are a collapse of several axes, whole
 // axes consumed from the innermost outward. Stores with no such box are errors.
 // Linear in the number of ops times the tensor rank.
-#include "passes/NdShape.h"
+#include "ir/NdShape.h"
 #include "passes/Pass.h"
 
 namespace tilec {

@@ -151,6 +151,18 @@ TEST_CASE("store") {
   e = Infer{OpKind::Store, {t, y}, offsets(ks({50, 0}))}.error();
   CHECK(e.id == Diag::OutOfBounds);
   CHECK(e.operand == 1);
+  // A lower-rank store without a window: its rows may be a collapse of leading tensor
+  // axes ([32, 64] into [2, 16, 64] writes the box [2, 16, 64]); see nd::storeWindow.
+  Type nd = tensor(DType::F32, ks({2, 16, 64}));
+  CHECK(Infer{OpKind::Store, {tile(DType::F32, {32, 64}), nd}, offsets(ks({0, 0, 0}))}.type().isNone());
+  CHECK(Infer{OpKind::Store, {tile(DType::F32, {32, 64}), nd}, offsets(ks({0, 0, 8}))}.error().id == Diag::StorePastTensor);
+  CHECK(Infer{OpKind::Store, {tile(DType::F32, {24, 64}), nd}, offsets(ks({0, 0, 0}))}.error().id == Diag::StoreFractionalAxis);
+  CHECK(Infer{OpKind::Store, {tile(DType::F32, {32, 64}), nd}, offsets(ks({0, 1, 0}))}.error().id == Diag::StoreAxisOffset);
+  AttrMap windowed = offsets(ks({0, 0, 0}));
+  windowed["window"] = ks({2, 16, 64});
+  CHECK(Infer{OpKind::Store, {tile(DType::F32, {32, 64}), nd}, windowed}.type().isNone());
+  windowed["window"] = ks({2, 32, 64});
+  CHECK(Infer{OpKind::Store, {tile(DType::F32, {32, 64}), nd}, windowed}.error().id == Diag::OutOfBounds);
   e = Infer{OpKind::Store, {y, y}, offsets(ks({0, 0}))}.error();
   CHECK(e.id == Diag::OperandKind);
   CHECK(e.message == "store needs a tile as its value, but it is a tensor (tensor<f32, [64, 64]>); pass a tile");

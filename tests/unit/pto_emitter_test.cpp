@@ -259,3 +259,37 @@ TEST_CASE("pto emitter: IR without buffer ids is rejected (E0524)") {
                                "2:3: E0524: tile.load result has no buffer id; run the PTO pass "
                                "pipeline first"});
 }
+
+TEST_CASE("pto emitter: transpose, column and row reductions, row expands, unary ops, bitcast") {
+  std::string out = compile(
+      "func @ops(%x: tensor<f32, [16, 16]> in, %z: tensor<f32, [1, 16]> out, %w: tensor<i32, [16, 16]> out) incore {\n"
+      "  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 16]>\n"
+      "  %s = tile.create : tile<f32, [16, 16]>\n"
+      "  %tt = tile.transpose %t, %s {axes = [0, 1]} : tile<f32, [16, 16]>\n"
+      "  %c = tile.col_sum %tt : tile<f32, [1, 16]>\n"
+      "  %r = tile.row_min %tt : tile<f32, [16, 1]>\n"
+      "  %m = tile.row_expand_mul %tt, %r : tile<f32, [16, 16]>\n"
+      "  %n = tile.neg %m : tile<f32, [16, 16]>\n"
+      "  %q = tile.rsqrt %n : tile<f32, [16, 16]>\n"
+      "  %i = tile.reinterpret_view %q : tile<i32, [16, 16]>\n"
+      "  tile.store %c, %z {offsets = [0, 0]}\n"
+      "  tile.store %i, %w {offsets = [0, 0]}\n"
+      "}\n");
+  std::string t = std::regex_replace(
+      std::regex_replace(std::regex_replace(out, std::regex("!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, [^>]*>"), "T16"), std::regex("!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, [^>]*>"), "R"),
+      std::regex("!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, [^>]*>"), "C");
+  CHECK(has(t, "    pto.ttrans ins(%t, %s : T16, T16) outs(%tt : T16)\n"
+               "    %c = pto.alloc_tile : R\n"
+               "    pto.tcolsum ins(%tt : T16) outs(%c : R)\n"
+               "    %tmp = pto.alloc_tile : T16\n"
+               "    %r = pto.alloc_tile : C\n"
+               "    pto.trowmin ins(%tt, %tmp : T16, T16) outs(%r : C)\n"
+               "    %m = pto.alloc_tile : T16\n"
+               "    pto.trowexpandmul ins(%tt, %r : T16, C) outs(%m : T16)\n"
+               "    %n = pto.alloc_tile : T16\n"
+               "    pto.tneg ins(%m : T16) outs(%n : T16)\n"
+               "    %q = pto.alloc_tile : T16\n"
+               "    pto.trsqrt ins(%n : T16) outs(%q : T16)\n"
+               "    %i = pto.bitcast %q : T16 -> !pto.tile_buf<loc=vec, dtype=i32, rows=16, cols=16, "
+               "v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"));
+}

@@ -191,9 +191,6 @@ void FunctionEmitter::emitAllocs(const Op& op) {
   }
 }
 
-std::string FunctionEmitter::tileName(const Value* v) { return operand(v).name; }
-std::string FunctionEmitter::tileType(const Value* v) { return operand(v).type; }
-
 FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
   if (!v->type().isTile()) return {scalars_.value(v), scalarType(v->type().dtype())};
   if (isView(v)) return views_.at(v);

@@ -54,9 +54,8 @@ class FunctionEmitter {
   void dps(const std::string& name, const std::vector<const ir::Value*>& ins,
            const ir::Value* out, const std::string& attrs = "");
 
+  // The SSA name and type of a tile (its buffer's alloc, or its view) or scalar.
   Operand operand(const ir::Value* v);
-  std::string tileName(const ir::Value* v);
-  std::string tileType(const ir::Value* v);
   // Names for the non-tile results of a for/if; returns the `%r = ` / `%r:2 = ` prefix.
   std::string bindScalarResults(const ir::Op& op, std::string& types);
   std::vector<std::string> indices(const std::vector<ir::Expr>& es);

@@ -1,4 +1,4 @@
-#include "passes/NdShape.h"
+#include "ir/NdShape.h"
 
 #include "ir/IR.h"
 
@@ -43,7 +43,12 @@ bool collapsesContiguously(const std::vector<Expr>& part, const std::vector<Expr
 
 namespace {
 
-std::string num(const Expr& e) { return e.str([](const ir::Value* v) { return "%" + v->name(); }); }
+// Values print by their source name, as a .tile author wrote them.
+std::string num(const Expr& e) {
+  return e.str([](const ir::Value* v) {
+    return v->name().empty() ? "%" + std::to_string(v->id()) : v->name();
+  });
+}
 
 // True when `a > b` is certain (both constant); symbolic extents never "overflow".
 bool certainlyExceeds(const Expr& a, const Expr& b) {
@@ -69,7 +74,8 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
   if (certainlyExceeds(offsets.back() + cols, dims.back())) {
     out.failure = F::PastTensor;
     out.message = "store writes " + num(cols) + " columns at offset " + num(offsets.back()) +
-                  " of an axis whose extent is " + num(dims.back()) + ", past the end of the tensor";
+                  " of an axis whose extent is " + num(dims.back()) +
+                  ", past the end of the tensor; store fewer columns or start further left";
     return out;
   }
   out.window.assign(rank, Expr::constant(1));
@@ -86,7 +92,8 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
         out.failure = F::PastTensor;
         out.message = "store writes " + std::to_string(*remaining) + " rows at offset " +
                       num(offsets[a]) + " of axis " + std::to_string(a) + ", whose extent is " +
-                      std::to_string(*extent) + "; the write runs past the tensor";
+                      std::to_string(*extent) + ", past the end of the tensor; store fewer rows or start at a "
+                      "lower offset";
       }
       out.window[a] = Expr::constant(*remaining);
       return out;
@@ -112,8 +119,8 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
   }
   if (*remaining != 1) {
     out.failure = F::PastTensor;
-    out.message = "store writes " + num(rows) + " rows but the tensor's leading axes hold fewer; "
-                  "the write runs past the tensor";
+    out.message = "store writes " + num(rows) + " rows but the tensor's leading axes hold only " +
+                  std::to_string(rows.constValue() / *remaining) + "; store fewer rows";
   }
   return out;
 }
