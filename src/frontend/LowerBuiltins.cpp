@@ -194,9 +194,10 @@ std::optional<std::vector<int64_t>> Lowerer::staticShapeOf(const Val& list, cons
     std::optional<int64_t> c = e->asConst();
     if (!c) {
       error(Diag::DynamicTileShape, d.range,
-            "tile shapes must be static, but '" + text(d.range) +
-                "' is only known at run time; use a static upper bound here and put the run-time extent in "
-                "valid = [...]");
+            "tile shapes must be static (a tile is a fixed on-chip buffer), but '" + text(d.range) +
+                "' is only known at run time; chunk that dimension with a loop (a static chunk size "
+                "here, the run-time extent in valid = [...]), or reshape the tensor to 2-D before the "
+                "kernel so that the run-time extent becomes a loop bound");
       ok = false;
     } else if (*c <= 0) {
       error(Diag::BadShapeList, d.range,

@@ -125,6 +125,17 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
   return out;
 }
 
+Diag StoreWindow::diag() const {
+  switch (failure) {
+    case Failure::FractionalAxis:
+      return Diag::StoreFractionalAxis;
+    case Failure::NonZeroOffset:
+      return Diag::StoreAxisOffset;
+    default:
+      return Diag::StorePastTensor;
+  }
+}
+
 std::string shapeStr(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);

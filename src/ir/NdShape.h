@@ -7,6 +7,7 @@
 
 #include "ir/Expr.h"
 #include "ir/Type.h"
+#include "support/Diagnostics.h"
 
 namespace tilec::nd {
 
@@ -32,6 +33,7 @@ struct StoreWindow {
   std::vector<ir::Expr> window;  // tensor rank
   enum class Failure { None, PastTensor, FractionalAxis, NonZeroOffset } failure = Failure::None;
   std::string message;           // set when failure != None
+  Diag diag() const;             // the failure's diagnostic code (E0608-E0610)
 };
 StoreWindow storeWindow(const std::vector<ir::Expr>& valid, const std::vector<ir::Expr>& dims,
                         const std::vector<ir::Expr>& offsets);

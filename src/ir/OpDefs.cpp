@@ -142,17 +142,6 @@ std::string valueText(const Value* v) {
 }
 
 std::string str(const Expr& e) { return e.str(valueText); }
-
-Diag storeWindowDiag(nd::StoreWindow::Failure f) {
-  switch (f) {
-    case nd::StoreWindow::Failure::FractionalAxis:
-      return Diag::StoreFractionalAxis;
-    case nd::StoreWindow::Failure::NonZeroOffset:
-      return Diag::StoreAxisOffset;
-    default:
-      return Diag::StorePastTensor;
-  }
-}
 std::string str(const Type& t) { return t.str(valueText); }
 
 std::string listStr(const std::vector<Expr>& es) {
@@ -448,7 +437,7 @@ class Rules {
     // storeWindow finds the box it writes, or says why there is none.
     nd::StoreWindow w = nd::storeWindow(tile.valid(), tensor.dims(), *offsets);
     if (w.failure != nd::StoreWindow::Failure::None)
-      return fail(storeWindowDiag(w.failure), w.message, int(tensorIndex));
+      return fail(w.diag(), w.message, int(tensorIndex));
     return checkInside(*offsets, w.window, tensor.dims(), "window", "tensor", int(tensorIndex));
   }
 

@@ -22,10 +22,8 @@ class InsertReductionScratch final : public Pass {
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
       for (Op* op : passes::preorder(*f)) {
-        if (!opInfo(op->kind()).has(RowReduce) || op->numOperands() != 1) continue;
-        Value* src = op->operand(0);
-        Op* scratch = op->parentBlock()->create(OpKind::Create, op->loc(), op);
-        op->addOperand(scratch->addResult(src->type(), "tmp"));
+        if (opInfo(op->kind()).has(RowReduce) && op->numOperands() == 1)
+          passes::appendScratch(*op, op->operand(0)->type(), "tmp");
       }
     return true;
   }

@@ -3,6 +3,7 @@
 // memory space, as its second operand. (N-D transposes were unrolled by
 // flatten-nd-to-2d with scratch pages of one pool.) Linear in the number of ops.
 #include "passes/Pass.h"
+#include "passes/PassUtils.h"
 
 namespace tilec {
 namespace {
@@ -19,13 +20,12 @@ class InsertTransposeScratch final : public Pass {
 
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
-      f->walk([](Op& op) {
-        if (op.kind() != OpKind::Transpose || op.numOperands() != 1) return;
-        Value* src = op.operand(0);
-        Op* scratch = op.parentBlock()->create(OpKind::Create, op.loc(), &op);
+      for (Op* op : passes::preorder(*f)) {
+        if (op->kind() != OpKind::Transpose || op->numOperands() != 1) continue;
+        Value* src = op->operand(0);
         std::string name = (src->name().empty() ? std::string("transpose") : src->name()) + "_scratch";
-        op.addOperand(scratch->addResult(src->type().withFullValid(), name));
-      });
+        passes::appendScratch(*op, src->type().withFullValid(), name);
+      }
     return true;
   }
 };

@@ -135,4 +135,11 @@ void addNote(Diagnostic& d, SourceRange range, std::string message) {
   d.notes.push_back({std::move(message), range});
 }
 
+ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name) {
+  ir::Op* scratch = op.parentBlock()->create(ir::OpKind::Create, op.loc(), &op);
+  ir::Value* v = scratch->addResult(std::move(type), std::move(name));
+  op.addOperand(v);
+  return v;
+}
+
 }  // namespace tilec::passes

@@ -43,6 +43,10 @@ class ValueUnionFind {
 void forEachTileJoin(ir::Function& f, bool views,
                      const std::function<void(ir::Value*, ir::Value*)>& join);
 
+// Creates a `tile.create` of `type` right before `op` and appends its result to op's
+// operands: the scratch tile some PTO instructions need (trow*, ttrans).
+ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
+
 // `'acc'` for a named value, otherwise a description of where it comes from.
 std::string describe(const ir::Value* v);
 std::string shapeStr(const std::vector<int64_t>& shape);

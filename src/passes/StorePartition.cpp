@@ -11,17 +11,6 @@ namespace tilec {
 namespace {
 using namespace ir;
 
-Diag diagFor(nd::StoreWindow::Failure f) {
-  switch (f) {
-    case nd::StoreWindow::Failure::FractionalAxis:
-      return Diag::StoreFractionalAxis;
-    case nd::StoreWindow::Failure::NonZeroOffset:
-      return Diag::StoreAxisOffset;
-    default:
-      return Diag::StorePastTensor;
-  }
-}
-
 class StorePartition final : public Pass {
  public:
   const PassInfo& info() const override {
@@ -42,7 +31,7 @@ class StorePartition final : public Pass {
         if (!offsets || offsets->size() != tensor.rank()) return;  // the verifier reports it
         nd::StoreWindow w = nd::storeWindow(op.operand(0)->type().valid(), tensor.dims(), *offsets);
         if (w.failure != nd::StoreWindow::Failure::None) {
-          ctx.diags.report(diagFor(w.failure), op.loc(), w.message);
+          ctx.diags.report(w.diag(), op.loc(), w.message);
           ok = false;
           return;
         }
