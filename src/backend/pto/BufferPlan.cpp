@@ -60,6 +60,11 @@ void BufferPlan::record(const Value* v, int64_t id, bool defines, const Path& pa
   TileBuf& t = it->second.type;
   t.validRows = sameExtent(t.validRows, v->type().valid()[0]);
   t.validCols = sameExtent(t.validCols, v->type().valid()[1]);
+  if (v->definingOp()->kind() == OpKind::SetValidShape) {
+    // PTOAS's set_validshape only accepts a tile whose valid extents are both dynamic.
+    t.validRows.reset();
+    t.validCols.reset();
+  }
   Path& p = placements_[id];
   size_t common = 0;
   while (common < p.size() && common < path.size() && p[common].first == path[common].first)

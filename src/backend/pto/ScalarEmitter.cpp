@@ -140,11 +140,13 @@ std::string ScalarEmitter::buildIndex(const Expr& e, const std::string& hint) {
     case ExprKind::Mul:
       return buildProduct(e, hint);
     case ExprKind::FloorDiv:
+      return binary("arith.floordivsi", index(ops[0]), index(ops[1]), "index", hint);
     case ExprKind::CeilDiv: {
-      std::string a = index(ops[0]);
-      std::string b = index(ops[1]);
-      return binary(e.kind() == ExprKind::FloorDiv ? "arith.floordivsi" : "arith.ceildivsi", a, b,
-                    "index", hint);
+      // ceildiv(a, b) = -floordiv(-a, b): PTOAS's own tests use floordivsi, not ceildivsi.
+      std::string zero = indexConstant(0);
+      std::string negated = binary("arith.subi", zero, index(ops[0]), "index", "");
+      std::string floor = binary("arith.floordivsi", negated, index(ops[1]), "index", "");
+      return binary("arith.subi", zero, floor, "index", hint);
     }
     case ExprKind::Mod:
       return buildMod(e, hint);
