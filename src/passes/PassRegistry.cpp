@@ -54,6 +54,7 @@ std::unique_ptr<Pass> createPassByName(const std::string& arg) {
 std::vector<std::string> defaultPtoPipeline() {
   return {"verify",
           "flatten-nd-to-2d",
+          "fold-identity-reshape",
           "insert-transpose-scratch",
           "store-partition",
           "tile-ops-2d",

@@ -1,0 +1,39 @@
+// fold-identity-reshape: a reshape or reinterpret_view whose result type equals its
+// operand's is a no-op; its uses read the operand instead and the op goes away.
+// flatten-nd-to-2d turns reshapes between N-D and 2-D tiles into such identities.
+// Linear in the number of ops.
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+class FoldIdentityReshape final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"fold-identity-reshape",
+                                "remove reshapes and reinterpret_views that change nothing",
+                                PropSSA, 0, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext&) override {
+    for (auto& f : m.functions())
+      for (Op* op : passes::preorder(*f)) {
+        if (op->kind() != OpKind::Reshape && op->kind() != OpKind::ReinterpretView) continue;
+        if (op->result()->type() != op->operand(0)->type()) continue;
+        op->result()->replaceAllUsesWith(op->operand(0));
+        op->parentBlock()->erase(op);
+      }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createFoldIdentityReshapePass() {
+  return std::make_unique<FoldIdentityReshape>();
+}
+
+}  // namespace tilec
