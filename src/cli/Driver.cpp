@@ -334,9 +334,15 @@ int Driver::internalError(const std::string& what) {
 
 void Driver::installFatalSignalHandlers(Driver* driver) {
   gCrashDriver = driver;
+  // The handler runs on its own stack, so a stack overflow is reported like any crash.
+  static char alternateStack[1 << 16];
+  stack_t ss{};
+  ss.ss_sp = alternateStack;
+  ss.ss_size = sizeof alternateStack;
+  sigaltstack(&ss, nullptr);
   struct sigaction action {};
   action.sa_handler = &Driver::onFatalSignal;
-  action.sa_flags = SA_RESETHAND;  // a second fault inside the handler ends the process
+  action.sa_flags = SA_RESETHAND | SA_ONSTACK;  // a second fault inside the handler ends the process
   sigemptyset(&action.sa_mask);
   for (int signal : {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS}) sigaction(signal, &action, nullptr);
 }

@@ -2,6 +2,7 @@
 // then LL with recovery on failure), lexical error reporting and --emit=tokens.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include <antlr4-runtime.h>
@@ -39,6 +40,40 @@ std::string describeChar(const std::string& text) {
     return buf;
   }
   return "'" + text + "'";
+}
+
+// Brackets and prefix operators nested deeper than this are rejected before parsing:
+// the parser and the tree walks recurse once per level, and this bound keeps them far
+// inside the compiler thread's stack (see src/cli/main.cpp) whatever the input.
+constexpr unsigned kMaxNesting = 4096;
+
+std::optional<PendingDiag> nestingError(antlr4::CommonTokenStream& tokens, const TokenRanges& ranges) {
+  unsigned brackets = 0, prefixRun = 0;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    switch (t->getType()) {
+      case TileLexer::LPAREN:
+      case TileLexer::LBRACK:
+      case TileLexer::LBRACE:
+        ++brackets;
+        break;
+      case TileLexer::RPAREN:
+      case TileLexer::RBRACK:
+      case TileLexer::RBRACE:
+        if (brackets) --brackets;
+        break;
+      default:
+        break;
+    }
+    bool prefix = t->getType() == TileLexer::MINUS || t->getType() == TileLexer::NOT;
+    prefixRun = prefix ? prefixRun + 1 : 0;
+    if (brackets + prefixRun > kMaxNesting)
+      return PendingDiag{Diag::NestingTooDeep, ranges.of(t),
+                         "brackets and prefix operators are nested more than " +
+                             std::to_string(kMaxNesting) +
+                             " levels deep here; split the expression with let bindings"};
+  }
+  return std::nullopt;
 }
 
 // Lexical errors are hidden-channel tokens (see the end of Tile.g4).
@@ -149,6 +184,11 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
   TokenRanges ranges(file, text);
   SyntaxErrorCollector sink(ranges);
   std::vector<PendingDiag> pending = lexicalErrors(lexed->tokens, ranges);
+  if (std::optional<PendingDiag> deep = nestingError(lexed->tokens, ranges)) {
+    pending.push_back(std::move(*deep));
+    reportInOrder(std::move(pending), diags);
+    return nullptr;
+  }
   TileParser parser(&lexed->tokens);
   TileParser::ModuleContext* tree = parseTwoStage(parser, lexed->tokens, ranges, sink);
   LexicalShadow shadow = lexicalShadow(lexed->tokens, ranges);

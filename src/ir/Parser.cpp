@@ -188,6 +188,7 @@ class Parser {
 
   std::unique_ptr<Module> run() {
     Lexer(sm_.contents(file_), file_, lexErrors_).run(toks_);
+    if (!checkBraceDepth()) return nullptr;
     module_ = std::make_unique<Module>();
     module_->setTarget(target_);
     while (!at(Tok::End)) {
@@ -293,13 +294,20 @@ class Parser {
       failed_ = true;
       return false;
     }
-    scopes_.back()[key] = v;
+    makeVisible(key, v);
     return true;
+  }
+
+  // Names are unique per function, so one map holds every visible value; each scope
+  // remembers its names to hide them again when it ends. Lookups are O(1) at any depth.
+  void makeVisible(const std::string& key, Value* v) {
+    visible_[key] = v;
+    scopeNames_.back().push_back(key);
   }
 
   void poison(const std::vector<Token>& names) {
     for (const Token& n : names)
-      if (definedAt_.emplace(std::string(n.text), range(n)).second) scopes_.back()[std::string(n.text)] = nullptr;
+      if (definedAt_.emplace(std::string(n.text), range(n)).second) makeVisible(std::string(n.text), nullptr);
   }
 
   // Resolves a value use; false (reported, or silent for a poisoned name) if it fails.
@@ -307,9 +315,7 @@ class Parser {
     if (!at(Tok::ValueName)) return error(tok(), "expected a value like %x, found " + describe(tok()));
     const Token& t = advance();
     std::string key(t.text);
-    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
-      auto it = s->find(key);
-      if (it == s->end()) continue;
+    if (auto it = visible_.find(key); it != visible_.end()) {
       out = it->second;
       return out != nullptr;
     }
@@ -437,7 +443,34 @@ class Parser {
     return true;
   }
 
+  // Regions nested deeper than this are rejected up front: parsing, every pass and the
+  // printer recurse once per level, and printed indentation grows with the depth.
+  static constexpr unsigned kMaxBraceDepth = 4096;
+
+  bool checkBraceDepth() {
+    unsigned depth = 0;
+    for (const Token& t : toks_) {
+      if (t.kind == Tok::RBrace && depth) --depth;
+      if (t.kind != Tok::LBrace || ++depth <= kMaxBraceDepth) continue;
+      return error(t, "regions are nested more than " + std::to_string(kMaxBraceDepth) +
+                          " levels deep here; split the function");
+    }
+    return true;
+  }
+
+  // Every nesting level (a parenthesis, a call argument, a prefix operator) passes here;
+  // the bound keeps the recursion far inside the stack whatever the input.
+  static constexpr unsigned kMaxExprDepth = 4096;
+
   bool parseUnary(Expr& out) {
+    struct Depth {
+      unsigned& d;
+      explicit Depth(unsigned& d) : d(++d) {}
+      ~Depth() { --d; }
+    } depth(exprDepth_);
+    if (exprDepth_ > kMaxExprDepth)
+      return error(tok(), "expression nested more than " + std::to_string(kMaxExprDepth) +
+                              " levels deep; bind parts of it to values first");
     if (at(Tok::Minus) && peek(1).kind == Tok::Int) {  // a literal, so INT64_MIN is expressible
       int64_t v;
       if (!parseInt(v, "an integer")) return false;
@@ -859,8 +892,11 @@ class Parser {
     if (!body.terminator()) body.create(OpKind::Yield, range(close));
   }
 
-  void pushScope() { scopes_.emplace_back(); }
-  void popScope() { scopes_.pop_back(); }
+  void pushScope() { scopeNames_.emplace_back(); }
+  void popScope() {
+    for (const std::string& key : scopeNames_.back()) visible_.erase(key);
+    scopeNames_.pop_back();
+  }
 
   // [%r, ... =] scf.for [unroll|parallel] %iv = lb to ub step s
   //     [iter_args(%a = %init, ...) -> (types)] { body } [{attrs}]
@@ -1056,7 +1092,8 @@ class Parser {
     if (module_->lookup(fname)) return error(name, "function '" + std::string(name.text) + "' is defined twice; rename one");
     Function& f = module_->addFunction(fname, FuncKind::Incore);
     f.setLoc(rangeFrom(first));
-    scopes_.assign(1, {});
+    visible_.clear();
+    scopeNames_.assign(1, {});
     definedAt_.clear();
     if (!parseParams(f)) return false;
     auto kind = at(Tok::Ident) ? parseFuncKind(tok().text) : std::nullopt;
@@ -1082,8 +1119,10 @@ class Parser {
   size_t nextLexError_ = 0;
   size_t pos_ = 0;
   bool failed_ = false;
+  unsigned exprDepth_ = 0;  // see parseUnary
   std::unique_ptr<Module> module_;
-  std::vector<std::unordered_map<std::string, Value*>> scopes_;
+  std::unordered_map<std::string, Value*> visible_;  // lookup only, never iterated
+  std::vector<std::vector<std::string>> scopeNames_;
   std::unordered_map<std::string, SourceRange> definedAt_;
 };
 
