@@ -62,29 +62,42 @@ std::optional<int64_t> Val::constInt() const {
 
 // ---------------------------------------------------------------- scopes
 
-Binding* Scopes::lookup(const std::string& name) {
-  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
-    auto found = it->find(name);
-    if (found != it->end()) return found->second.get();
+void Scopes::pop() {
+  for (const auto& b : frames_.back()) {
+    auto it = visible_.find(b->name);
+    it->second.pop_back();
+    if (it->second.empty()) visible_.erase(it);
   }
-  return nullptr;
+  frames_.pop_back();
+}
+
+Binding* Scopes::lookup(const std::string& name) {
+  auto it = visible_.find(name);
+  return it == visible_.end() ? nullptr : it->second.back().binding;
 }
 
 Binding* Scopes::lookupInCurrent(const std::string& name) {
-  auto found = frames_.back().find(name);
-  return found == frames_.back().end() ? nullptr : found->second.get();
+  auto it = visible_.find(name);
+  if (it == visible_.end() || it->second.back().frame + 1 != frames_.size()) return nullptr;
+  return it->second.back().binding;
 }
 
 Binding& Scopes::define(Binding b) {
-  auto& slot = frames_.back()[b.name];
-  slot = std::make_unique<Binding>(std::move(b));
-  return *slot;
+  if (Binding* existing = lookupInCurrent(b.name)) {  // a redefinition, already reported
+    *existing = std::move(b);
+    return *existing;
+  }
+  frames_.back().push_back(std::make_unique<Binding>(std::move(b)));
+  Binding* added = frames_.back().back().get();
+  visible_[added->name].push_back({added, frames_.size() - 1});
+  return *added;
 }
 
 std::vector<std::string> Scopes::visibleNames() const {
   std::vector<std::string> names;
-  for (const auto& frame : frames_)
-    for (const auto& entry : frame) names.push_back(entry.first);
+  names.reserve(visible_.size());
+  for (const auto& entry : visible_) names.push_back(entry.first);
+  std::sort(names.begin(), names.end());  // deterministic suggestions
   return names;
 }
 

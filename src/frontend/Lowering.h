@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "frontend/Ast.h"
@@ -67,19 +68,25 @@ struct Binding {
   SourceRange assignedAt;  // the latest assignment, for carried-type errors
 };
 
-// Lexical scopes: a stack of frames, each a name -> binding map.
+// Lexical scopes: a stack of frames owning their bindings, and for each name the stack
+// of its visible bindings (innermost last), so a lookup is O(1) at any nesting depth.
 class Scopes {
  public:
   void push() { frames_.emplace_back(); }
-  void pop() { frames_.pop_back(); }
+  void pop();
   Binding* lookup(const std::string& name);
   Binding* lookupInCurrent(const std::string& name);
   Binding& define(Binding b);
-  // Every visible name, for spelling suggestions.
+  // Every visible name, sorted, for spelling suggestions.
   std::vector<std::string> visibleNames() const;
 
  private:
-  std::vector<std::map<std::string, std::unique_ptr<Binding>>> frames_;
+  struct Visible {
+    Binding* binding;
+    size_t frame;
+  };
+  std::vector<std::vector<std::unique_ptr<Binding>>> frames_;
+  std::unordered_map<std::string, std::vector<Visible>> visible_;
 };
 
 ir::Expr boolConstant(bool b);
