@@ -381,9 +381,7 @@ class AssignBuffers final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    passes::ErrorWatch errors(ctx.diags);
-    for (auto& f : m.functions()) FunctionBuffers(*f, ctx.target, ctx.diags).run();
-    return errors.clean();
+    return passes::runOnFunctions<FunctionBuffers>(m, ctx.target, ctx.diags);
   }
 };
 

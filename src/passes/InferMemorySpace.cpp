@@ -386,9 +386,7 @@ class InferMemorySpace final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    passes::ErrorWatch errors(ctx.diags);
-    for (auto& f : m.functions()) FunctionSpaces(*f, ctx.target, ctx.diags).run();
-    return errors.clean();
+    return passes::runOnFunctions<FunctionSpaces>(m, ctx.target, ctx.diags);
   }
 };
 

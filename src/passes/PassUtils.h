@@ -67,4 +67,13 @@ class ErrorWatch {
   unsigned before_;
 };
 
+// Runs `Worker(function, target, diags).run()` on every function of `m`; the pass
+// fails when any error was reported (the shape of every function-level pass).
+template <class Worker>
+bool runOnFunctions(ir::Module& m, ir::Target target, DiagnosticEngine& diags) {
+  ErrorWatch errors(diags);
+  for (auto& f : m.functions()) Worker(*f, target, diags).run();
+  return errors.clean();
+}
+
 }  // namespace tilec::passes

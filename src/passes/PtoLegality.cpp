@@ -591,9 +591,7 @@ class PtoLegality final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    passes::ErrorWatch errors(ctx.diags);
-    for (auto& f : m.functions()) FunctionLegality(*f, ctx.target, ctx.diags).run();
-    return errors.clean();
+    return passes::runOnFunctions<FunctionLegality>(m, ctx.target, ctx.diags);
   }
 };
 
