@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Compile time against kernel size: generates kernels with N chained elementwise steps
 # inside a loop (N = 500, 1000, 2000, 4000 by default) and reports the median wall time of
-# the whole tilec process over R runs (default 5) and the time per op. A linear compiler
+# the whole tilec process over N runs (default 5) and the time per op. A linear compiler
 # keeps the per-op column flat. Never run as a test.
-#   ./bench/scaling.sh [-t TILEC] [-r RUNS] [N ...]
+#   ./bench/scaling.sh [-n RUNS] [-t TILEC] [STEPS ...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=$root/build/tilec
 runs=5
-while getopts "t:r:" opt; do
+while getopts "n:t:" opt; do
   case $opt in
     t) tilec=$OPTARG ;;
-    r) runs=$OPTARG ;;
-    *) echo "usage: $0 [-t TILEC] [-r RUNS] [N ...]" >&2; exit 2 ;;
+    n) runs=$OPTARG ;;
+    *) echo "usage: $0 [-n RUNS] [-t TILEC] [STEPS ...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
