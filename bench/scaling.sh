@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Compile time against kernel size: generates kernels with N chained elementwise steps
-# inside a loop (N = 500, 1000, 2000, 4000 by default) and reports the median wall time of
-# the whole tilec process over N runs (default 5) and the time per op. A linear compiler
-# keeps the per-op column flat. Never run as a test.
+# Compile time against kernel size: generates kernels with STEPS chained elementwise steps
+# inside a loop (500, 1000, 2000, 4000 by default) and reports the median wall time of the
+# whole tilec process over RUNS runs (default 5) and the time per step. A linear compiler
+# keeps the per-step column flat. Never run as a test.
 #   ./bench/scaling.sh [-n RUNS] [-t TILEC] [STEPS ...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
