@@ -96,24 +96,39 @@ class TextRenderer {
     if (range.valid()) snippet(range);
   }
 
+  // A longer line shows a window of about this many bytes around the range, marked "...".
+  static constexpr uint32_t kMaxShown = 120;
+  static constexpr uint32_t kContextBefore = 40;
+
+  static bool continuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
   void snippet(SourceRange range) {
     LineCol begin = sm_.lineCol(range.file, range.begin);
     std::string_view line = sm_.lineText(range.file, begin.line);
-    std::string number = std::to_string(begin.line);
-    out_ << ' ' << std::string(gutterWidth_ - number.size(), ' ') << number << " | " << line << '\n';
-
-    // Underline [begin, end) clipped to this line; an empty range still gets a caret.
     uint32_t lineStart = sm_.offsetOf(range.file, begin.line, 0);
     uint32_t lineEnd = lineStart + static_cast<uint32_t>(line.size());
-    uint32_t end = std::min(std::max(range.end, range.begin), lineEnd);
+    // Underline [begin, end) clipped to this line; an empty range still gets a caret.
     uint32_t caretOffset = std::min(range.begin, lineEnd);
+    uint32_t end = std::min(std::max(range.end, range.begin), lineEnd);
+    uint32_t from = lineStart, to = lineEnd;
+    if (line.size() > kMaxShown) {
+      from = caretOffset > lineStart + kContextBefore ? caretOffset - kContextBefore : lineStart;
+      while (from > lineStart && continuationByte(line[from - lineStart])) --from;
+      to = std::min(lineEnd, from + kMaxShown);
+      while (to < lineEnd && continuationByte(line[to - lineStart])) ++to;
+      end = std::min(end, to);
+    }
+    const std::string lead = from > lineStart ? "..." : "";
+    std::string number = std::to_string(begin.line);
+    out_ << ' ' << std::string(gutterWidth_ - number.size(), ' ') << number << " | " << lead
+         << line.substr(from - lineStart, to - from) << (to < lineEnd ? "..." : "") << '\n';
+
     uint32_t width = 0;
-    for (uint32_t i = caretOffset; i < end; ++i)
-      width += (static_cast<unsigned char>(line[i - lineStart]) & 0xC0) != 0x80;
-    std::string pad;
-    for (uint32_t i = lineStart; i < caretOffset; ++i) {
-      unsigned char c = static_cast<unsigned char>(line[i - lineStart]);
-      if ((c & 0xC0) == 0x80) continue;
+    for (uint32_t i = caretOffset; i < end; ++i) width += !continuationByte(line[i - lineStart]);
+    std::string pad(lead.size(), ' ');
+    for (uint32_t i = from; i < caretOffset; ++i) {
+      char c = line[i - lineStart];
+      if (continuationByte(c)) continue;
       pad += c == '\t' ? '\t' : ' ';  // keep tabs so the caret lines up with the text above
     }
     out_ << ' ' << std::string(gutterWidth_, ' ') << " | " << pad;

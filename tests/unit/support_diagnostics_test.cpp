@@ -28,6 +28,18 @@ TEST_CASE("diagnostics: text has location, code, source line and caret") {
         "      |           ^~~\n");
 }
 
+TEST_CASE("diagnostics: a long line shows a window around the range") {
+  SourceManager sm;
+  std::string filler(200, 'a');
+  FileId f = sm.addBuffer("k.tile", "let x = " + filler + " + foo + " + filler + ";\n");
+  DiagnosticEngine diags(sm);
+  Diagnostic& d = diags.report(Diag::UnknownName, rangeOf(sm, f, "foo"), "unknown name 'foo'");
+  CHECK(diags.renderText(d) == "k.tile:1:212: error[E0701]: unknown name 'foo'\n"
+                               "    1 | ..." + std::string(37, 'a') + " + foo + " +
+                                   std::string(74, 'a') + "...\n"
+                               "      | " + std::string(43, ' ') + "^~~\n");
+}
+
 TEST_CASE("diagnostics: notes render with their own snippet or without location") {
   SourceManager sm;
   FileId f = sm.addBuffer("k.tile", "let acc = 1;\nlet acc = 2;\n");
