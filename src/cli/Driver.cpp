@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -131,6 +132,7 @@ int Driver::compile() {
     module = buildFromTir();
   }
   if (!module || diags_.hasErrors()) return failure();
+  if (!selectKernel(*module)) return failure();
   if (opts_.syntaxOnly) return finish("");
 
   uint32_t initialProperties = *kind == InputKind::Tile ? uint32_t(PropSSA) : 0u;
@@ -138,6 +140,40 @@ int Driver::compile() {
   std::optional<std::string> output = emit(*module);
   if (!output) return failure();
   return finish(*output);
+}
+
+namespace {
+
+std::string kernelList(const ir::Module& m) {
+  std::string names;
+  for (const auto& f : m.functions()) names += (names.empty() ? "'" : ", '") + f->name() + "'";
+  return names;
+}
+
+}  // namespace
+
+// --kernel keeps one function. Without it, PTO output of a file with several kernels is
+// an error: PTOAS takes one entry kernel per module.
+bool Driver::selectKernel(ir::Module& m) {
+  auto& fns = m.functions();
+  if (opts_.kernel.empty()) {
+    if (opts_.emit != EmitKind::Pto || opts_.syntaxOnly || fns.size() <= 1) return true;
+    diags_.report(Diag::SeveralKernels, {},
+                  "'" + sources_.name(file_) + "' defines " + std::to_string(fns.size()) + " kernels (" +
+                      kernelList(m) + ") but a .pto file holds one; choose it with --kernel=NAME");
+    return false;
+  }
+  auto keep = std::find_if(fns.begin(), fns.end(), [&](const auto& f) { return f->name() == opts_.kernel; });
+  if (keep == fns.end()) {
+    diags_.report(Diag::NoKernel, {},
+                  "'" + sources_.name(file_) + "' defines no kernel named '" + opts_.kernel +
+                      "'; it defines " + kernelList(m));
+    return false;
+  }
+  std::unique_ptr<ir::Function> kept = std::move(*keep);
+  fns.clear();
+  fns.push_back(std::move(kept));
+  return true;
 }
 
 bool Driver::readInput() {

@@ -30,6 +30,7 @@ class Driver {
  private:
   int compile();
   bool readInput();
+  bool selectKernel(ir::Module& m);
   std::optional<InputKind> resolveInputKind();
   // The frontend's product: IR to compile, or (--emit=ast/tokens) the text to write.
   struct FrontendResult {

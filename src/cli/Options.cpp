@@ -31,7 +31,7 @@ bool isRegisteredPass(const std::string& arg) { return createPassByName(arg) != 
 // The raw values CLI11 fills; resolve() turns them into Options.
 struct RawOptions {
   std::string input, output, inputKind, target = "a2a3", emit, emitIr, diagnosticsFormat = "text";
-  std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes;
+  std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
@@ -44,6 +44,8 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--input-kind", raw.inputKind, "input language when it cannot be told from the name")
       ->check(CLI::IsMember({"tile", "tir"}));
   app.add_option("--target", raw.target, "Ascend target")->check(CLI::IsMember({"a2a3", "a5"}));
+  app.add_option("--kernel", raw.kernel, "compile only this kernel of the file (PTO output holds one)")
+      ->type_name("NAME");
   app.add_option("--emit", raw.emit, "what to write: pto (default), ir, ast or tokens")
       ->check(CLI::IsMember({"pto", "ir", "ast", "tokens"}));
   app.add_flag(std::string("--emit-ir{") + kFinalIr + "}", raw.emitIr,
@@ -176,6 +178,7 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   o.input = raw.input;
   if (!raw.inputKind.empty()) o.inputKind = raw.inputKind == "tir" ? InputKind::Tir : InputKind::Tile;
   o.target = *ir::parseTarget(raw.target);
+  o.kernel = raw.kernel;
   o.warningsAsErrors = raw.werror;
   o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
   o.color = *parseColorMode(raw.color);

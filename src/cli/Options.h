@@ -30,6 +30,7 @@ struct Options {
   std::string output;  // resolved: "-" is stdout; empty only with -fsyntax-only
   ir::Target target = ir::Target::A2A3;
   EmitKind emit = EmitKind::Pto;
+  std::string kernel;  // --kernel: the one function to keep; empty keeps all
   std::vector<std::string> pipeline;  // resolved: --passes or the default, cut at --emit-ir=<pass>
   bool syntaxOnly = false;
   bool warningsAsErrors = false;
