@@ -10,42 +10,25 @@
 
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
+#include "test_support.h"
 
 using namespace tilec;
 using namespace tilec::ir;
 
 namespace {
 
-struct Parsed {
-  SourceManager sm;
-  std::unique_ptr<DiagnosticEngine> diags;
-  std::unique_ptr<Module> module;
-  // "line:col: E0301: message" per diagnostic.
-  std::vector<std::string> errors() const {
-    std::vector<std::string> out;
-    for (const Diagnostic& d : diags->all()) {
-      LineCol lc = sm.lineCol(d.range.file, d.range.begin);
-      out.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " + diagCode(d.id) + ": " +
-                    d.message);
-    }
-    return out;
-  }
-};
+using Parsed = testing::ParsedTir;
 
 std::unique_ptr<Parsed> parse(const std::string& text, Target target = Target::A2A3) {
-  auto p = std::make_unique<Parsed>();
-  FileId f = p->sm.addBuffer("test.tir", text);
-  p->diags = std::make_unique<DiagnosticEngine>(p->sm);
-  p->module = parseModule(p->sm, f, *p->diags, target);
-  return p;
+  return std::make_unique<Parsed>("test.tir", text, target);
 }
 
 // print(parse(text)) must be `text` itself, and reparsing the print must print it again.
 void checkRoundTrip(const std::string& text, Target target = Target::A2A3) {
   auto p = parse(text, target);
-  for (const std::string& e : p->errors()) MESSAGE(e);
+  for (const std::string& e : p->diagnostics(false)) MESSAGE(e);
   REQUIRE(p->module);
-  CHECK(p->errors().empty());
+  CHECK(p->diagnostics(false).empty());
   std::string printed = printToString(*p->module);
   CHECK(printed == text);
   auto again = parse(printed, target);
@@ -325,14 +308,14 @@ TEST_CASE("parsed ops carry ranges into the .tir file") {
   auto p = parse(kCastRows);
   REQUIRE(p->module);
   const Op& loop = *p->module->functions()[0]->body().ops().front();
-  LineCol lc = p->sm.lineCol(loop.loc().file, loop.loc().begin);
+  LineCol lc = p->sources.lineCol(loop.loc().file, loop.loc().begin);
   CHECK(lc.line == 2);
   CHECK(lc.column == 3);
   const Op& load = *loop.body().ops().front();
-  lc = p->sm.lineCol(load.loc().file, load.loc().begin);
+  lc = p->sources.lineCol(load.loc().file, load.loc().begin);
   CHECK(lc.line == 3);
   CHECK(lc.column == 5);
-  CHECK(p->sm.contents(load.loc().file).substr(load.loc().begin, load.loc().end - load.loc().begin) ==
+  CHECK(p->sources.contents(load.loc().file).substr(load.loc().begin, load.loc().end - load.loc().begin) ==
         "%t = tile.load %x {offsets = [%c, 0]} : tile<bf16, [16, 512], valid=[min(16, %S - %c), 512]>");
 }
 
@@ -342,7 +325,7 @@ namespace {
 std::vector<std::string> errorsOf(const std::string& text) {
   auto p = parse(text);
   CHECK(!p->module);
-  return p->errors();
+  return p->diagnostics(false);
 }
 }  // namespace
 
@@ -434,11 +417,11 @@ TEST_CASE("parse errors: types, attributes, counts and literals") {
 TEST_CASE("parse error: redefinition points at the first definition") {
   auto p = parse("func @k() incore {\n  %a = arith.index {value = 1} : index\n  %a = arith.index {value = 2} : index\n}\n");
   CHECK(!p->module);
-  REQUIRE(p->diags->all().size() == 1);
-  const Diagnostic& d = p->diags->all()[0];
-  CHECK(p->errors()[0] == "3:3: E0301: value '%a' is defined twice; give it another name");
+  REQUIRE(p->diags.all().size() == 1);
+  const Diagnostic& d = p->diags.all()[0];
+  CHECK(p->diagnostics(false)[0] == "3:3: E0301: value '%a' is defined twice; give it another name");
   REQUIRE(d.notes.size() == 1);
-  CHECK(p->sm.lineCol(d.notes[0].range.file, d.notes[0].range.begin).line == 2);
+  CHECK(p->sources.lineCol(d.notes[0].range.file, d.notes[0].range.begin).line == 2);
 }
 
 TEST_CASE("parse errors: function structure") {

@@ -4,33 +4,17 @@
 
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
+#include "test_support.h"
 
 using namespace tilec;
 using namespace tilec::ir;
 
 namespace {
 
-struct Checked {
-  SourceManager sm;
-  std::unique_ptr<DiagnosticEngine> diags;
-  std::unique_ptr<Module> module;
-
-  std::vector<std::string> errors() const {
-    std::vector<std::string> out;
-    for (const Diagnostic& d : diags->all()) {
-      LineCol lc = sm.lineCol(d.range.file, d.range.begin);
-      out.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " + diagCode(d.id) + ": " +
-                    d.message);
-    }
-    return out;
-  }
-};
+using Checked = testing::ParsedTir;
 
 std::unique_ptr<Checked> parsed(const std::string& text) {
-  auto c = std::make_unique<Checked>();
-  FileId f = c->sm.addBuffer("v.tir", text);
-  c->diags = std::make_unique<DiagnosticEngine>(c->sm);
-  c->module = parseModule(c->sm, f, *c->diags, Target::A2A3);
+  auto c = std::make_unique<Checked>("v.tir", text);
   REQUIRE_MESSAGE(c->module, text);
   return c;
 }
@@ -38,9 +22,9 @@ std::unique_ptr<Checked> parsed(const std::string& text) {
 // Verifies `text`; returns the verifier's diagnostics (empty when valid).
 std::vector<std::string> verify(const std::string& text) {
   auto c = parsed(text);
-  bool ok = verifyModule(*c->module, *c->diags);
-  CHECK(ok == c->diags->all().empty());
-  return c->errors();
+  bool ok = verifyModule(*c->module, c->diags);
+  CHECK(ok == c->diags.all().empty());
+  return c->diagnostics(false);
 }
 
 const char* kHeader = "func @k(%x: tensor<f32, [%S, 64]> in, %y: tensor<f32, [%S, 64]> out, %S: index) incore {\n";
@@ -93,15 +77,15 @@ TEST_CASE("dominance: a use before the definition") {
   Op* load = std::next(body.ops().begin(), 2)->get();
   Op* user = std::next(body.ops().begin(), 3)->get();
   body.moveHere(load);  // now after its user
-  CHECK(!verifyModule(*c->module, *c->diags));
-  auto e = c->errors();
+  CHECK(!verifyModule(*c->module, c->diags));
+  auto e = c->diagnostics(false);
   REQUIRE(e.size() == 1);
   CHECK(e[0] == "5:3: E0302: tile.exp uses '%t', which does not dominate it; define it earlier in this block or an "
                 "enclosing one");
-  REQUIRE(c->diags->all()[0].notes.size() == 1);
-  CHECK(c->diags->all()[0].notes[0].message == "'%t' is defined here");
+  REQUIRE(c->diags.all()[0].notes.size() == 1);
+  CHECK(c->diags.all()[0].notes[0].message == "'%t' is defined here");
   body.moveHere(load, user);  // restore SSA order for teardown
-  CHECK(verifyModule(*c->module, *c->diags));
+  CHECK(verifyModule(*c->module, c->diags));
 }
 
 TEST_CASE("dominance: a value of a finished region, in an operand and in an expression") {
@@ -118,8 +102,8 @@ TEST_CASE("dominance: a value of a finished region, in an operand and in an expr
   exp->setOperand(0, inner);
   Op* store = std::next(body.ops().begin(), 3)->get();
   store->setAttr("offsets", std::vector<Expr>{Expr::var(loop->body().arg(0)), Expr::constant(0)});
-  CHECK(!verifyModule(*c->module, *c->diags));
-  auto e = c->errors();
+  CHECK(!verifyModule(*c->module, c->diags));
+  auto e = c->diagnostics(false);
   REQUIRE(e.size() == 2);
   CHECK(e[0] == "6:3: E0302: tile.exp uses '%u', which does not dominate it; define it earlier in this block or an "
                 "enclosing one");
@@ -132,8 +116,8 @@ TEST_CASE("expressions name only integer and bool values") {
   Block& body = c->module->functions()[0]->body();
   Op* index = std::next(body.ops().begin())->get();
   index->setAttr("value", Expr::var(body.ops().front()->result()) + Expr::constant(1));
-  CHECK(!verifyModule(*c->module, *c->diags));
-  auto e = c->errors();
+  CHECK(!verifyModule(*c->module, c->diags));
+  auto e = c->diagnostics(false);
   REQUIRE(e.size() == 1);
   CHECK(e[0] == "3:3: E0302: attribute 'value' of arith.index uses '%t' of type tile<f32, [4, 64]>, but "
                 "expressions take only index, integer and bool values; use an integer value");
@@ -162,8 +146,8 @@ TEST_CASE("scf.for carries: yield count and types, results, block arguments") {
   Op& loop = **std::next(c->module->functions()[0]->body().ops().begin());
   loop.body().arg(1)->setType(Type::tile(DType::F16, {4, 64}));
   loop.body().arg(0)->setType(Type::scalar(DType::I32));
-  CHECK(!verifyModule(*c->module, *c->diags));
-  auto e = c->errors();
+  CHECK(!verifyModule(*c->module, c->diags));
+  auto e = c->diagnostics(false);
   REQUIRE(e.size() >= 3);
   CHECK(e[0] == "3:3: E0302: scf.for induction variable '%i' has type i32; it must be index");
   CHECK(e[1] == "3:3: E0302: scf.for carried value '%a' has type tile<f16, [4, 64]> but its initial value '%t' has "
@@ -175,8 +159,8 @@ TEST_CASE("scf.for carries: yield count and types, results, block arguments") {
   Op& loop2 = firstOp(*d->module);
   loop2.addOperand(d->module->functions()[0]->param(2));
   loop2.addResult(Type::index());
-  CHECK(!verifyModule(*d->module, *d->diags));
-  CHECK(d->errors()[0] == "2:3: E0302: scf.for body has 1 argument(s) but needs 2 (the induction variable, then one "
+  CHECK(!verifyModule(*d->module, d->diags));
+  CHECK(d->diagnostics(false)[0] == "2:3: E0302: scf.for body has 1 argument(s) but needs 2 (the induction variable, then one "
                           "per carried value)");
 }
 
@@ -189,17 +173,17 @@ TEST_CASE("scf.if: both branches yield the result types; a missing terminator") 
   auto c = parsed(fn(head + "    scf.yield %t\n  } else {\n    scf.yield %t\n  }\n"));
   Op& branch = **std::next(c->module->functions()[0]->body().ops().begin());
   branch.body(1).erase(branch.body(1).back());
-  CHECK(!verifyModule(*c->module, *c->diags));
-  CHECK(c->errors() == std::vector<std::string>{"3:3: E0302: scf.if else region does not end with scf.yield; end it "
+  CHECK(!verifyModule(*c->module, c->diags));
+  CHECK(c->diagnostics(false) == std::vector<std::string>{"3:3: E0302: scf.if else region does not end with scf.yield; end it "
                                                 "with scf.yield of the 1 carried value(s)"});
 }
 
 TEST_CASE("parameters: tensors take a direction, other values none") {
   auto c = parsed("func @k(%x: tensor<f32, [16]> in, %n: index) incore {\n}\n");
-  CHECK(verifyModule(*c->module, *c->diags));
+  CHECK(verifyModule(*c->module, c->diags));
   auto d = parsed("func @k(%x: tensor<f32, [16]>, %n: index in) incore {\n}\n");
-  CHECK(!verifyModule(*d->module, *d->diags));
-  CHECK(d->errors() == std::vector<std::string>{
+  CHECK(!verifyModule(*d->module, d->diags));
+  CHECK(d->diagnostics(false) == std::vector<std::string>{
                            "1:9: E0302: tensor parameter '%x' has no direction; mark it in, out or inout",
                            "1:32: E0302: parameter '%n' is not a tensor but is marked in; only tensor parameters take "
                            "a direction"});
@@ -213,12 +197,12 @@ TEST_CASE("op rules are reported with their own codes, naming the operand") {
                 "per-row value use row_expand_add(tile, column)");
   auto c = parsed(fn("  %a = tile.create : tile<f32, [16, 64]>\n  %b = tile.create : tile<f16, [16, 64]>\n"
                      "  %c = tile.mul %a, %b : tile<f32, [16, 64]>\n"));
-  CHECK(!verifyModule(*c->module, *c->diags));
-  const Diagnostic& d = c->diags->all().at(0);
+  CHECK(!verifyModule(*c->module, c->diags));
+  const Diagnostic& d = c->diags.all().at(0);
   CHECK(diagCode(d.id) == std::string("E0201"));
   REQUIRE(d.notes.size() == 1);
   CHECK(d.notes[0].message == "'%b' is defined here");
-  CHECK(c->sm.lineCol(d.notes[0].range.file, d.notes[0].range.begin).line == 3);
+  CHECK(c->sources.lineCol(d.notes[0].range.file, d.notes[0].range.begin).line == 3);
 }
 
 TEST_CASE("a result type that differs from the inferred one") {
@@ -232,25 +216,25 @@ TEST_CASE("attribute schema violations") {
   Op& load = firstOp(*c->module);
   load.removeAttr("offsets");
   load.setAttr("colour", int64_t(3));
-  CHECK(!verifyModule(*c->module, *c->diags));
-  CHECK(c->errors() == std::vector<std::string>{"2:3: E0218: tile.load needs a 'offsets' attribute (expression "
+  CHECK(!verifyModule(*c->module, c->diags));
+  CHECK(c->diagnostics(false) == std::vector<std::string>{"2:3: E0218: tile.load needs a 'offsets' attribute (expression "
                                                 "list); add it"});
   load.setAttr("offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(0)});
-  DiagnosticEngine diags(c->sm);
+  DiagnosticEngine diags(c->sources);
   CHECK(!verifyModule(*c->module, diags));
   REQUIRE(diags.all().size() == 1);
   CHECK(diags.all()[0].message == "tile.load has no attribute 'colour'; remove it (known: buffers, offsets, window)");
   load.removeAttr("colour");
   load.setAttr("buffers", std::vector<int64_t>{0, 1});
-  DiagnosticEngine diags2(c->sm);
+  DiagnosticEngine diags2(c->sources);
   CHECK(!verifyModule(*c->module, diags2));
   REQUIRE(diags2.all().size() == 1);
   CHECK(diags2.all()[0].message == "tile.load has 2 buffer ids for 1 results; give one id per result (-1 for non-tiles)");
   CHECK(verify(fn("  scf.for unroll %i = 0 to 4 step 1 {\n  }\n")).empty());
   auto m = parsed(fn("  scf.for %i = 0 to 4 step 1 {\n  }\n"));
   firstOp(*m->module).setAttr("mode", std::string("sideways"));
-  CHECK(!verifyModule(*m->module, *m->diags));
-  CHECK(m->errors() == std::vector<std::string>{"2:3: E0218: loop mode 'sideways' is unknown; use serial, unroll or "
+  CHECK(!verifyModule(*m->module, m->diags));
+  CHECK(m->diagnostics(false) == std::vector<std::string>{"2:3: E0218: loop mode 'sideways' is unknown; use serial, unroll or "
                                                 "parallel"});
 }
 

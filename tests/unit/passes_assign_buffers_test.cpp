@@ -1,6 +1,6 @@
 // assign-buffers: buffer ids per class in program order, the copies that
 // repair in-place updates of vec tiles, and the errors for other spaces.
-#include "passes_test_support.h"
+#include "test_support.h"
 
 using namespace tilec;
 using tilec::testing::Harness;

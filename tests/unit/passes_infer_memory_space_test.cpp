@@ -1,6 +1,6 @@
 // infer-memory-space: spaces per class of tiles, operand moves, kernel kinds,
 // and every diagnostic with its code, location and note.
-#include "passes_test_support.h"
+#include "test_support.h"
 
 using namespace tilec;
 using tilec::testing::Harness;

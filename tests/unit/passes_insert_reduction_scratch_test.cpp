@@ -1,6 +1,6 @@
 // insert-reduction-scratch: each row reduction without a scratch operand gets a
 // fresh tile.create of its source's type right before it; others are untouched.
-#include "passes_test_support.h"
+#include "test_support.h"
 
 using namespace tilec;
 using tilec::testing::Harness;

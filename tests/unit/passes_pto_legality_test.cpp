@@ -2,7 +2,7 @@
 // location, message). Modules run through the default pipeline up to
 // pto-legality unless a rule is unreachable from verified IR; those cases skip
 // the earlier passes or edit types through the API.
-#include "passes_test_support.h"
+#include "test_support.h"
 
 using namespace tilec;
 using tilec::testing::Harness;

@@ -1,7 +1,7 @@
 // The PTO emitter: module and function structure, the constant block, tensor
 // views, allocs and their placement, every op form, control flow, names, and
 // byte-identical output across runs.
-#include "passes_test_support.h"
+#include "test_support.h"
 
 #include <regex>
 

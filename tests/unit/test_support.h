@@ -1,7 +1,7 @@
-// Test harness for the PTO passes and the PTO emitter: parses .tir text, runs
-// passes by name, and shows the results as printed IR, PTO text, or
-// diagnostics in the form "line:col: E0401: message" (notes as
-// "  note line:col: message").
+// Shared unit-test harnesses: .tir text parsed into a module with its diagnostics
+// shown as "line:col: E0401: message" (notes as "  note line:col: message"), and,
+// for the passes and the PTO emitter, a harness that runs passes by name and shows
+// the result as printed IR or PTO text.
 #pragma once
 #include <doctest/doctest.h>
 
@@ -36,10 +36,37 @@ inline std::vector<std::string> pipelineUpTo(const std::string& last) {
   return out;
 }
 
-struct Harness {
-  explicit Harness(const std::string& text, ir::Target target = ir::Target::A2A3) {
-    FileId file = sources.addBuffer("t.tir", text);
-    module = ir::parseModule(sources, file, diags, target);
+// .tir text parsed into a module (null when the text has errors).
+struct ParsedTir {
+  ParsedTir(const std::string& name, const std::string& text, ir::Target target = ir::Target::A2A3) {
+    module = ir::parseModule(sources, sources.addBuffer(name, text), diags, target);
+  }
+  ParsedTir(const ParsedTir&) = delete;  // diags refers to sources
+
+  std::string where(SourceRange r) const {
+    if (!r.valid()) return "-";
+    LineCol lc = sources.lineCol(r.file, r.begin);
+    return std::to_string(lc.line) + ":" + std::to_string(lc.column);
+  }
+
+  Lines diagnostics(bool withNotes = true) const {
+    Lines out;
+    for (const Diagnostic& d : diags.all()) {
+      out.push_back(where(d.range) + ": " + diagCode(d.id) + ": " + d.message);
+      if (withNotes)
+        for (const DiagNote& n : d.notes) out.push_back("  note " + where(n.range) + ": " + n.message);
+    }
+    return out;
+  }
+
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  std::unique_ptr<ir::Module> module;
+};
+
+struct Harness : ParsedTir {
+  explicit Harness(const std::string& text, ir::Target target = ir::Target::A2A3)
+      : ParsedTir("t.tir", text, target) {
     REQUIRE_MESSAGE(module, text);
     ctx.target = target;
   }
@@ -63,21 +90,6 @@ struct Harness {
     return os.str();
   }
 
-  std::string where(SourceRange r) const {
-    if (!r.valid()) return "-";
-    LineCol lc = sources.lineCol(r.file, r.begin);
-    return std::to_string(lc.line) + ":" + std::to_string(lc.column);
-  }
-
-  Lines diagnostics() const {
-    Lines out;
-    for (const Diagnostic& d : diags.all()) {
-      out.push_back(where(d.range) + ": " + diagCode(d.id) + ": " + d.message);
-      for (const DiagNote& n : d.notes) out.push_back("  note " + where(n.range) + ": " + n.message);
-    }
-    return out;
-  }
-
   // "line:col: E0401" of every diagnostic, without messages or notes.
   Lines codes() const {
     Lines out;
@@ -85,10 +97,7 @@ struct Harness {
     return out;
   }
 
-  SourceManager sources;
-  DiagnosticEngine diags{sources};
   PassContext ctx{diags};
-  std::unique_ptr<ir::Module> module;
 };
 
 }  // namespace tilec::testing
