@@ -166,18 +166,22 @@ std::optional<Lowerer::CallArgs> Lowerer::checkCallArgs(const ast::Call& c, cons
 
 // ---------------------------------------------------------------- argument helpers
 
+// False (reported unless poison) when `v` is not a bracketed list.
+bool Lowerer::isList(const Val& v, const char* what, const char* example) {
+  if (v.isPoison()) return false;
+  if (v.kind == ValKind::List) return true;
+  error(Diag::BadShapeList, v.range,
+        std::string(what) + " must be a list like " + example + ", but this is " + valKindName(v.kind) +
+            "; write the values in brackets");
+  return false;
+}
+
 std::optional<std::vector<int64_t>> Lowerer::staticShape(const ast::Expr& e, const char* what) {
   return staticShapeOf(eval(e), what);
 }
 
 std::optional<std::vector<int64_t>> Lowerer::staticShapeOf(const Val& list, const char* what) {
-  if (list.isPoison()) return std::nullopt;
-  if (list.kind != ValKind::List) {
-    error(Diag::BadShapeList, list.range,
-          std::string(what) + " must be a list like [16, 16], but this is " + valKindName(list.kind) +
-              "; write the dims in brackets");
-    return std::nullopt;
-  }
+  if (!isList(list, what, "[16, 16]")) return std::nullopt;
   if (list.elems.empty()) {
     error(Diag::BadShapeList, list.range, std::string(what) + " is empty; a tile needs at least one dim");
     return std::nullopt;
@@ -216,13 +220,7 @@ std::optional<std::vector<int64_t>> Lowerer::staticShapeOf(const Val& list, cons
 
 std::optional<std::vector<ir::Expr>> Lowerer::intList(const ast::Expr& e, const char* what) {
   Val list = eval(e);
-  if (list.isPoison()) return std::nullopt;
-  if (list.kind != ValKind::List) {
-    error(Diag::BadShapeList, list.range,
-          std::string(what) + " must be a list like [0, 0], but this is " + valKindName(list.kind) +
-              "; write the values in brackets");
-    return std::nullopt;
-  }
+  if (!isList(list, what, "[0, 0]")) return std::nullopt;
   std::vector<ir::Expr> out;
   bool ok = true;
   std::string role = std::string("an element of ") + what;

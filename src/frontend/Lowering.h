@@ -172,6 +172,7 @@ class Lowerer {
   std::optional<CallArgs> checkCallArgs(const ast::Call& c, const BuiltinSig& sig);
   std::optional<std::vector<int64_t>> staticShape(const ast::Expr& e, const char* what);
   std::optional<std::vector<int64_t>> staticShapeOf(const Val& list, const char* what);
+  bool isList(const Val& v, const char* what, const char* example);
   std::optional<std::vector<ir::Expr>> intList(const ast::Expr& e, const char* what);
   std::optional<std::vector<ir::Expr>> validList(const ast::Expr* e, const std::vector<int64_t>& shape);
   std::optional<ir::MemSpace> spaceArg(const ast::Expr* e);
