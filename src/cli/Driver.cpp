@@ -136,7 +136,13 @@ int Driver::compile() {
   if (opts_.syntaxOnly) return finish("");
 
   uint32_t initialProperties = *kind == InputKind::Tile ? uint32_t(PropSSA) : 0u;
-  if (!runPipeline(*module, initialProperties)) return failure();
+  buildPipeline(initialProperties);
+  // A pipeline chosen with --passes may not fit together: a usage error, found before
+  // anything runs.
+  uint32_t emitterNeeds = opts_.emit == EmitKind::Pto ? uint32_t(PropPtoLegal) : 0u;
+  std::string problem = passManager_->pipelineProblem(emitterNeeds, "the PTO emitter");
+  if (!problem.empty()) return reportUsageError("--passes: " + problem);
+  if (!runPipeline(*module)) return failure();
   std::optional<std::string> output = emit(*module);
   if (!output) return failure();
   return finish(*output);
@@ -243,8 +249,7 @@ std::unique_ptr<ir::Module> Driver::buildFromTir() {
   return module;
 }
 
-bool Driver::runPipeline(ir::Module& m, uint32_t initialProperties) {
-  stage_ = "running passes";
+void Driver::buildPipeline(uint32_t initialProperties) {
   passManager_ = std::make_unique<PassManager>(passContext_, initialProperties);
   for (const std::string& name : opts_.pipeline) passManager_->addPass(createPassByName(name));
 
@@ -266,7 +271,10 @@ bool Driver::runPipeline(ir::Module& m, uint32_t initialProperties) {
     passManager_->addInstrumentation(std::make_unique<IRTreeDirInstrumentation>(opts_.printIrTreeDir, diags_));
   passManager_->addInstrumentation(std::make_unique<LoggingInstrumentation>());
   if (opts_.timePasses) passManager_->addInstrumentation(std::make_unique<TimingInstrumentation>(std::cerr));
+}
 
+bool Driver::runPipeline(ir::Module& m) {
+  stage_ = "running passes";
   bool ok = passManager_->run(m);
   diags_.flush();
   return ok && !diags_.hasErrors();
@@ -281,7 +289,7 @@ std::optional<std::string> Driver::emit(const ir::Module& m) {
   }
   if (!(passManager_->properties() & PropPtoLegal))
     throw InternalError("the PTO emitter requires property '" + propNames(PropPtoLegal) +
-                        "', which the pipeline did not produce; end the pipeline with 'pto-legality'");
+                        "', which the pipeline did not produce");
   stage_ = "emitting PTO";
   emitting_ = &m;
   bool ok = pto::emitModule(m, os, diags_);

@@ -39,7 +39,8 @@ class Driver {
   };
   FrontendResult buildFromTile();
   std::unique_ptr<ir::Module> buildFromTir();
-  bool runPipeline(ir::Module& m, uint32_t initialProperties);
+  void buildPipeline(uint32_t initialProperties);  // passes and instrumentation from the options
+  bool runPipeline(ir::Module& m);
   std::optional<std::string> emit(const ir::Module& m);  // nullopt after reported errors
   int finish(const std::string& output);
   int failure();

@@ -16,10 +16,21 @@ std::vector<Expr> collapseExprs(const std::vector<Expr>& dims) {
   return {ir::product(leading), dims.back()};
 }
 
+// The valid rows of the collapse: the product of the leading valid extents. Each is at most
+// its axis's extent (a rule every tile type obeys), so the product is at most the collapsed
+// rows; where the prover cannot see that (two symbolic factors), the bound is written out.
+static std::vector<Expr> collapseValid(const std::vector<Expr>& valid, int64_t rows) {
+  std::vector<Expr> flat = collapseExprs(valid);
+  const Expr physical = Expr::constant(rows);
+  if (ir::prove(ir::CmpKind::LE, flat[0], physical) != std::optional<bool>(true))
+    flat[0] = Expr::min(physical, flat[0]);
+  return flat;
+}
+
 ir::Type collapseTile(const ir::Type& t, ir::Target target) {
   bool defaultLayout = t.layout() == ir::defaultLayout(t.space(), t.shape(), target);
   std::vector<int64_t> shape = collapseShape(t.shape());
-  ir::Type flat = t.withShape(shape, collapseExprs(t.valid()));
+  ir::Type flat = t.withShape(shape, collapseValid(t.valid(), shape[0]));
   if (defaultLayout) flat = flat.withLayout(ir::defaultLayout(t.space(), shape, target));
   return flat;
 }
@@ -64,13 +75,14 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
   const size_t rank = dims.size();
   out.window.assign(rank - valid.size(), Expr::constant(1));
   out.window.insert(out.window.end(), valid.begin(), valid.end());
-  bool fits = true;
-  for (size_t i = 0; i < rank; ++i) fits = fits && !certainlyExceeds(out.window[i], dims[i]);
-  if (fits || valid.size() < 2) return out;
+  // Only a 2-D tile's rows may run on into the outer axes: an N-D tile's axes are the
+  // tensor's trailing axes one for one, and the caller's bounds check holds them to it.
+  bool rowsSpanAxes = valid.size() == 2 && rank > 2 && certainlyExceeds(valid[0], dims[rank - 2]);
+  if (!rowsSpanAxes) return out;
 
-  // The tile's rows collapse several tensor axes: consume whole axes from the innermost out.
-  Expr rows = valid[valid.size() - 2];
+  // The tile's rows run on into the outer axes: consume whole axes from the innermost out.
   const Expr& cols = valid.back();
+  const int64_t rows = valid[0].constValue();
   if (certainlyExceeds(offsets.back() + cols, dims.back())) {
     out.failure = F::PastTensor;
     out.message = "store writes " + num(cols) + " columns at offset " + num(offsets.back()) +
@@ -80,29 +92,26 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
   }
   out.window.assign(rank, Expr::constant(1));
   out.window.back() = cols;
-  std::optional<int64_t> remaining = rows.asConst();
+  int64_t remaining = rows;
   for (size_t a = rank - 1; a-- > 0;) {
     std::optional<int64_t> extent = dims[a].asConst();
-    if (!remaining || !extent) {  // symbolic rows or extent: the tile's rows are this axis
-      out.window[a] = remaining ? Expr::constant(*remaining) : rows;
-      return out;
-    }
-    if (*remaining <= *extent) {
-      if (certainlyExceeds(offsets[a] + Expr::constant(*remaining), dims[a])) {
+    if (!extent || remaining <= *extent) {  // the rows that remain are a part of this axis
+      out.window[a] = Expr::constant(remaining);
+      if (certainlyExceeds(offsets[a] + out.window[a], dims[a])) {
         out.failure = F::PastTensor;
-        out.message = "store writes " + std::to_string(*remaining) + " rows at offset " +
+        out.message = "store writes " + std::to_string(remaining) + " rows at offset " +
                       num(offsets[a]) + " of axis " + std::to_string(a) + ", whose extent is " +
-                      std::to_string(*extent) + ", past the end of the tensor; store fewer rows or start at a "
+                      num(dims[a]) + ", past the end of the tensor; store fewer rows or start at a "
                       "lower offset";
       }
-      out.window[a] = Expr::constant(*remaining);
       return out;
     }
-    if (*remaining % *extent != 0) {
+    if (remaining % *extent != 0) {
       out.failure = F::FractionalAxis;
-      out.message = "the tile's " + num(rows) + " rows span several tensor axes, so they must fill axis " +
-                    std::to_string(a) + " (extent " + std::to_string(*extent) +
-                    ") a whole number of times, but " + std::to_string(*remaining) +
+      out.message = "the tile's " + std::to_string(rows) +
+                    " rows span several tensor axes, so they must fill axis " + std::to_string(a) +
+                    " (extent " + std::to_string(*extent) + ") a whole number of times, but " +
+                    std::to_string(remaining) +
                     " rows remain; store one whole axis at a time (loop over the outer axis) or "
                     "give the destination a shape whose rows are a single axis";
       return out;
@@ -115,14 +124,22 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
       return out;
     }
     out.window[a] = dims[a];
-    *remaining /= *extent;
+    remaining /= *extent;
   }
-  if (*remaining != 1) {
+  if (remaining != 1) {
     out.failure = F::PastTensor;
-    out.message = "store writes " + num(rows) + " rows but the tensor's leading axes hold only " +
-                  std::to_string(rows.constValue() / *remaining) + "; store fewer rows";
+    out.message = "store writes " + std::to_string(rows) +
+                  " rows but the tensor's leading axes hold only " +
+                  std::to_string(rows / remaining) + "; store fewer rows";
   }
   return out;
+}
+
+bool packedIsPhysical(const ir::Type& t) {
+  if (t.rank() <= 2) return true;
+  std::vector<Expr> shape;
+  for (int64_t d : t.shape()) shape.push_back(Expr::constant(d));
+  return collapsesContiguously(t.valid(), shape);
 }
 
 Diag StoreWindow::diag() const {

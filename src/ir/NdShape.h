@@ -27,8 +27,11 @@ std::vector<ir::Expr> foldOffsets(const std::vector<ir::Expr>& offsets,
 // The last (column) dim is not considered.
 bool collapsesContiguously(const std::vector<ir::Expr>& part, const std::vector<ir::Expr>& full);
 
-// The partition window a store of a 2-D (or lower-rank) tile with valid extents `valid`
-// writes into a tensor of extents `dims` at `offsets`, or a reason it has none.
+// The partition window a store of a tile with valid extents `valid` writes into a tensor of
+// extents `dims` at `offsets`, or a reason it has none. The tile's axes are the tensor's
+// trailing axes (the window is `valid` padded with leading 1s; bounds are the caller's to
+// check), except that a 2-D tile with more rows than the tensor's row axis runs on into the
+// outer axes, consuming whole axes from the innermost outward.
 struct StoreWindow {
   std::vector<ir::Expr> window;  // tensor rank
   enum class Failure { None, PastTensor, FractionalAxis, NonZeroOffset } failure = Failure::None;
@@ -37,6 +40,13 @@ struct StoreWindow {
 };
 StoreWindow storeWindow(const std::vector<ir::Expr>& valid, const std::vector<ir::Expr>& dims,
                         const std::vector<ir::Expr>& offsets);
+
+// A flattened N-D tile holds its valid elements packed row after row (the layout an N-D
+// load produces and an N-D store reads). True when that packing puts every valid element
+// where the physical N-D layout has it too: some leading axes with one valid entry, at most
+// one partial axis, then full axes (the last axis aside). Ops that address a tile by physical
+// position (set_valid_shape, reshape, assemble offsets) need this of their N-D tiles.
+bool packedIsPhysical(const ir::Type& tile);
 
 std::string shapeStr(const std::vector<int64_t>& shape);  // "[2, 3, 4]"
 std::string exprsStr(const std::vector<ir::Expr>& es);     // "[%S, 512]" with hint names

@@ -732,7 +732,9 @@ class Rules {
     if (!batched && (lhs.rank() != 2 || rhs.rank() != 2))
       return fail(Diag::RankNotSupported,
                   op_ + " multiplies 2-D tiles, but the operands have rank " + std::to_string(lhs.rank()) +
-                      " and " + std::to_string(rhs.rank()) + "; use batch_matmul for batches",
+                      " and " + std::to_string(rhs.rank()) +
+                      "; multiply one 2-D page at a time (load or reshape each batch page "
+                      "to 2-D in a loop over the batch axes)",
                   lhs.rank() != 2 ? int(l) : int(r));
     size_t n = lhs.rank();
     if (lhs.shape()[n - 1] != rhs.shape()[n - 2])

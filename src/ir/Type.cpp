@@ -147,13 +147,22 @@ Type Type::tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid, Me
 
 bool Type::hasFullValid() const { return sameExprs(valid_, constExprs(shape_)); }
 
+namespace {
+// Sizes saturate: a tile of INT64_MAX bytes is as impossible as a larger one, and
+// capacity checks must see it as huge rather than wrapped around.
+int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+}  // namespace
+
 int64_t Type::elementCount() const {
   int64_t n = 1;
-  for (int64_t d : shape_) n *= d;
+  for (int64_t d : shape_) n = saturatingMul(n, d);
   return n;
 }
 
-int64_t Type::byteSize() const { return elementCount() * int64_t(dtypeBytes(dtype_)); }
+int64_t Type::byteSize() const { return saturatingMul(elementCount(), int64_t(dtypeBytes(dtype_))); }
 
 Type Type::withDType(DType d) const {
   Type t = *this;

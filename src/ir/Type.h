@@ -82,7 +82,7 @@ class Type {
   const TileLayout& layout() const { return layout_; }
   size_t rank() const { return isTensor() ? dims_.size() : shape_.size(); }
   bool hasFullValid() const;     // valid == shape
-  int64_t elementCount() const;  // product of the physical shape
+  int64_t elementCount() const;  // product of the physical shape; both saturate at INT64_MAX
   int64_t byteSize() const;
 
   // Copies with one field changed (tile only).

@@ -1,8 +1,12 @@
 // flatten-nd-to-2d: every tile of rank >= 3 in a kernel becomes the 2-D tile
-// [product of leading dims, last] (PTO tiles are 2-D). Two phases: all
-// preconditions are checked first (each violation is reported, nothing is
-// rewritten), then one program-order walk rewrites ops in place. Linear in the
-// number of ops, plus the per-batch pages an N-D transpose unrolls into.
+// [product of leading dims, last] (PTO tiles are 2-D). The flattened tile holds the
+// valid elements packed row after row, as an N-D load leaves them and an N-D store
+// reads them (the store windows were decided before, by store-partition); ops that
+// address a tile by physical position must see the same layout (nd::packedIsPhysical).
+// Two phases: all preconditions are checked first (each violation is reported,
+// nothing is rewritten), then one program-order walk rewrites ops in place. Linear
+// in the number of ops, plus the per-batch pages an N-D transpose unrolls into
+// (at most kMaxTransposePages per transpose).
 #include "ir/OpDefs.h"
 #include "ir/NdShape.h"
 #include "passes/Pass.h"
@@ -12,6 +16,10 @@ namespace {
 using namespace ir;
 
 bool isNdTile(const Type& t) { return t.isTile() && t.rank() > 2; }
+
+// An N-D transpose becomes one 2-D transpose per page; past this many pages the
+// kernel should loop over the pages itself instead of growing by thousands of ops.
+constexpr int64_t kMaxTransposePages = 4096;
 
 bool touchesNdTile(const Op& op) {
   for (Value* v : op.operands())
@@ -61,6 +69,10 @@ class Preconditions {
         return checkAssemble(op);
       case OpKind::Transpose:
         return checkTranspose(op);
+      case OpKind::SetValidShape:
+      case OpKind::Reshape:
+      case OpKind::ReinterpretView:
+        return checkPhysicalLayout(op);
       case OpKind::BatchMatmul:
       case OpKind::BatchMatmulAcc:
         return fail(Diag::NdBatchMatmul, op,
@@ -72,10 +84,31 @@ class Preconditions {
     }
   }
 
+  // `op` reads or writes its N-D tiles by physical position, which the packed 2-D
+  // layout matches only when the valid elements are a leading run of rows.
+  void checkPhysicalLayout(const Op& op) {
+    std::vector<const Value*> tiles(op.operands().begin(), op.operands().end());
+    for (unsigned i = 0; i < op.numResults(); ++i) tiles.push_back(op.result(i));
+    for (const Value* v : tiles) {
+      const Type& t = v->type();
+      if (!isNdTile(t) || nd::packedIsPhysical(t)) continue;
+      std::string name = v->name().empty() ? "" : " '" + v->name() + "'";
+      return fail(Diag::NdPartialInnerAxis, op,
+                  std::string(opInfo(op.kind()).name) + " addresses the " + nd::shapeStr(t.shape()) +
+                      " tile" + name + " by position, but its valid extents " +
+                      nd::exprsStr(t.valid()) +
+                      " leave holes between valid rows once the tile is 2-D (an axis inside the "
+                      "outermost partial one is partial too), so no 2-D valid shape can say which "
+                      "elements are valid; narrow only the outermost axis that holds more than one "
+                      "entry, or work on one 2-D page at a time in a loop");
+    }
+  }
+
   void checkAssemble(const Op& op) {
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
     if (target.rank() <= 2) return;
+    checkPhysicalLayout(op);
     // Equal ranks are a typing rule of assemble, checked before this pass.
     if (!nd::collapsesContiguously(constExprs(src.shape()), constExprs(target.shape())))
       fail(Diag::NdAssembleBand, op,
@@ -98,12 +131,20 @@ class Preconditions {
                       std::to_string(lo) + " and " + std::to_string(hi) +
                       ", which involves a batch axis; only the last two axes of a >2D tile can be "
                       "swapped, so reshape the tile so that the swapped axes are the last two");
-    for (int64_t i = 0; i + 2 < n; ++i)
+    int64_t pages = 1;
+    for (int64_t i = 0; i + 2 < n; ++i) {
       if (in.valid()[i] != Expr::constant(in.shape()[i]))
         return fail(Diag::NdTransposeValid, op,
                     "transpose of a >2D tile needs every batch axis fully valid, but axis " +
                         std::to_string(i) + " has valid extent " + nd::exprsStr({in.valid()[i]}) +
                         "; narrow only the last two axes, or transpose each page in a loop");
+      pages *= in.shape()[i];  // no overflow: a tile's element count fits in int64
+    }
+    if (pages > kMaxTransposePages)
+      fail(Diag::NdTransposePages, op,
+           "transpose of a " + nd::shapeStr(in.shape()) + " tile unrolls into " + std::to_string(pages) +
+               " 2-D transposes, more than the limit of " + std::to_string(kMaxTransposePages) +
+               "; loop over the batch axes in the kernel and transpose one 2-D page per iteration");
   }
 
   DiagnosticEngine& diags_;
@@ -212,6 +253,8 @@ class Rewriter {
 
   // [..batch.., A, B] swapped on the last two axes: one 2-D transpose per batch page,
   // each with a scratch page sliced from one pool, assembled into the [Bc*B, A] result.
+  // Pages sit where the packed layout puts them: input page p at row p * (valid A),
+  // output page p at row p * (valid B), which are p * A and p * B when the pages are full.
   void unrollTranspose(Op& op) {
     Value* in = op.operand(0);  // already collapsed to [Bc*A, B]
     const Type& ndOut = op.result()->type();
@@ -230,10 +273,10 @@ class Rewriter {
       Op* c = blk.create(OpKind::Create, loc, &op);
       return c->addResult(std::move(t), name);
     };
-    auto slice = [&](Value* from, int64_t row, std::vector<Expr> valid, const std::string& name) {
+    auto slice = [&](Value* from, Expr row, std::vector<Expr> valid, const std::string& name) {
       Op* sl = blk.create(OpKind::Slice, loc, &op);
       sl->addOperand(from);
-      sl->setAttr("offsets", std::vector<Expr>{Expr::constant(row), Expr::constant(0)});
+      sl->setAttr("offsets", std::vector<Expr>{std::move(row), Expr::constant(0)});
       return sl->addResult(flatIn.withShape({a, b}, std::move(valid)), name);
     };
 
@@ -243,8 +286,9 @@ class Rewriter {
     Value* pool = create(flatIn.withFullValid(), base + "_scratch");
     for (int64_t p = 0; p < pages; ++p) {
       std::string idx = std::to_string(p);
-      Value* page = slice(in, p * a, pageValid, base + "_page" + idx);
-      Value* scratch = slice(pool, p * a, {}, base + "_scratch" + idx);
+      const Expr pageIndex = Expr::constant(p);
+      Value* page = slice(in, pageIndex * pageValid[0], pageValid, base + "_page" + idx);
+      Value* scratch = slice(pool, Expr::constant(p * a), {}, base + "_scratch" + idx);
       Op* t = blk.create(OpKind::Transpose, loc, &op);
       t->addOperand(page);
       t->addOperand(scratch);
@@ -254,7 +298,7 @@ class Rewriter {
       Op* as = blk.create(OpKind::Assemble, loc, &op);
       as->addOperand(acc);
       as->addOperand(tr);
-      as->setAttr("offsets", std::vector<Expr>{Expr::constant(p * b), Expr::constant(0)});
+      as->setAttr("offsets", std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)});
       acc = as->addResult(acc->type(), base);
     }
     op.result()->replaceAllUsesWith(acc);
@@ -271,7 +315,7 @@ class FlattenNdTo2D final : public Pass {
   const PassInfo& info() const override {
     static const PassInfo kInfo{"flatten-nd-to-2d",
                                 "collapse every >2D tile to [product of leading dims, last]",
-                                PropSSA, PropTileOps2D, 0};
+                                PropSSA | PropStoreWindows, PropTileOps2D, 0};
     return kInfo;
   }
 

@@ -22,17 +22,27 @@ void PassManager::addInstrumentation(std::unique_ptr<PassInstrumentation> instru
   instrumentations_.push_back(std::move(instrumentation));
 }
 
-void PassManager::checkRequiredProperties(const Pass& pass) const {
-  uint32_t missing = pass.info().required & ~properties_;
-  if (!missing) return;
+std::string PassManager::missingMessage(const std::string& who, uint32_t missing) {
   uint32_t first = missing & (~missing + 1);  // lowest missing bit, to name one producer
   bool several = missing != first;
-  std::string message = "pass '" + std::string(pass.info().arg) + "' requires " +
-                        (several ? "properties '" : "property '") + propNames(missing) + "', which " +
-                        (several ? "do" : "does") + " not hold at this point";
+  std::string message = who + " requires " + (several ? "properties '" : "property '") +
+                        propNames(missing) + "', which " + (several ? "do" : "does") +
+                        " not hold at this point";
   std::string producer = producerOf(first);
   if (!producer.empty()) message += "; run '" + producer + "' before it";
-  throw InternalError(message);
+  return message;
+}
+
+std::string PassManager::pipelineProblem(uint32_t finalRequired, const std::string& consumer) const {
+  uint32_t props = properties_;
+  for (const std::unique_ptr<Pass>& pass : passes_) {
+    const PassInfo& info = pass->info();
+    if (uint32_t missing = info.required & ~props)
+      return missingMessage("pass '" + std::string(info.arg) + "'", missing);
+    props = (props & ~info.invalidated) | info.produced;
+  }
+  if (uint32_t missing = finalRequired & ~props) return missingMessage(consumer, missing);
+  return {};
 }
 
 // "After" hooks run in reverse order, so instrumentations nest like scopes: the
@@ -48,7 +58,8 @@ bool PassManager::run(ir::Module& m) {
   for (const std::unique_ptr<Pass>& pass : passes_) {
     // running_ stays set if anything below throws, so the driver can name the pass.
     running_ = pass.get();
-    checkRequiredProperties(*pass);
+    if (uint32_t missing = pass->info().required & ~properties_)
+      throw InternalError(missingMessage("pass '" + std::string(pass->info().arg) + "'", missing));
     for (auto& inst : instrumentations_) inst->runBeforePass(*pass, m);
     unsigned errorsBefore = ctx_.diags.errorCount();
     bool ok = pass->run(m, ctx_);

@@ -41,8 +41,15 @@ class PassManager {
   void addPass(std::unique_ptr<Pass> pass);
   void addInstrumentation(std::unique_ptr<PassInstrumentation> instrumentation);
 
+  // Why the pipeline cannot run from the initial properties (a pass whose required
+  // properties would not hold, or `finalRequired` missing at the end), naming the
+  // pass to add; empty when it can. Properties are static, so this is decided
+  // before any pass runs.
+  std::string pipelineProblem(uint32_t finalRequired, const std::string& consumer) const;
+
   // Runs the passes in order. Returns false as soon as a pass fails or reports an
-  // error. Throws InternalError when a pass's required properties do not hold.
+  // error. Throws InternalError when a pass's required properties do not hold
+  // (pipelineProblem() finds that first).
   bool run(ir::Module& m);
 
   uint32_t properties() const { return properties_; }
@@ -50,7 +57,7 @@ class PassManager {
   const Pass* runningPass() const { return running_; }
 
  private:
-  void checkRequiredProperties(const Pass& pass) const;
+  static std::string missingMessage(const std::string& who, uint32_t missing);
   template <class F>
   void forEachReversed(F&& hook);
 

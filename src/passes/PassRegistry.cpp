@@ -25,6 +25,7 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropPtoLegal, "pto-legal"},
     {PropTileOps2D, "tile-ops-2d"},
     {PropNdLegalized, "nd-legalized"},
+    {PropStoreWindows, "store-windows"},
 };
 
 }  // namespace
@@ -53,10 +54,10 @@ std::unique_ptr<Pass> createPassByName(const std::string& arg) {
 
 std::vector<std::string> defaultPtoPipeline() {
   return {"verify",
+          "store-partition",
           "flatten-nd-to-2d",
           "fold-identity-reshape",
           "insert-transpose-scratch",
-          "store-partition",
           "tile-ops-2d",
           "infer-memory-space",
           "insert-reduction-scratch",

@@ -6,6 +6,8 @@
 // buffers whose lifetimes do not overlap, so the sum is an upper bound).
 // Linear in program size.
 #include <map>
+#include <set>
+#include <tuple>
 #include <optional>
 
 #include "ir/OpDefs.h"
@@ -111,6 +113,7 @@ constexpr SpaceFacts kSpaces[] = {
 };
 
 std::string bytesStr(int64_t bytes) {
+  if (bytes == INT64_MAX) return "more than 8 EiB";  // byteSize() saturated
   return bytes % KiB == 0 ? std::to_string(bytes / KiB) + " KiB" : std::to_string(bytes) + " bytes";
 }
 
@@ -200,8 +203,12 @@ class FunctionLegality {
   }
 
  private:
-  Diagnostic& report(Diag id, const Op& op, std::string message) {
-    return diags_.report(id, op.loc(), std::move(message));
+  // One diagnostic per source construct and rule: the ops a pass unrolled from one
+  // construct (the pages of an N-D transpose) share its range and would repeat it.
+  void report(Diag id, const Op& op, std::string message) {
+    SourceRange r = op.loc();
+    if (r.valid() && !reported_.insert({uint16_t(id), r.file, r.begin, r.end}).second) return;
+    diags_.report(id, r, std::move(message));
   }
   const char* targetStr() const { return targetName(target_); }
 
@@ -560,7 +567,10 @@ class FunctionLegality {
     const Buffer* largest = nullptr;
     for (const auto& [id, b] : buffers) {
       if (b.value->type().space() != s.space) continue;
-      total += (b.bytes + s.alignment - 1) / s.alignment * s.alignment;
+      // Saturating: byteSize() saturates for huge tiles, and so must the sum.
+      int64_t rem = b.bytes % s.alignment, aligned;
+      if (__builtin_add_overflow(b.bytes - rem, rem ? s.alignment : 0, &aligned)) aligned = INT64_MAX;
+      if (__builtin_add_overflow(total, aligned, &total)) total = INT64_MAX;
       if (!largest || b.bytes > largest->bytes) largest = &b;
     }
     int64_t capacity = target_ == Target::A5 ? s.a5Bytes : s.a2a3Bytes;
@@ -579,6 +589,7 @@ class FunctionLegality {
   Function& f_;
   Target target_;
   DiagnosticEngine& diags_;
+  std::set<std::tuple<uint16_t, uint32_t, uint32_t, uint32_t>> reported_;  // code and range
 };
 
 class PtoLegality final : public Pass {

@@ -1,9 +1,10 @@
 // store-partition: a store into a tensor of rank > 2 writes through a partition
-// view, which can only describe a box inside the tensor. This pass computes that
-// box (the `window` attribute): the tile's valid extents aligned to the tensor's
-// trailing axes, or, when the tile's rows are a collapse of several axes, whole
-// axes consumed from the innermost outward. Stores with no such box are errors.
-// Linear in the number of ops times the tensor rank.
+// view, which can only describe a box inside the tensor. This pass decides that
+// box (the `window` attribute) while the stored tile still has its N-D shape, so
+// that flatten-nd-to-2d can drop the shape: the tile's valid extents aligned to the
+// tensor's trailing axes, or, for a 2-D tile with more rows than the tensor's row
+// axis, whole axes consumed from the innermost outward. Stores with no such box are
+// errors. Linear in the number of ops times the tensor rank.
 #include "ir/NdShape.h"
 #include "passes/Pass.h"
 
@@ -16,7 +17,7 @@ class StorePartition final : public Pass {
   const PassInfo& info() const override {
     static const PassInfo kInfo{"store-partition",
                                 "give each store into a >2D tensor the partition box it writes",
-                                PropSSA | PropTileOps2D, 0, 0};
+                                PropSSA, PropStoreWindows, 0};
     return kInfo;
   }
 

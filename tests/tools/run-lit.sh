@@ -83,7 +83,7 @@ prelude='expect_exit() {
 for i in "${!commands[@]}"; do
   cmd=$(substitute "${commands[$i]}")
   rc=0
-  (cd "$work_dir" && bash -o pipefail -c "$prelude
+  (cd "$work_dir" && TMPDIR=$work_dir bash -o pipefail -c "$prelude
 $cmd" 3>&2) || rc=$?
   if [[ $rc -ne 0 ]]; then
     {
