@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ ccache
+  uuid-dev  # libantlr4-runtime links -luuid but does not depend on uuid-dev
   antlr4 libantlr4-runtime-dev
   libcli11-dev libspdlog-dev nlohmann-json3-dev doctest-dev
   time  # /usr/bin/time, used by bench/compile-bench.sh for peak memory

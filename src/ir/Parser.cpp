@@ -613,7 +613,7 @@ class Parser {
 
   bool parseTensorType(Type& out) {
     advance();
-    DType d;
+    DType d = DType::F32;  // set by parseDTypeName before any use
     std::vector<Expr> dims;
     if (!expect(Tok::Less, "'<' after 'tensor'") || !parseDTypeName(d) ||
         !expect(Tok::Comma, "',' after the dtype") || !parseExprList(dims) ||
@@ -625,7 +625,7 @@ class Parser {
 
   bool parseTileType(Type& out) {
     advance();
-    DType d;
+    DType d = DType::F32;  // set by parseDTypeName before any use
     if (!expect(Tok::Less, "'<' after 'tile'") || !parseDTypeName(d) || !expect(Tok::Comma, "',' after the dtype"))
       return false;
     const Token& shapeTok = tok();
