@@ -6,8 +6,8 @@
 #
 # Needs root (chroot, mounts) and Debian's package mirror. Prints the time of each step.
 # Environment: FRESH_CHECK_DIR (work directory, default: a new one under /var/tmp, removed
-# afterwards), FRESH_CHECK_MIRROR (default: the host's first Debian mirror, else
-# deb.debian.org), FRESH_CHECK_KEEP=1 keeps the root for inspection.
+# afterwards), FRESH_CHECK_MIRROR (default http://deb.debian.org/debian),
+# FRESH_CHECK_KEEP=1 keeps the root for inspection.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,9 +26,7 @@ if [[ ${#commands[@]} -ne 2 ]]; then
   exit 1
 fi
 
-mirror=${FRESH_CHECK_MIRROR:-$(grep -hoE 'https?://[^ ]*/debian/?' /etc/apt/sources.list \
-  /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null | grep -v security | head -n 1)}
-mirror=${mirror:-http://deb.debian.org/debian}
+mirror=${FRESH_CHECK_MIRROR:-http://deb.debian.org/debian}
 
 work=${FRESH_CHECK_DIR:-$(mktemp -d /var/tmp/tilec-fresh.XXXXXX)}
 chroot_dir=$work/root

@@ -40,52 +40,100 @@ struct RawOptions {
 
 void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("input", raw.input, "input file (.tile or .tir); '-' reads standard input");
-  app.add_option("-o", raw.output, "output file; '-' writes standard output")->type_name("FILE");
+  app.add_option("-o", raw.output, "write the output to <file>; '-' writes standard output")
+      ->type_name("<file>");
   app.add_option("--input-kind", raw.inputKind, "input language when it cannot be told from the name")
-      ->check(CLI::IsMember({"tile", "tir"}));
-  app.add_option("--target", raw.target, "Ascend target")->check(CLI::IsMember({"a2a3", "a5"}));
+      ->check(CLI::IsMember({"tile", "tir"}))
+      ->type_name("<tile|tir>");
+  app.add_option("--target", raw.target, "Ascend target (default a2a3)")
+      ->check(CLI::IsMember({"a2a3", "a5"}))
+      ->type_name("<a2a3|a5>");
   app.add_option("--kernel", raw.kernel, "compile only this kernel of the file (PTO output holds one)")
-      ->type_name("NAME");
-  app.add_option("--emit", raw.emit, "what to write: pto (default), ir, ast or tokens")
-      ->check(CLI::IsMember({"pto", "ir", "ast", "tokens"}));
+      ->type_name("<name>");
+  app.add_option("--emit", raw.emit, "what to write (default pto)")
+      ->check(CLI::IsMember({"pto", "ir", "ast", "tokens"}))
+      ->type_name("<pto|ir|ast|tokens>");
   app.add_flag(std::string("--emit-ir{") + kFinalIr + "}", raw.emitIr,
-               "write the final IR; --emit-ir=PASS stops after PASS and writes its IR");
-  app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing (-fsyntax-only)");
-  app.add_flag("--Werror", raw.werror, "report warnings as errors (-Werror)");
-  app.add_option("--diagnostics-format", raw.diagnosticsFormat, "text or json (JSON Lines)")
-      ->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--color", raw.color, "color diagnostics: auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_flag("--MD", raw.md, "write a make depfile next to the output (-MD)");
-  app.add_option("--MF,--depfile", raw.depfile, "depfile path (-MF FILE); implies -MD")->type_name("FILE");
-  app.add_option("--MT", raw.depTargets, "depfile target, verbatim (-MT TARGET)")->type_name("TARGET");
-  app.add_option("--MQ", raw.depQuoted, "depfile target, quoted for make (-MQ TARGET)")->type_name("TARGET");
-  app.add_flag("--MP", raw.mp, "add an empty rule for every dependency but the input (-MP)");
+               "write the final IR; with =<pass>, stop after <pass> and write its IR");
+  app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing");
+  app.add_flag("--Werror", raw.werror, "report warnings as errors");
+  app.add_option("--diagnostics-format", raw.diagnosticsFormat, "diagnostics as text (default) or JSON Lines")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("<text|json>");
+  app.add_option("--color", raw.color, "color diagnostics (default auto: on a terminal, unless NO_COLOR)")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("<auto|always|never>");
+  app.add_flag("--MD", raw.md, "write a make depfile next to the output (<output>.d)");
+  app.add_option("--MF,--depfile", raw.depfile, "write the depfile to <file>; implies -MD")->type_name("<file>");
+  app.add_option("--MT", raw.depTargets, "depfile target, verbatim")->type_name("<target>");
+  app.add_option("--MQ", raw.depQuoted, "depfile target, quoted for make")->type_name("<target>");
+  app.add_flag("--MP", raw.mp, "add an empty rule for every dependency but the input");
   app.add_flag("--version", raw.version, "print the version and exit");
   app.add_flag("-v", raw.verbose, "verbose log on stderr (same as --log-level=debug)");
-  app.add_option("--log-level", raw.logLevel, "trace, debug, info, warn, error or off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
-  app.add_option("--passes", raw.passes, "comma-separated pass pipeline replacing the default; "
-                 "--passes= runs none")->type_name("PASS,...");
+  app.add_option("--log-level", raw.logLevel, "log detail on stderr (default warn)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->type_name("<level>");
+  app.add_option("--passes", raw.passes, "run these passes instead of the default pipeline; "
+                 "--passes= runs none")->type_name("<pass>,...");
   app.add_flag("--list-passes", raw.listPasses, "list the passes and their contracts, then exit");
   app.add_flag("--list-diagnostics", raw.listDiagnostics, "list the diagnostic codes (Markdown), then exit");
   app.add_option("--print-ir-before", raw.printIrBefore, "print the IR before these passes")
       ->delimiter(',')
       ->allow_extra_args(false)
-      ->type_name("PASS,...");
+      ->type_name("<pass>,...");
   app.add_option("--print-ir-after", raw.printIrAfter, "print the IR after these passes")
       ->delimiter(',')
       ->allow_extra_args(false)
-      ->type_name("PASS,...");
+      ->type_name("<pass>,...");
   app.add_flag("--print-ir-after-all", raw.printIrAfterAll, "print the IR after every pass");
-  app.add_option("--print-ir-tree-dir", raw.printIrTreeDir, "write DIR/NN_<pass>.tir after every pass")
-      ->type_name("DIR");
+  app.add_option("--print-ir-tree-dir", raw.printIrTreeDir, "write <dir>/NN_<pass>.tir after every pass")
+      ->type_name("<dir>");
   app.add_flag("--verify-each", raw.verifyEach, "run the IR verifier after every pass");
   app.add_flag("--verify-roundtrip", raw.verifyRoundTrip,
                "print, parse and print the IR after every pass; any difference is an internal error");
   app.add_flag("--time-passes", raw.timePasses, "print the wall time of every pass on stderr");
   app.add_option("--debug-crash-in", raw.debugCrashIn)->group("");  // hidden: tests exit code 4
 }
+
+// Help in the style of clang's: each option as it is typed (-fsyntax-only, -MF <file>,
+// --target=<a2a3|a5>), not as CLI11 declares it after the argv rewrite.
+class HelpFormatter final : public CLI::FormatterBase {
+ public:
+  std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const override {
+    std::string out = "OVERVIEW: " + app->get_description() + "\n\n";
+    out += "USAGE: tilec [options] <input>\n\n  <input> is a .tile or .tir file; '-' reads standard input\n\n";
+    out += "OPTIONS:\n";
+    for (const CLI::Option* opt : app->get_options()) {
+      if (opt->get_group().empty() || opt->get_positional()) continue;
+      std::string spelling = spellingOf(*opt);
+      out += "  " + spelling;
+      if (spelling.size() + 2 >= kColumn - 2) out += "\n" + std::string(kColumn, ' ');
+      else out += std::string(kColumn - 2 - spelling.size(), ' ');
+      out += opt->get_description() + "\n";
+    }
+    return out;
+  }
+
+ private:
+  static constexpr size_t kColumn = 30;
+
+  static std::string spellingOf(const CLI::Option& opt) {
+    // Spelled with one dash, as compilers do; rewriteArgsForCli11 maps them to CLI11's.
+    static const std::set<std::string> kSingleDash = {"fsyntax-only", "Werror", "MD", "MF", "MT", "MQ", "MP"};
+    std::vector<std::string> names;
+    for (const std::string& s : opt.get_snames()) names.push_back("-" + s);
+    const std::vector<std::string>& longNames = opt.get_lnames();
+    if (!longNames.empty()) names.push_back((kSingleDash.count(longNames[0]) ? "-" : "--") + longNames[0]);
+    std::string spelling;
+    for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
+    if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
+    std::string value = opt.get_type_name();
+    value = value.substr(0, value.find(":{"));  // IsMember appends the choices; <a|b> names them
+    if (value.empty()) return spelling;         // a flag
+    bool joined = spelling.rfind("--", 0) == 0;
+    return spelling + (joined ? "=" : " ") + value;
+  }
+};
 
 std::optional<int> checkPassNames(const std::vector<std::string>& names, const std::string& flag) {
   for (const std::string& name : names)
@@ -201,7 +249,9 @@ ParseResult parseOptions(int argc, const char* const* argv) {
       rewriteArgsForCli11(std::vector<std::string>(commandLine.begin() + 1, commandLine.end()));
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
 
-  CLI::App app{"tilec: ahead-of-time compiler from .tile kernels to PTO assembly", "tilec"};
+  CLI::App app{"tilec, an ahead-of-time compiler from .tile kernels to PTO assembly", "tilec"};
+  app.formatter(std::make_shared<HelpFormatter>());
+  app.set_help_flag("-h,--help", "print this help and exit");
   RawOptions raw;
   declareOptions(app, raw);
   try {
