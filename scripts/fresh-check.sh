@@ -69,10 +69,18 @@ git clone -q --no-hardlinks "$repo" "$chroot_dir/src/tilec"
 git -C "$chroot_dir/src/tilec" log -1 --format='fresh-check:   at %h %s'
 step_done
 
+n=0
 for command in "${commands[@]}"; do
+  n=$((n + 1))
   step "running in the fresh root: $command"
-  chroot "$chroot_dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 /bin/bash -c "cd /src/tilec && $command"
+  log=$work/command-$n.log
+  if ! chroot "$chroot_dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      LANG=C.UTF-8 /bin/bash -c "cd /src/tilec && $command" >"$log" 2>&1; then
+    echo "fresh-check: FAILED: $command; the last lines of its output:" >&2
+    tail -n 60 "$log" >&2
+    exit 1
+  fi
+  grep -E '^(setup|build-samples):|tests passed|Total Test time' "$log" | sed 's/^/fresh-check:   | /' || true
   step_done
 done
 echo "fresh-check: the README's two commands pass on a minimal Debian 12 root ($SECONDS s in all)"

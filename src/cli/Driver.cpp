@@ -353,6 +353,7 @@ std::string Driver::writeCrashReproducer() {
   } else {
     return {};
   }
+  if (text.empty()) return {};  // nothing was captured: naming an empty file would mislead
   std::string path = crashDir_ + "/tilec-crash-" + stem + ".tir";
   std::string error;
   return writeFileAtomically(path, text, error) ? path : std::string();
@@ -410,7 +411,7 @@ void Driver::onFatalSignal(int signal) {
   writeRaw(err, "\n  tilec version: " TILEC_VERSION "\n  reproduce with: ");
   writeRaw(err, d->reproduceCommand_);
   writeRaw(err, "\n");
-  if (pass && d->snapshot_) {
+  if (pass && d->snapshot_ && !d->snapshot_->snapshot().empty()) {
     char path[4096];
     int n = std::snprintf(path, sizeof path, "%s/tilec-crash-%s.tir", d->crashDir_.c_str(), pass->info().arg);
     int fd = n > 0 && static_cast<size_t>(n) < sizeof path ? ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;

@@ -97,6 +97,13 @@ std::optional<SLayout> parseSLayout(std::string_view s) {
 const char* targetName(Target t) { return kTargetNames[size_t(t)]; }
 std::optional<Target> parseTarget(std::string_view s) { return lookupName<Target>(kTargetNames, s); }
 
+bool windowKeepsStrides(const Type& parent, const std::vector<int64_t>& part) {
+  const std::vector<int64_t>& whole = parent.shape();
+  if (part.size() != 2 || whole.size() != 2) return part == whole;
+  if (parent.layout().slayout != SLayout::NoneBox) return part == whole;
+  return parent.layout().blayout == BLayout::RowMajor ? part[1] == whole[1] : part[0] == whole[0];
+}
+
 TileLayout defaultLayout(MemSpace space, const std::vector<int64_t>& shape, Target t) {
   switch (space) {
     case MemSpace::Mat:

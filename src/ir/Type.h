@@ -52,6 +52,11 @@ struct TileLayout {
 // left zZ on a2a3 / nZ on a5, right zN, acc NZ with 1024-byte fractals).
 TileLayout defaultLayout(MemSpace space, const std::vector<int64_t>& shape, Target t);
 
+// True when a `part`-shaped window of a 2-D tile of type `parent` has the parent's row and
+// column strides as a tile of its own: a full-width row band of an unboxed row-major tile,
+// a full-height column band of a column-major one; for boxed layouts, only the whole tile.
+bool windowKeepsStrides(const class Type& parent, const std::vector<int64_t>& part);
+
 enum class TypeKind : uint8_t { None, Scalar, Tensor, Tile };
 
 class Type {

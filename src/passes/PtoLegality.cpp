@@ -275,6 +275,7 @@ class FunctionLegality {
       case OpKind::Load: return checkLoad(op);
       case OpKind::Store: return checkStore(op);
       case OpKind::Move: return checkMove(op);
+      case OpKind::Assemble: return checkAssemble(op);
       case OpKind::Full: return checkFull(op);
       case OpKind::Matmul: return checkMatmul(op, 0);
       case OpKind::MatmulAcc: return checkMatmul(op, 1);
@@ -464,6 +465,30 @@ class FunctionLegality {
            "tile.store writes a window of " + std::to_string(*w) + " elements but " +
                describe(tile) + " has " + std::to_string(*v) +
                " valid elements; make the window cover exactly the valid shape");
+  }
+
+  // PTOAS gives a subview that does not keep its parent's strides the parent's physical
+  // shape, and a2a3's tmov needs equal shapes: such an assemble is spelled as a vec tinsert,
+  // which a2a3 has for row-major i8, f16, bf16 and f32 tiles only.
+  void checkAssemble(const Op& op) {
+    if (target_ != Target::A2A3) return;
+    const Type& target = op.operand(0)->type();
+    const Type& src = op.operand(1)->type();
+    if (target.rank() != 2 || windowKeepsStrides(target, src.shape())) return;
+    const DType d = src.dtype();
+    bool dtypeOk = d == DType::I8 || d == DType::F16 || d == DType::BF16 || d == DType::F32;
+    auto rowMajorVec = [](const Type& t) {
+      return t.space() == MemSpace::Vec && t.layout().blayout == BLayout::RowMajor &&
+             t.layout().slayout == SLayout::NoneBox;
+    };
+    if (dtypeOk && rowMajorVec(target) && rowMajorVec(src)) return;
+    report(Diag::PtoAssembleInsert, op,
+           "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
+               passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) +
+               " that is not a full-width row band; on a2a3 that is a vec tinsert, which takes only "
+               "row-major vec tiles of i8, f16, bf16 or f32, but the tiles are " + dtypeName(d) + " in " +
+               memSpaceName(src.space()) + "; assemble whole rows (a source as wide as the target), "
+               "or cast to f32 around the assemble");
   }
 
   void checkMove(const Op& op) {

@@ -358,12 +358,21 @@ void FunctionEmitter::emitSubview(const std::string& name, const Value* source,
              valid + " : " + src.type + " -> " + partType);
 }
 
-// The source is moved into a subview of the target's buffer (which the result shares).
+// The source is moved into a subview of the target's buffer (which the result shares). On
+// a2a3 a subview with other strides than its parent gets the parent's shape in PTOAS, which
+// tmov rejects, so such a window is written with tinsert (pto-legality checked its tiles).
 void FunctionEmitter::emitAssemble(const Op& op) {
   const Value* target = op.operand(0);
   const Value* source = op.operand(1);
   const auto* offsets = op.attr<std::vector<Expr>>("offsets");
   if (!offsets) return fail(op, "tile.assemble has no offsets");
+  if (target_ == Target::A2A3 && !windowKeepsStrides(target->type(), source->type().shape())) {
+    Operand src = operand(source), dst = operand(target);
+    std::vector<std::string> at = indices(*offsets);
+    body_.line("pto.tinsert ins(" + src.name + ", " + join(at) + " : " + src.type + ", index, index) outs(" +
+               dst.name + " : " + dst.type + ")");
+    return;
+  }
   TileBuf region = tileBufOf(source->type());
   region.space = target->type().space();
   region.layout = target->type().layout();

@@ -18,7 +18,8 @@ namespace tilec::pto {
 
 class FunctionEmitter {
  public:
-  FunctionEmitter(const ir::Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+  FunctionEmitter(const ir::Function& f, ir::Target target, DiagnosticEngine& diags)
+      : f_(f), target_(target), diags_(diags) {}
   // Writes the function to `os`; returns false (after reporting) if the IR is not emittable.
   bool emit(std::ostream& os);
 
@@ -62,6 +63,7 @@ class FunctionEmitter {
   void fail(const ir::Op& op, const std::string& message);
 
   const ir::Function& f_;
+  ir::Target target_;
   DiagnosticEngine& diags_;
   NameTable names_;
   BodyWriter body_;

@@ -16,7 +16,7 @@ bool emitModule(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags) 
   bool ok = true;
   for (size_t i = 0; i < m.functions().size(); ++i) {
     if (i) out << '\n';
-    ok &= FunctionEmitter(*m.functions()[i], diags).emit(out);
+    ok &= FunctionEmitter(*m.functions()[i], m.target(), diags).emit(out);
   }
   out << "}\n";
   if (ok) os << out.str();
