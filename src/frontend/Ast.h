@@ -163,8 +163,7 @@ struct ExprStmt final : Stmt {
   ExprPtr expr;
 };
 
-enum class LoopMode : uint8_t { Serial, Unroll, Parallel };
-const char* loopModeName(LoopMode m);  // "serial", "unroll", "parallel"
+using ir::LoopMode;  // the IR's enum and its one name table (ir::loopModeName)
 
 // `[unroll|parallel] for i in lb .. ub [step s] { ... }`.
 struct For final : Stmt {

@@ -15,10 +15,6 @@ const char* spelling(BinaryOp op) {
   return names[size_t(op)];
 }
 
-const char* loopModeName(LoopMode m) {
-  static const char* const names[] = {"serial", "unroll", "parallel"};
-  return names[size_t(m)];
-}
 
 }  // namespace ast
 
@@ -106,7 +102,7 @@ class AstPrinter {
         return;
       case ast::StmtKind::For: {
         const auto& f = static_cast<const ast::For&>(s);
-        line(depth, "For " + f.var + " " + ast::loopModeName(f.mode), s.range);
+        line(depth, "For " + f.var + " " + ir::loopModeName(f.mode), s.range);
         expr(*f.lb, depth + 1);
         expr(*f.ub, depth + 1);
         if (f.step) expr(*f.step, depth + 1);

@@ -338,21 +338,18 @@ Val Lowerer::callMove(ir::OpKind kind, const CallArgs& a) {
 // ---------------------------------------------------------------- compute
 
 Val Lowerer::callCast(ir::OpKind kind, const CallArgs& a) {
-  static const char* const modes[] = {"cast_rint", "round", "rint", "floor", "ceil", "trunc", "odd", "none"};
   Val tile = eval(a.pos(0));
   ir::Value* t = asTile(tile, "the operand of cast");
-  std::string rmode = "cast_rint";
+  ir::RoundMode rmode = ir::RoundMode::CastRint;
   if (const ast::Expr* m = a.kw("rmode")) {
     const auto* name = ast::dynCast<ast::NameRef>(m);
-    bool known = name && std::any_of(std::begin(modes), std::end(modes),
-                                     [&](const char* x) { return name->name == x; });
+    std::optional<ir::RoundMode> known = name ? ir::parseRoundMode(name->name) : std::nullopt;
     if (!known) {
       error(Diag::BadKeywordValue, m->range,
-            "'" + text(m->range) + "' is not a rounding mode; use cast_rint, round, rint, floor, ceil, trunc, odd "
-            "or none");
+            "'" + text(m->range) + "' is not a rounding mode; use " + ir::roundModeList());
       return Val::poison(a.call.range);
     }
-    rmode = name->name;
+    rmode = *known;
   }
   if (!t) return Val::poison(a.call.range);
   return tileOp(kind, {{t, tile.range}}, {{"rmode", rmode}}, t->type().withDType(*a.call.typeArg), a.call.range);

@@ -322,7 +322,7 @@ void Lowerer::lowerFor(const ast::For& f) {
   loop->setAttr("lb", lb ? *lb : ir::Expr::constant(0));
   loop->setAttr("ub", ub ? *ub : ir::Expr::constant(0));
   loop->setAttr("step", step ? *step : ir::Expr::constant(1));
-  loop->setAttr("mode", std::string(ast::loopModeName(f.mode)));
+  loop->setAttr("mode", f.mode);
   for (ir::Value* v : inits) loop->addOperand(v);
   ir::Block& body = loop->addRegion().block();
   ir::Value* iv = body.addArg(ir::Type::index(), f.var);

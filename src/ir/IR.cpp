@@ -21,7 +21,33 @@ void addUse(Value* v, Op* user, unsigned index) {
   const_cast<std::vector<Use>&>(v->uses()).push_back({user, index});
 }
 
+template <class E, size_t N>
+std::optional<E> byName(const std::array<const char*, N>& names, std::string_view s) {
+  for (size_t i = 0; i < N; ++i)
+    if (s == names[i]) return E(i);
+  return std::nullopt;
+}
+
+template <size_t N>
+std::string nameList(const std::array<const char*, N>& names) {
+  std::string out;
+  for (size_t i = 0; i < N; ++i) out += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i];
+  return out;
+}
+
+// Indexed by the enums' values.
+constexpr std::array<const char*, 3> kLoopModes = {"serial", "unroll", "parallel"};
+constexpr std::array<const char*, 8> kRoundModes = {"cast_rint", "round", "rint", "floor",
+                                                    "ceil",      "trunc", "odd",  "none"};
+
 }  // namespace
+
+const char* loopModeName(LoopMode m) { return kLoopModes[size_t(m)]; }
+const char* roundModeName(RoundMode m) { return kRoundModes[size_t(m)]; }
+std::optional<LoopMode> parseLoopMode(std::string_view s) { return byName<LoopMode>(kLoopModes, s); }
+std::optional<RoundMode> parseRoundMode(std::string_view s) { return byName<RoundMode>(kRoundModes, s); }
+std::string loopModeList() { return nameList(kLoopModes); }
+std::string roundModeList() { return nameList(kRoundModes); }
 
 // ---- Value ----
 

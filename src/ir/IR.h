@@ -8,7 +8,9 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -19,7 +21,7 @@
 namespace tilec::ir {
 
 enum class OpKind : uint16_t {
-#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS) E,
+#define TILEC_OP(E, ...) E,
 #include "ir/Ops.def"
 #undef TILEC_OP
 };
@@ -61,9 +63,20 @@ class Value {
   std::vector<Use> uses_;
 };
 
-// Attribute payloads. Lists of Expr carry offsets/shapes; strings carry enums.
+// Enumerated attribute values, each with one name table (IR.cpp); the .tir text and the
+// .tile keywords spell them by these names.
+enum class LoopMode : uint8_t { Serial, Unroll, Parallel };
+enum class RoundMode : uint8_t { CastRint, Round, Rint, Floor, Ceil, Trunc, Odd, None };
+const char* loopModeName(LoopMode m);    // "serial", ...
+const char* roundModeName(RoundMode m);  // "cast_rint", ...
+std::optional<LoopMode> parseLoopMode(std::string_view s);
+std::optional<RoundMode> parseRoundMode(std::string_view s);
+std::string loopModeList();   // "serial, unroll or parallel", for messages
+std::string roundModeList();  // "cast_rint, round, ... or none"
+
+// Attribute payloads. Lists of Expr carry offsets/shapes.
 using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
-                               std::vector<int64_t>, Type>;
+                               std::vector<int64_t>, Type, LoopMode, RoundMode>;
 using AttrMap = std::map<std::string, AttrValue>;  // ordered: printing is deterministic
 
 class Region {

@@ -12,16 +12,39 @@ namespace tilec::ir {
 
 // ---- the table ----
 
+namespace {
+
+// Sorted by key, plus `buffers` for ops with results (assign-buffers sets it).
+std::vector<AttrSpec> schema(std::vector<AttrSpec> specs, int numResults) {
+  if (numResults != 0) specs.push_back({"buffers", AttrKind::IntList, false});
+  std::sort(specs.begin(), specs.end(),
+            [](const AttrSpec& a, const AttrSpec& b) { return std::string_view(a.key) < b.key; });
+  return specs;
+}
+
+}  // namespace
+
 const std::vector<OpInfo>& allOps() {
   static const std::vector<OpInfo> kOps = {
-#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS) {OpKind::E, NAME, OPS, RES, REG, uint32_t(TRAITS)},
+#define A(KEY, KIND, REQUIRED) AttrSpec{#KEY, AttrKind::KIND, REQUIRED}
+#define ATTRS(...) std::vector<AttrSpec>{__VA_ARGS__}
+#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) \
+  {OpKind::E, NAME, OPS, RES, REG, uint32_t(TRAITS), TIED, SCRATCH, schema(ATTRS_, RES)},
 #include "ir/Ops.def"
 #undef TILEC_OP
+#undef ATTRS
+#undef A
   };
   return kOps;
 }
 
 const OpInfo& opInfo(OpKind k) { return allOps()[size_t(k)]; }
+
+std::string OpInfo::operandCountText() const {
+  if (numOperands < 0) return "any number of";
+  if (minOperands() == maxOperands()) return std::to_string(minOperands());
+  return std::to_string(minOperands()) + " or " + std::to_string(maxOperands());
+}
 
 std::optional<OpKind> opKindByName(std::string_view name) {
   static const std::map<std::string_view, OpKind> kByName = [] {
@@ -32,18 +55,6 @@ std::optional<OpKind> opKindByName(std::string_view name) {
   auto it = kByName.find(name);
   if (it == kByName.end()) return std::nullopt;
   return it->second;
-}
-
-int tiedOperand(OpKind k) {
-  switch (k) {
-    case OpKind::MatmulAcc:
-    case OpKind::BatchMatmulAcc:
-    case OpKind::Assemble:
-    case OpKind::SetValidShape:
-      return 0;
-    default:
-      return -1;
-  }
 }
 
 // ---- attribute schema ----
@@ -59,56 +70,13 @@ const char* attrKindName(AttrKind k) {
     case AttrKind::IntList: return "integer list";
     case AttrKind::Type: return "type";
     case AttrKind::IntOrFloat: return "number";
+    case AttrKind::LoopMode: return "loop mode";
+    case AttrKind::RoundMode: return "rounding mode";
   }
   return "?";
 }
 
-namespace {
-
-std::vector<AttrSpec> ownAttrs(OpKind k) {
-  using A = AttrKind;
-  switch (k) {
-    case OpKind::Const: return {{"value", A::IntOrFloat, true}};
-    case OpKind::IndexExpr: return {{"value", A::Expr, true}};
-    case OpKind::For:
-      return {{"lb", A::Expr, true}, {"ub", A::Expr, true}, {"step", A::Expr, true},
-              {"mode", A::String, false}};
-    case OpKind::If: return {{"cond", A::Expr, true}};
-    case OpKind::Load:
-    case OpKind::Store:
-      return {{"offsets", A::ExprList, true}, {"window", A::ExprList, false}};
-    case OpKind::Slice:
-    case OpKind::Assemble:
-      return {{"offsets", A::ExprList, true}};
-    case OpKind::Cast: return {{"rmode", A::String, false}};
-    case OpKind::MatmulAcc:
-    case OpKind::BatchMatmulAcc:
-      return {{"init", A::Expr, false}};
-    case OpKind::Transpose:
-    case OpKind::TransposeView:
-      return {{"axes", A::IntList, true}};
-    default: return {};
-  }
-}
-
-const std::vector<std::vector<AttrSpec>>& schemaTable() {
-  static const std::vector<std::vector<AttrSpec>> kTable = [] {
-    std::vector<std::vector<AttrSpec>> t;
-    for (const OpInfo& info : allOps()) {
-      std::vector<AttrSpec> specs = ownAttrs(info.kind);
-      if (info.numResults != 0) specs.push_back({"buffers", AttrKind::IntList, false});
-      std::sort(specs.begin(), specs.end(),
-                [](const AttrSpec& a, const AttrSpec& b) { return std::string_view(a.key) < b.key; });
-      t.push_back(std::move(specs));
-    }
-    return t;
-  }();
-  return kTable;
-}
-
-}  // namespace
-
-const std::vector<AttrSpec>& attrSchema(OpKind k) { return schemaTable()[size_t(k)]; }
+const std::vector<AttrSpec>& attrSchema(OpKind k) { return opInfo(k).attrs; }
 
 const AttrSpec* findAttrSpec(OpKind k, std::string_view key) {
   for (const AttrSpec& s : attrSchema(k))
@@ -128,6 +96,8 @@ bool attrHasKind(const AttrValue& v, AttrKind k) {
     case AttrKind::Type: return std::holds_alternative<Type>(v);
     case AttrKind::IntOrFloat:
       return std::holds_alternative<int64_t>(v) || std::holds_alternative<double>(v);
+    case AttrKind::LoopMode: return std::holds_alternative<LoopMode>(v);
+    case AttrKind::RoundMode: return std::holds_alternative<RoundMode>(v);
   }
   return false;
 }
@@ -202,45 +172,30 @@ class Rules {
 
   Result infer() {
     if (auto e = checkCommon()) return *e;
-    switch (in_.kind) {
-      case OpKind::Const: return inferConst();
-      case OpKind::IndexExpr: return inferIndex();
-      case OpKind::For:
-      case OpKind::If:
-      case OpKind::Yield:
-        return OpError{Diag::IRVerify,
-                       op_ + " is typed by its regions, not by inference; check it with the verifier"};
-      case OpKind::TensorView: return inferTensorView();
-      case OpKind::Load: return inferLoad();
-      case OpKind::Store: return inferStore();
-      case OpKind::Create: return declaredTile();
-      case OpKind::Full: return inferFull();
-      case OpKind::Move: return inferMove();
-      case OpKind::Cast: return inferCast();
-      case OpKind::MatmulAcc: return inferMatmulAcc();
-      case OpKind::BatchMatmulAcc: return inferBatchMatmulAcc();
-      case OpKind::Transpose:
-      case OpKind::TransposeView: return inferTranspose();
-      case OpKind::Reshape:
-      case OpKind::ReinterpretView: return inferReshape();
-      case OpKind::Slice: return inferSlice();
-      case OpKind::Assemble: return inferAssemble();
-      case OpKind::SetValidShape: return inferSetValidShape();
-      default: break;
-    }
-    if (info_.has(Elementwise)) return inferElementwise();
-    if (info_.has(TileScalar)) return inferTileScalar();
-    if (info_.has(Unary)) return inferUnary();
-    if (info_.has(RowReduce)) return inferRowReduce();
-    if (info_.has(ColReduce)) return inferColReduce();
-    if (info_.has(RowExpand)) return inferRowExpand();
-    if (in_.kind == OpKind::Matmul) return inferMatmul(0);
-    return inferBatchMatmul(0);
+    return (this->*rule())();
   }
 
  private:
-  // Schema checks: required keys present, no unknown keys, payload kinds, and the
-  // values of enumerated and boolean attributes.
+  using Rule = Result (Rules::*)();
+
+  // The typing rule of the op kind: the table's Rule column.
+  Rule rule() const {
+    static const Rule kRules[] = {
+#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) &Rules::RULE,
+#include "ir/Ops.def"
+#undef TILEC_OP
+    };
+    return kRules[size_t(in_.kind)];
+  }
+
+  Result typedByRegions() {
+    return OpError{Diag::IRVerify, op_ + " is typed by its regions, not by inference; check it with the verifier"};
+  }
+  Result inferPlainMatmul() { return inferMatmul(0); }
+  Result inferPlainBatchMatmul() { return inferBatchMatmul(0); }
+
+  // Schema checks: required keys present, no unknown keys, payload kinds (enumerated
+  // values are typed), and that `init` is a condition.
   std::optional<OpError> checkAttrs(OpKind k, const AttrMap& attrs) const {
     for (const AttrSpec& spec : attrSchema(k))
       if (spec.required && !attrs.count(spec.key))
@@ -251,18 +206,15 @@ class Rules {
       if (!spec)
         return bad(std::string(info_.name) + " has no attribute '" + key + "'; remove it" +
                    knownKeys(k));
+      if (const auto* name = std::get_if<std::string>(&value)) {
+        if (spec->kind == AttrKind::LoopMode)
+          return bad("loop mode '" + *name + "' is unknown; use " + loopModeList());
+        if (spec->kind == AttrKind::RoundMode)
+          return bad("rounding mode '" + *name + "' is unknown; use " + roundModeList());
+      }
       if (!attrHasKind(value, spec->kind))
         return bad("attribute '" + key + "' of " + info_.name + " must be a " +
                    attrKindName(spec->kind) + "; write it as one");
-    }
-    if (auto* mode = attrOf<std::string>(attrs, "mode"))
-      if (*mode != "serial" && *mode != "unroll" && *mode != "parallel")
-        return bad("loop mode '" + *mode + "' is unknown; use serial, unroll or parallel");
-    if (auto* rmode = attrOf<std::string>(attrs, "rmode")) {
-      static const char* kModes[] = {"cast_rint", "round", "rint", "floor", "ceil", "trunc", "odd", "none"};
-      if (std::none_of(std::begin(kModes), std::end(kModes), [&](const char* m) { return *rmode == m; }))
-        return bad("rounding mode '" + *rmode +
-                   "' is unknown; use cast_rint, round, rint, floor, ceil, trunc, odd or none");
     }
     if (auto* init = attrOf<Expr>(attrs, "init"))
       if (!init->isBool())
@@ -298,21 +250,12 @@ class Rules {
     return s + ")";
   }
 
-  // Accepted operand counts: fixed from the table; scratch operands are optional.
-  std::pair<unsigned, unsigned> operandRange() const {
-    if (info_.has(RowReduce) || in_.kind == OpKind::Transpose) return {1, 2};
-    if (info_.numOperands < 0) return {0, ~0u};
-    return {unsigned(info_.numOperands), unsigned(info_.numOperands)};
-  }
-
   std::optional<OpError> checkOperandCount() const {
-    auto [lo, hi] = operandRange();
-    unsigned n = numOperands();
-    if (n >= lo && n <= hi) return std::nullopt;
-    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi);
-    return fail(Diag::IRVerify, std::string(info_.name) + " takes " + want + " operand" +
-                                    (hi == 1 ? "" : "s") + " but has " + std::to_string(n) +
-                                    "; pass exactly the operands the op defines");
+    size_t n = numOperands();
+    if (n >= info_.minOperands() && n <= info_.maxOperands()) return std::nullopt;
+    return fail(Diag::IRVerify, std::string(info_.name) + " takes " + info_.operandCountText() +
+                                    " operand" + (info_.maxOperands() == 1 ? "" : "s") + " but has " +
+                                    std::to_string(n) + "; pass exactly the operands the op defines");
   }
 
   // ---- operand kinds ----
@@ -568,14 +511,12 @@ class Rules {
 
   // ---- elementwise ----
 
-  static const char* rowExpandFor(OpKind k) {
-    switch (k) {
-      case OpKind::Add: return "row_expand_add";
-      case OpKind::Sub: return "row_expand_sub";
-      case OpKind::Mul: return "row_expand_mul";
-      case OpKind::Div: return "row_expand_div";
-      default: return nullptr;
-    }
+  // The row_expand_* op that broadcasts a column for this elementwise op, if one exists
+  // ("tile.add" -> "row_expand_add").
+  static std::optional<std::string> rowExpandFor(OpKind k) {
+    std::string name = std::string("tile.row_expand_") + (opInfo(k).name + 5);
+    if (opKindByName(name)) return name.substr(5);
+    return std::nullopt;
   }
 
   OpError shapeError() const {
@@ -586,9 +527,9 @@ class Rules {
     bool rowVector = a.rank() == b.rank() && a.rank() >= 2 &&
                      std::equal(a.shape().begin(), a.shape().end() - 1, b.shape().begin()) &&
                      (a.shape().back() == 1 || b.shape().back() == 1);
-    const char* expand = rowExpandFor(in_.kind);
+    std::optional<std::string> expand = rowExpandFor(in_.kind);
     if (rowVector && expand)
-      msg += std::string("to combine each row with a per-row value use ") + expand + "(tile, column)";
+      msg += "to combine each row with a per-row value use " + *expand + "(tile, column)";
     else
       msg += "make the shapes equal";
     return fail(Diag::ShapeMismatch, msg, 1);
@@ -636,7 +577,9 @@ class Rules {
 
   // ---- reductions and broadcasts ----
 
-  std::optional<OpError> checkScratch(unsigned i, bool sameShape) const {
+  // The optional scratch operand (the table's Scratch column), when present.
+  std::optional<OpError> checkScratch(bool sameShape) const {
+    const unsigned i = unsigned(info_.scratchOperand);
     if (numOperands() <= i) return std::nullopt;
     if (auto e = needTile(i, "scratch operand")) return e;
     if (auto e = sameDType(0, i, "give the scratch tile the source's dtype")) return e;
@@ -658,7 +601,7 @@ class Rules {
                   op_ + " reduces the last axis of a tile of rank >= 2, but the source has rank " +
                       std::to_string(src.rank()) + "; reshape it to [1, n] first",
                   0);
-    if (auto e = checkScratch(1, true)) return *e;
+    if (auto e = checkScratch(true)) return *e;
     std::vector<int64_t> shape = src.shape();
     std::vector<Expr> valid = src.valid();
     shape.back() = 1;
@@ -827,8 +770,8 @@ class Rules {
       return fail(Diag::TransposeAxes, op_ + " swaps two distinct axes of a rank-" + std::to_string(rank) +
                                            " tile, but 'axes' is " + shapeStr(axes) +
                                            "; give two different axes in [0, " + std::to_string(rank) + ")");
-    if (in_.kind == OpKind::Transpose)
-      if (auto e = checkScratch(1, false)) return *e;
+    if (info_.scratchOperand >= 0)
+      if (auto e = checkScratch(false)) return *e;
     std::vector<int64_t> shape = src.shape();
     std::vector<Expr> valid = src.valid();
     std::swap(shape[size_t(axes[0])], shape[size_t(axes[1])]);

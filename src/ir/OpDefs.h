@@ -1,6 +1,6 @@
-// Per-op facts from Ops.def plus the two functions every op kind defines:
-// result-type inference (used by the frontend to type-check, and by passes that
-// rebuild ops) and verification (used by the IR verifier).
+// Per-op facts from Ops.def (one row per op kind) plus the two functions every op kind
+// defines: result-type inference (used by the frontend and the OpBuilder to type ops, and
+// by passes that rebuild ops) and verification (used by the IR verifier).
 #pragma once
 #include <optional>
 #include <string>
@@ -12,38 +12,52 @@
 
 namespace tilec::ir {
 
+// What an op is, for the passes that ask by kind of work rather than by op.
 enum OpTrait : uint32_t {
-  Pure = 1u << 0, Loop = 1u << 1, Branch = 1u << 2, Terminator = 1u << 3, Reads = 1u << 4,
-  Writes = 1u << 5, Allocates = 1u << 6, Elementwise = 1u << 7, TileScalar = 1u << 8,
-  Unary = 1u << 9, RowReduce = 1u << 10, ColReduce = 1u << 11, RowExpand = 1u << 12,
-  Cube = 1u << 13, View = 1u << 14,
+  Loop = 1u << 0, Branch = 1u << 1, Terminator = 1u << 2,
+  Elementwise = 1u << 3, TileScalar = 1u << 4, Unary = 1u << 5,  // vector work
+  RowReduce = 1u << 6, ColReduce = 1u << 7, RowExpand = 1u << 8,  // vector work
+  Cube = 1u << 9,                                                 // cube (matmul) work
+  View = 1u << 10,  // the result is a view sharing its operand's memory
 };
-
-struct OpInfo {
-  OpKind kind;
-  const char* name;   // "tile.add"
-  int numOperands;    // -1: variadic
-  int numResults;     // -1: variadic
-  int numRegions;
-  uint32_t traits;
-  bool has(OpTrait t) const { return (traits & t) != 0; }
-};
-const OpInfo& opInfo(OpKind k);
-std::optional<OpKind> opKindByName(std::string_view name);
-const std::vector<OpInfo>& allOps();
 
 // ---- attribute schema (ODS style) ----
 // Every attribute an op kind accepts, with the payload kind it must hold. The
 // parser reads attribute values by it; verifyOp rejects missing required, unknown
 // and mistyped attributes. Every op with results also accepts `buffers` (IntList,
 // one buffer id per result, -1 for non-tiles), set by assign-buffers.
-enum class AttrKind : uint8_t { Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat };
+enum class AttrKind : uint8_t {
+  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode
+};
 const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
 struct AttrSpec {
   const char* key;
   AttrKind kind;
   bool required;
 };
+
+struct OpInfo {
+  OpKind kind;
+  const char* name;   // "tile.add"
+  int numOperands;    // -1: variadic; an optional scratch operand is not counted
+  int numResults;     // -1: variadic
+  int numRegions;
+  uint32_t traits;
+  int tiedOperand;    // the operand the result updates in place, or -1
+  int scratchOperand; // the index of an optional scratch-tile operand, or -1
+  std::vector<AttrSpec> attrs;  // sorted by key; `buffers` added for ops with results
+  bool has(OpTrait t) const { return (traits & t) != 0; }
+  // The operand counts the op accepts: its count, and one more with the scratch operand.
+  size_t minOperands() const { return numOperands < 0 ? 0 : size_t(numOperands); }
+  size_t maxOperands() const {
+    return numOperands < 0 ? SIZE_MAX : size_t(numOperands) + (scratchOperand >= 0 ? 1 : 0);
+  }
+  std::string operandCountText() const;  // "1", "1 or 2", "any number of"
+};
+const OpInfo& opInfo(OpKind k);
+std::optional<OpKind> opKindByName(std::string_view name);
+const std::vector<OpInfo>& allOps();
+
 // The attributes of op kind `k`, sorted by key.
 const std::vector<AttrSpec>& attrSchema(OpKind k);
 const AttrSpec* findAttrSpec(OpKind k, std::string_view key);
@@ -76,8 +90,10 @@ std::variant<Type, OpError> inferResultType(const InferInput& in);
 // Structural rules (dominance, regions, terminators) are the verifier's.
 std::optional<OpError> verifyOp(const Op& op, Target target);
 
-// Which operand, if any, the op's result is tied to (updated in place):
-// matmul_acc -> 0, batch_matmul_acc -> 0, assemble -> 0, set_valid_shape -> 0; otherwise -1.
-int tiedOperand(OpKind k);
+// Whether the op's result is a view sharing its operand's memory (the View trait).
+inline bool isView(OpKind k) { return opInfo(k).has(View); }
+
+// Which operand, if any, the op's result is tied to (updated in place): the table's column.
+inline int tiedOperand(OpKind k) { return opInfo(k).tiedOperand; }
 
 }  // namespace tilec::ir

@@ -747,8 +747,23 @@ class Parser {
         out = t;
         return true;
       }
+      case AttrKind::LoopMode:
+        return parseEnum(out, parseLoopMode);
+      case AttrKind::RoundMode:
+        return parseEnum(out, parseRoundMode);
     }
     return false;
+  }
+
+  // An enumerated value, written as its quoted name. A name the enum lacks is kept as a
+  // string: the verifier rejects it, listing the names there are.
+  template <class Parse>
+  bool parseEnum(AttrValue& out, Parse parse) {
+    if (!at(Tok::String)) return error(tok(), "expected a quoted name, found " + describe(tok()));
+    std::string name = unescape(advance().text);
+    if (auto e = parse(name)) out = *e;
+    else out = std::move(name);
+    return true;
   }
 
   bool parseAttrDict(OpKind kind, AttrMap& attrs) {
@@ -842,8 +857,8 @@ class Parser {
 
   bool checkCounts(const Token& name, OpKind kind, size_t operands, size_t results, size_t types) {
     const OpInfo& info = opInfo(kind);
-    if (info.numOperands >= 0 && operands != size_t(info.numOperands))
-      return error(name, std::string(info.name) + " takes " + std::to_string(info.numOperands) +
+    if (operands < info.minOperands() || operands > info.maxOperands())
+      return error(name, std::string(info.name) + " takes " + info.operandCountText() +
                              " operand(s) but has " + std::to_string(operands) + "; pass exactly that many");
     if (info.numResults >= 0 && results != size_t(info.numResults))
       return error(name, std::string(info.name) + " produces " + std::to_string(info.numResults) +
@@ -901,8 +916,9 @@ class Parser {
   // [%r, ... =] scf.for [unroll|parallel] %iv = lb to ub step s
   //     [iter_args(%a = %init, ...) -> (types)] { body } [{attrs}]
   bool parseFor(Block& b, size_t first, const std::vector<Token>& results) {
-    std::optional<std::string> mode;
-    if (atIdent("serial") || atIdent("unroll") || atIdent("parallel")) mode = std::string(advance().text);
+    std::optional<LoopMode> mode;
+    if (at(Tok::Ident))
+      if ((mode = parseLoopMode(tok().text))) advance();
     if (!at(Tok::ValueName)) return error(tok(), "expected the induction variable like %i, found " + describe(tok()));
     Token iv = advance();
     Expr lb, ub, step;

@@ -96,11 +96,9 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-// A loop mode the scf.for syntax spells as a keyword (serial: none); others stay attributes.
-bool isKeywordMode(const AttrValue& v) {
-  const auto* mode = std::get_if<std::string>(&v);
-  return mode && (*mode == "serial" || *mode == "unroll" || *mode == "parallel");
-}
+// A loop mode the scf.for syntax spells as a keyword (serial: none); a name no mode has
+// (the verifier rejects it) stays an attribute so the text shows what the IR holds.
+bool isKeywordMode(const AttrValue& v) { return std::holds_alternative<LoopMode>(v); }
 
 // Attributes the custom syntax of scf.for / scf.if already shows.
 bool shownInSyntax(OpKind k, const std::string& key, const AttrValue& v) {
@@ -173,6 +171,8 @@ class FunctionPrinter {
         return s + "]";
       }
       std::string operator()(const Type& t) const { return p.type(t); }
+      std::string operator()(LoopMode m) const { return quoted(loopModeName(m)); }
+      std::string operator()(RoundMode m) const { return quoted(roundModeName(m)); }
     };
     return std::visit(Visitor{*this}, v);
   }
@@ -221,8 +221,8 @@ class FunctionPrinter {
 
   void printFor(const Op& op, int depth) {
     os_ << "scf.for";
-    if (const auto* mode = op.attr<std::string>("mode"); mode && *mode != "serial" && isKeywordMode(*mode))
-      os_ << " " << *mode;
+    if (const auto* mode = op.attr<LoopMode>("mode"); mode && *mode != LoopMode::Serial)
+      os_ << " " << loopModeName(*mode);
     const Block& body = op.body();
     auto bound = [&](const char* key) {
       const Expr* e = op.attr<Expr>(key);

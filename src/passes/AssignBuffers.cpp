@@ -121,13 +121,13 @@ class FunctionBuffers {
   // The ops that read a tile's data: its users, and the users of views of it.
   void collectReads(Value* v, std::vector<const Op*>& out) const {
     for (const Use& u : v->uses()) {
-      if (passes::isTileView(u.user->kind())) collectReads(u.user->result(), out);
+      if (isView(u.user->kind())) collectReads(u.user->result(), out);
       else out.push_back(u.user);
     }
   }
 
   Value* dataRoot(Value* v) const {
-    while (v->definingOp() && passes::isTileView(v->definingOp()->kind()))
+    while (v->definingOp() && isView(v->definingOp()->kind()))
       v = v->definingOp()->operand(0);
     return v;
   }
@@ -169,13 +169,13 @@ class FunctionBuffers {
     if (uf_.find(a) == uf_.find(b)) return std::nullopt;
     for (Value* x : members(a))
       for (Value* y : members(b))
-        if (!isView(x) && !isView(y))
+        if (!isViewValue(x) && !isViewValue(y))
           if (auto i = interference(x, y)) return i;
     return std::nullopt;
   }
 
-  bool isView(const Value* v) const {
-    return v->definingOp() && passes::isTileView(v->definingOp()->kind());
+  static bool isViewValue(const Value* v) {
+    return v->definingOp() && isView(v->definingOp()->kind());
   }
 
   std::vector<Value*>& members(Value* v) {
@@ -204,7 +204,7 @@ class FunctionBuffers {
   void process(Block& b) {
     for (auto& owned : b.ops()) {
       Op* op = owned.get();
-      if (passes::isTileView(op->kind()) && passes::isTile(op->result()))
+      if (isView(op->kind()) && passes::isTile(op->result()))
         unite(op->operand(0), op->result());
       int tied = tiedOperand(op->kind());
       if (tied >= 0 && passes::isTile(op->result())) tiedEdge(*op, unsigned(tied));

@@ -79,8 +79,19 @@ class Preconditions {
                     std::string(info.name) +
                         " is not lowered by this version of tilec; write the batch loop in the "
                         "kernel with 2-D matmul/matmul_acc on each page");
-      default:
-        return;
+      case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
+      case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store:
+      case OpKind::Create: case OpKind::Full: case OpKind::Move: case OpKind::Add:
+      case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
+      case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
+      case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
+      case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
+      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
+      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
+      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
+      case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
+      case OpKind::TransposeView:
+        return;  // no N-D precondition of their own
     }
   }
 
@@ -184,7 +195,19 @@ class Rewriter {
       case OpKind::Transpose:
         if (isNdTile(op.result()->type())) return unrollTranspose(op);
         return;
-      default:
+      case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
+      case OpKind::Store: case OpKind::Create: case OpKind::Full: case OpKind::Move:
+      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
+      case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
+      case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
+      case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
+      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
+      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
+      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
+      case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
+      case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::TransposeView:
+      case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
+      case OpKind::SetValidShape:
         return collapseResults(op);
     }
   }

@@ -40,11 +40,6 @@ std::vector<Op*> preorder(Function& f) {
 
 bool isTile(const Value* v) { return v && v->type().isTile(); }
 
-bool isTileView(OpKind k) {
-  return k == OpKind::Reshape || k == OpKind::Slice || k == OpKind::TransposeView ||
-         k == OpKind::ReinterpretView;
-}
-
 bool isCubeSpace(MemSpace m) {
   return m == MemSpace::Mat || m == MemSpace::Left || m == MemSpace::Right ||
          m == MemSpace::Acc || m == MemSpace::Bias || m == MemSpace::Scaling;
@@ -87,7 +82,7 @@ void forEachTileJoin(Function& f, bool views, const std::function<void(Value*, V
     int tied = tiedOperand(op->kind());
     if (tied >= 0 && unsigned(tied) < op->numOperands() && op->numResults() == 1)
       joinIfTiles(op->operand(unsigned(tied)), op->result(), join);
-    if (views && isTileView(op->kind()) && op->numOperands() == 1 && op->numResults() == 1)
+    if (views && isView(op->kind()) && op->numOperands() == 1 && op->numResults() == 1)
       joinIfTiles(op->operand(0), op->result(), join);
     if (op->kind() == OpKind::For) {
       Block& body = op->body();

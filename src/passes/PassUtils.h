@@ -17,7 +17,6 @@ std::vector<ir::Op*> preorder(ir::Function& f);
 
 bool isTile(const ir::Value* v);
 // Zero-copy tile views: the result is the operand's memory seen with another type.
-bool isTileView(ir::OpKind k);
 // mat, left, right, acc, bias and scaling belong to the cube core; vec to the vector core.
 bool isCubeSpace(ir::MemSpace m);
 

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <optional>
 
+#include "backend/pto/PtoOps.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -23,71 +24,15 @@ constexpr int64_t kMaxExtent = 4095;  // PTO valid extents and matmul m/k/n
 
 // ---- dtype sets ----
 
-constexpr uint32_t bit(DType d) { return 1u << unsigned(d); }
-constexpr uint32_t kF16F32 = bit(DType::F16) | bit(DType::F32);
-constexpr uint32_t kBase = bit(DType::I32) | bit(DType::I16) | kF16F32;
-constexpr uint32_t kI8 = bit(DType::I8);
-constexpr uint32_t kBF16 = bit(DType::BF16);
-constexpr uint32_t kGmTransfer =
-    bit(DType::I8) | bit(DType::I16) | bit(DType::I32) | bit(DType::I64) | kF16F32 | kBF16;
-constexpr uint32_t kTransposable = bit(DType::I8) | bit(DType::U8) | bit(DType::I16) |
-                                   bit(DType::U16) | bit(DType::I32) | bit(DType::U32) |
-                                   kF16F32 | kBF16;
-
-struct DTypeRule {
-  OpKind kind;
-  uint32_t a2a3;
-  uint32_t a5;
-};
-
-// Element types each PTO op accepts (PTOAS verifiers, per target).
-constexpr DTypeRule kDTypeRules[] = {
-    {OpKind::Add, kBase, kBase | kI8 | kBF16},
-    {OpKind::Sub, kBase, kBase | kI8},
-    {OpKind::Mul, kBase, kBase},
-    {OpKind::Div, kF16F32, kBase},
-    {OpKind::Max, kBase, kBase | kI8},
-    {OpKind::Min, kBase, kBase | kI8},
-    {OpKind::AddS, kBase, kBase | kI8 | kBF16},
-    {OpKind::SubS, kBase, kBase | kI8 | kBF16},
-    {OpKind::MulS, kBase, kBase | kI8 | kBF16},
-    {OpKind::DivS, kBase, kBase | kI8},
-    {OpKind::MaxS, kBase, kBase | kI8},
-    {OpKind::MinS, kBase, kBase | kI8 | kBF16},
-    {OpKind::Exp, kF16F32, kF16F32},
-    {OpKind::Log, kF16F32, kF16F32},
-    {OpKind::Sqrt, kF16F32, kF16F32},
-    {OpKind::Rsqrt, kF16F32, kF16F32},
-    {OpKind::Recip, kF16F32, kF16F32},
-    {OpKind::Abs, kF16F32, kF16F32},
-    {OpKind::Neg, kBase, kBase},
-    {OpKind::Relu, bit(DType::I32) | kF16F32, bit(DType::I32) | kF16F32},
-    {OpKind::RowMax, kBase, kBase},
-    {OpKind::RowSum, kBase, kBase},
-    {OpKind::RowMin, kBase, kBase},
-    {OpKind::ColMax, kBase, kBase | kI8 | kBF16},
-    {OpKind::ColSum, kBase, kBase | kI8 | kBF16},
-    {OpKind::ColMin, kBase, kBase | kI8 | kBF16},
-    {OpKind::RowExpandAdd, kBase, kBase | kI8},
-    {OpKind::RowExpandSub, kBase, kBase | kI8},
-    {OpKind::RowExpandMul, kBase, kBase | kI8},
-    {OpKind::RowExpandDiv, kF16F32, kF16F32},
-    {OpKind::Full, kBase, kBase | kI8},
-    {OpKind::Transpose, kTransposable, kTransposable},
-};
-
-const DTypeRule* dtypeRule(OpKind k) {
-  for (const DTypeRule& r : kDTypeRules)
-    if (r.kind == k) return &r;
-  return nullptr;
-}
+using pto::dtypeBit;
+constexpr uint32_t kGmTransfer = pto::dtypes::GmTransfer;
 
 std::string dtypeList(uint32_t set) {
   static const DType kOrder[] = {DType::F32, DType::F16, DType::BF16, DType::I64, DType::I32,
                                  DType::I16, DType::I8,  DType::U32,  DType::U16, DType::U8};
   std::string out;
   for (DType d : kOrder)
-    if (set & bit(d)) out += std::string(out.empty() ? "" : ", ") + dtypeName(d);
+    if (set & dtypeBit(d)) out += std::string(out.empty() ? "" : ", ") + dtypeName(d);
   return out;
 }
 
@@ -135,24 +80,6 @@ bool movable(MemSpace from, MemSpace to, Target t) {
 const char* movesOn(Target t) {
   return t == Target::A5 ? "mat to left, right, bias or scaling; vec to vec or mat; acc to mat or vec"
                          : "mat to left, right, bias or scaling; vec to vec; acc to mat";
-}
-
-// Ops whose PTO form requires row-major (not column-vector) tiles, and which
-// of their tiles the rule covers.
-enum class RowMajorScope { None, All, AllOperands, FirstOperandAndResult };
-
-RowMajorScope rowMajorScope(OpKind k) {
-  const OpInfo& info = opInfo(k);
-  if (info.has(Elementwise) || info.has(ColReduce)) return RowMajorScope::All;
-  if (info.has(RowReduce)) return RowMajorScope::AllOperands;
-  if (info.has(RowExpand)) return RowMajorScope::FirstOperandAndResult;
-  switch (k) {
-    case OpKind::Exp: case OpKind::Log: case OpKind::Abs:
-    case OpKind::Relu: case OpKind::Recip: case OpKind::Rsqrt: case OpKind::Full:
-      return RowMajorScope::All;
-    default:
-      return RowMajorScope::None;
-  }
 }
 
 int varOccurrences(const Expr& e) {
@@ -295,8 +222,18 @@ class FunctionLegality {
         report(Diag::PtoTransposeView, op,
                "tile.transpose_view has no zero-copy PTO form; use tile.transpose");
         return;
-      default:
-        return;
+      case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
+      case OpKind::Yield: case OpKind::TensorView: case OpKind::Create: case OpKind::Add:
+      case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
+      case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
+      case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
+      case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
+      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
+      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
+      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
+      case OpKind::RowExpandDiv: case OpKind::Reshape: case OpKind::ReinterpretView:
+      case OpKind::Slice: case OpKind::SetValidShape:
+        return;  // the tile and dtype rules above are all they have
     }
   }
 
@@ -307,13 +244,12 @@ class FunctionLegality {
   }
 
   void checkDType(const Op& op) {
-    const DTypeRule* rule = dtypeRule(op.kind());
     const Value* v = dtypeSubject(op);
-    if (!rule || !passes::isTile(v)) return;
-    uint32_t allowed = target_ == Target::A5 ? rule->a5 : rule->a2a3;
+    uint32_t allowed = pto::ptoOp(op.kind()).dtypes(target_);
+    if (allowed == pto::dtypes::AnyDType || !passes::isTile(v)) return;
     DType d = v->type().dtype();
-    if (allowed & bit(d)) return;
-    if (d == DType::BF16 && (allowed & bit(DType::F32)))
+    if (allowed & dtypeBit(d)) return;
+    if (d == DType::BF16 && (allowed & dtypeBit(DType::F32)))
       report(Diag::PtoDTypeUnsupported, op,
              std::string(op.name()) + " does not support bf16 on " + targetStr() +
                  "; convert to f32 with tile.cast first");
@@ -325,7 +261,8 @@ class FunctionLegality {
   }
 
   void checkRowMajor(const Op& op) {
-    RowMajorScope scope = rowMajorScope(op.kind());
+    using pto::RowMajorScope;
+    RowMajorScope scope = pto::ptoOp(op.kind()).rowMajor;
     if (scope == RowMajorScope::None) return;
     std::vector<const Value*> tiles;
     for (unsigned i = 0; i < op.numOperands(); ++i)
@@ -417,7 +354,7 @@ class FunctionLegality {
 
   void checkGmDType(const Op& op, const Value* tile, const char* what) {
     DType d = tile->type().dtype();
-    if (kGmTransfer & bit(d)) return;
+    if (kGmTransfer & dtypeBit(d)) return;
     report(Diag::PtoDTypeUnsupported, op,
            std::string(what) + " moves only " + dtypeList(kGmTransfer) + " tiles but " +
                describe(tile) + " is " + dtypeName(d) + "; cast it to a supported dtype first");

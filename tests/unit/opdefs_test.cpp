@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "backend/pto/PtoOps.h"
 #include "ir/OpDefs.h"
 
 using namespace tilec;
@@ -73,6 +74,20 @@ TEST_CASE("the op table") {
   CHECK(tiedOperand(OpKind::Assemble) == 0);
   CHECK(tiedOperand(OpKind::SetValidShape) == 0);
   CHECK(tiedOperand(OpKind::Add) == -1);
+  CHECK(opInfo(OpKind::RowSum).scratchOperand == 1);
+  CHECK(opInfo(OpKind::RowSum).operandCountText() == "1 or 2");
+  CHECK(isView(OpKind::Slice));
+  CHECK(!isView(OpKind::Transpose));
+}
+
+TEST_CASE("the PTO backend has a row for every op, in op order") {
+  REQUIRE(pto::kNumPtoOps == allOps().size());
+  for (const OpInfo& info : allOps()) {
+    const pto::PtoOpInfo& row = pto::ptoOp(info.kind);
+    CHECK_MESSAGE(row.kind == info.kind, info.name);
+    if (row.form == pto::PtoForm::Dps) CHECK_MESSAGE(std::string(row.mnemonic).size() > 1, info.name);
+    if (row.form == pto::PtoForm::None) CHECK_MESSAGE(std::string(row.mnemonic).empty(), info.name);
+  }
 }
 
 TEST_CASE("attribute schema") {
@@ -189,7 +204,7 @@ TEST_CASE("move and cast change only what they may") {
   CHECK(e.message == "move may change only the memory space and layout, but turns tile<f16, [32, 32], mat> into "
                      "tile<f16, [32, 16], left>; keep the rest of the type");
   Type f = tile(DType::F32, {32, 32}, MemSpace::Mat);
-  AttrMap round{{"rmode", std::string("round")}};
+  AttrMap round{{"rmode", RoundMode::Round}};
   CHECK(Infer{OpKind::Cast, {mat}, round, f}.type() == f);
   CHECK(Infer{OpKind::Cast, {mat}, round, tile(DType::F32, {32, 32})}.error().id == Diag::DeclaredTypeChange);
   AttrMap odd{{"rmode", std::string("sideways")}};

@@ -7,11 +7,6 @@ using namespace ir;
 
 namespace {
 
-bool isView(OpKind k) {
-  return k == OpKind::Reshape || k == OpKind::Slice || k == OpKind::TransposeView ||
-         k == OpKind::ReinterpretView;
-}
-
 std::optional<int64_t> sameExtent(const std::optional<int64_t>& a, const Expr& b) {
   auto c = b.asConst();
   return a && c && *a == *c ? a : std::nullopt;

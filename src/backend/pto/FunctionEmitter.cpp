@@ -5,6 +5,7 @@
 #include <functional>
 #include <ostream>
 
+#include "backend/pto/PtoOps.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::pto {
@@ -12,50 +13,9 @@ using namespace ir;
 
 namespace {
 
-// The PTO op a tile op becomes when it is a plain `ins(...) outs(...)` op.
-const char* dpsName(OpKind k) {
-  switch (k) {
-    case OpKind::Add: return "tadd";
-    case OpKind::Sub: return "tsub";
-    case OpKind::Mul: return "tmul";
-    case OpKind::Div: return "tdiv";
-    case OpKind::Max: return "tmax";
-    case OpKind::Min: return "tmin";
-    case OpKind::AddS: return "tadds";
-    case OpKind::SubS: return "tsubs";
-    case OpKind::MulS: return "tmuls";
-    case OpKind::DivS: return "tdivs";
-    case OpKind::MaxS: return "tmaxs";
-    case OpKind::MinS: return "tmins";
-    case OpKind::Exp: return "texp";
-    case OpKind::Log: return "tlog";
-    case OpKind::Neg: return "tneg";
-    case OpKind::Sqrt: return "tsqrt";
-    case OpKind::Rsqrt: return "trsqrt";
-    case OpKind::Recip: return "trecip";
-    case OpKind::Abs: return "tabs";
-    case OpKind::Relu: return "trelu";
-    case OpKind::RowMax: return "trowmax";
-    case OpKind::RowSum: return "trowsum";
-    case OpKind::RowMin: return "trowmin";
-    case OpKind::ColMax: return "tcolmax";
-    case OpKind::ColSum: return "tcolsum";
-    case OpKind::ColMin: return "tcolmin";
-    case OpKind::RowExpandAdd: return "trowexpandadd";
-    case OpKind::RowExpandSub: return "trowexpandsub";
-    case OpKind::RowExpandMul: return "trowexpandmul";
-    case OpKind::RowExpandDiv: return "trowexpanddiv";
-    case OpKind::Matmul: return "tmatmul";
-    case OpKind::Move: return "tmov";
-    case OpKind::Full: return "texpands";
-    default: return nullptr;
-  }
-}
-
-bool isView(const Value* v) {
+bool isViewValue(const Value* v) {
   const Op* def = v->definingOp();
-  return def && (def->kind() == OpKind::Reshape || def->kind() == OpKind::Slice ||
-                 def->kind() == OpKind::ReinterpretView);
+  return def && isView(def->kind());
 }
 
 std::string join(const std::vector<std::string>& xs) {
@@ -193,7 +153,7 @@ void FunctionEmitter::emitAllocs(const Op& op) {
 
 FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
   if (!v->type().isTile()) return {scalars_.value(v), scalarType(v->type().dtype())};
-  if (isView(v)) return views_.at(v);
+  if (isViewValue(v)) return views_.at(v);
   return buffers_.at(plan_.bufferOf(v));
 }
 
@@ -212,8 +172,11 @@ void FunctionEmitter::dps(const std::string& name, const std::vector<const Value
              dst.name + " : " + dst.type + ")");
 }
 
+// Every op kind is named here (no default), so a new op that the backend does not
+// spell fails to compile; plain ins/outs ops take their mnemonic from PtoOps.def.
 void FunctionEmitter::emitOp(const Op& op) {
   std::vector<const Value*> ins(op.operands().begin(), op.operands().end());
+  const PtoOpInfo& pto = ptoOp(op.kind());
   switch (op.kind()) {
     case OpKind::Const:
     case OpKind::IndexExpr:
@@ -237,15 +200,15 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::Create:
       return;  // the buffer's pto.alloc_tile is all there is
     case OpKind::Cast: {
-      const auto* mode = op.attr<std::string>("rmode");
-      std::string attrs = mode ? " {rmode = #pto<round_mode " + upper(*mode) + ">}" : "";
-      return dps("tcvt", ins, op.result(), attrs);
+      const auto* mode = op.attr<RoundMode>("rmode");
+      std::string attrs = mode ? " {rmode = #pto<round_mode " + upper(roundModeName(*mode)) + ">}" : "";
+      return dps(pto.mnemonic, ins, op.result(), attrs);
     }
     case OpKind::MatmulAcc:
       return emitMatmulAcc(op);
     case OpKind::Transpose:
       if (op.numOperands() < 2) return fail(op, "tile.transpose has no scratch tile");
-      return dps("ttrans", ins, op.result());
+      return dps(pto.mnemonic, ins, op.result());
     case OpKind::Reshape:
     case OpKind::ReinterpretView:
     case OpKind::Slice:
@@ -254,8 +217,18 @@ void FunctionEmitter::emitOp(const Op& op) {
       return emitAssemble(op);
     case OpKind::SetValidShape:
       return emitSetValidShape(op);
-    default:
-      if (const char* name = dpsName(op.kind())) return dps(name, ins, op.result());
+    case OpKind::Full: case OpKind::Move:
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
+    case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
+    case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
+    case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs: case OpKind::Relu:
+    case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: case OpKind::ColMax:
+    case OpKind::ColSum: case OpKind::ColMin: case OpKind::RowExpandAdd: case OpKind::RowExpandSub:
+    case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul:
+      return dps(pto.mnemonic, ins, op.result());
+    case OpKind::BatchMatmul:
+    case OpKind::BatchMatmulAcc:
+    case OpKind::TransposeView:
       return fail(op, std::string(op.name()) + " has no PTO form");
   }
 }
