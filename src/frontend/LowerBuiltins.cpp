@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "frontend/Lowering.h"
+#include "ir/Builder.h"
 
 namespace tilec::frontend {
 
@@ -291,13 +292,11 @@ Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
     return Val::poison(a.call.range);
   }
   std::vector<Operand> operands = {{src, tile.range}, {t, tensor.range}};
-  ir::Op* op = block_->create(kind, a.call.range);
-  op->addOperand(src);
-  op->addOperand(t);
-  op->setAttr("offsets", *offsets);
-  if (std::optional<ir::OpError> err = ir::verifyOp(*op, target_)) {
+  ir::OpBuilder builder(*block_, target_);
+  builder.setLoc(a.call.range);
+  auto made = builder.tryCreate(kind, {src, t}, {{"offsets", *offsets}});
+  if (const auto* err = std::get_if<ir::OpError>(&made)) {
     reportOpError(*err, operands, a.call.range);
-    block_->erase(op);
     return Val::poison(a.call.range);
   }
   return Val::make(ValKind::Void, a.call.range);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "frontend/Lowering.h"
+#include "ir/Builder.h"
 
 namespace tilec::frontend {
 namespace {
@@ -327,21 +328,16 @@ ir::Value* Lowerer::materialize(const ir::Expr& e, const ir::Type& type, SourceR
 
 Val Lowerer::tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,
                     SourceRange at) {
-  ir::InferInput in;
-  in.kind = kind;
-  for (const Operand& o : operands) in.operands.push_back(o.value->type());
-  in.attrs = &attrs;
-  in.declared = declared;
-  in.target = target_;
-  std::variant<ir::Type, ir::OpError> result = ir::inferResultType(in);
-  if (const auto* err = std::get_if<ir::OpError>(&result)) {
+  ir::OpBuilder builder(*block_, target_);
+  builder.setLoc(at);
+  std::vector<ir::Value*> values;
+  for (const Operand& o : operands) values.push_back(o.value);
+  auto made = builder.tryCreate(kind, values, std::move(attrs), std::move(declared));
+  if (const auto* err = std::get_if<ir::OpError>(&made)) {
     reportOpError(*err, operands, at);
     return Val::poison(at);
   }
-  ir::Op* op = block_->create(kind, at);
-  for (const Operand& o : operands) op->addOperand(o.value);
-  for (auto& [key, value] : attrs) op->setAttr(key, std::move(value));
-  return Val::ssa(ValKind::Tile, op->addResult(std::get<ir::Type>(result)), at);
+  return Val::ssa(ValKind::Tile, std::get<ir::Op*>(made)->result(), at);
 }
 
 void Lowerer::reportOpError(const ir::OpError& err, const std::vector<Operand>& operands, SourceRange at) {

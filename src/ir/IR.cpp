@@ -4,6 +4,7 @@
 #include <array>
 #include <cassert>
 
+#include "ir/Builder.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::ir {
@@ -56,6 +57,21 @@ void Value::replaceAllUsesWith(Value* other) {
   // setOperand edits uses_, so iterate over a snapshot.
   std::vector<Use> uses = uses_;
   for (const Use& u : uses) u.user->setOperand(u.index, other);
+  // Scalars also appear inside expressions (offsets, bounds, valid extents), which keep no
+  // use lists: those are found by one walk over the function. Tiles and tensors never do.
+  if (!type_.isScalar()) return;
+  Function* f = def_ ? def_->function() : block_ ? block_->function() : nullptr;
+  if (!f) return;
+  const ValueMapping mapping{{this, other}};
+  auto retypeArgs = [&](Block& b) {
+    for (const auto& arg : b.args()) arg->setType(remap(arg->type(), mapping));
+  };
+  retypeArgs(f->body());
+  f->walk([&](Op& op) {
+    for (auto& [key, value] : op.attrs()) value = remap(value, mapping);
+    for (Value* r : op.results()) r->setType(remap(r->type(), mapping));
+    for (unsigned i = 0; i < op.numRegions(); ++i) retypeArgs(op.body(i));
+  });
 }
 
 // ---- Op ----

@@ -48,6 +48,9 @@ class Value {
   unsigned index() const { return index_; }           // result or argument number
   const std::vector<Use>& uses() const { return uses_; }
   bool hasUses() const { return !uses_.empty(); }
+  // Every operand use, and for scalars every mention inside an expression (attributes,
+  // valid extents, tensor dims) in the function, now refers to `other`. O(uses) for tiles
+  // and tensors; one walk over the function for scalars.
   void replaceAllUsesWith(Value* other);
 
  private:

@@ -197,6 +197,13 @@ Type Type::withSpace(MemSpace m, Target target) const {
   return t;
 }
 
+Type Type::mapExprs(const std::function<Expr(const Expr&)>& f) const {
+  Type t = *this;
+  for (Expr& e : t.dims_) e = f(e);
+  for (Expr& e : t.valid_) e = f(e);
+  return t;
+}
+
 Type Type::withLayout(TileLayout l) const {
   Type t = *this;
   t.layout_ = l;

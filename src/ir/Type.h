@@ -97,6 +97,8 @@ class Type {
   Type withFullValid() const { return withShape(shape_, {}); }
   Type withSpace(MemSpace m, Target t = Target::A2A3) const;  // resets layout to the default
   Type withLayout(TileLayout l) const;
+  // The type with every expression in it (tensor dims, tile valid extents) rewritten by `f`.
+  Type mapExprs(const std::function<Expr(const Expr&)>& f) const;
 
   bool operator==(const Type& o) const;
   bool operator!=(const Type& o) const { return !(*this == o); }

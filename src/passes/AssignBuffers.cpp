@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 
+#include "ir/Builder.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -272,9 +273,9 @@ class FunctionBuffers {
   }
 
   Value* copyOf(Value* v, Op& before) {
-    Op* move = before.parentBlock()->create(OpKind::Move, before.loc(), &before);
-    move->addOperand(v);
-    Value* copy = move->addResult(v->type(), (v->name().empty() ? "tile" : v->name()) + "_copy");
+    Op* move = OpBuilder::before(before, target_).create(OpKind::Move, {v}, {}, v->type(),
+                                                         (v->name().empty() ? "tile" : v->name()) + "_copy");
+    Value* copy = move->result();
     int enter = spans_.at(&before).first;
     spans_[move] = {enter - 2, enter - 1};
     return copy;

@@ -7,6 +7,7 @@
 // nothing is rewritten), then one program-order walk rewrites ops in place. Linear
 // in the number of ops, plus the per-batch pages an N-D transpose unrolls into
 // (at most kMaxTransposePages per transpose).
+#include "ir/Builder.h"
 #include "ir/OpDefs.h"
 #include "ir/NdShape.h"
 #include "passes/Pass.h"
@@ -257,11 +258,10 @@ class Rewriter {
       ok_ = false;
       return;
     }
-    Op* view = op.parentBlock()->create(OpKind::TensorView, op.loc(), &op);
-    view->addOperand(op.operand(0));
-    view->addResult(Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
-                    op.operand(0)->name() + "_2d");
-    op.setOperand(0, view->result());
+    Value* view = OpBuilder::before(op, target_).createValue(
+        OpKind::TensorView, {op.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
+        op.operand(0)->name() + "_2d");
+    op.setOperand(0, view);
     op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), tensor.dims()));
   }
 
@@ -289,43 +289,27 @@ class Rewriter {
     const Type flatIn = in->type();
     // The result's valid extents are the input page's, swapped (batch axes are full).
     const std::vector<Expr> pageValid{ndOut.valid()[n - 1], ndOut.valid()[n - 2]};
-    Block& blk = *op.parentBlock();
-    const SourceRange loc = op.loc();
-
-    auto create = [&](Type t, const std::string& name) {
-      Op* c = blk.create(OpKind::Create, loc, &op);
-      return c->addResult(std::move(t), name);
-    };
+    OpBuilder build = OpBuilder::before(op, target_);
     auto slice = [&](Value* from, Expr row, std::vector<Expr> valid, const std::string& name) {
-      Op* sl = blk.create(OpKind::Slice, loc, &op);
-      sl->addOperand(from);
-      sl->setAttr("offsets", std::vector<Expr>{std::move(row), Expr::constant(0)});
-      return sl->addResult(flatIn.withShape({a, b}, std::move(valid)), name);
+      return build.createValue(OpKind::Slice, {from}, {{"offsets", std::vector<Expr>{std::move(row), Expr::constant(0)}}},
+                               flatIn.withShape({a, b}, std::move(valid)), name);
     };
 
     const std::string base = op.result()->name().empty() ? "transpose" : op.result()->name();
-    Type outType = nd::collapseTile(ndOut, target_);
-    Value* acc = create(outType, base);
-    Value* pool = create(flatIn.withFullValid(), base + "_scratch");
+    Value* acc = build.createValue(OpKind::Create, {}, {}, nd::collapseTile(ndOut, target_), base);
+    Value* pool = build.createValue(OpKind::Create, {}, {}, flatIn.withFullValid(), base + "_scratch");
     for (int64_t p = 0; p < pages; ++p) {
       std::string idx = std::to_string(p);
       const Expr pageIndex = Expr::constant(p);
       Value* page = slice(in, pageIndex * pageValid[0], pageValid, base + "_page" + idx);
       Value* scratch = slice(pool, Expr::constant(p * a), {}, base + "_scratch" + idx);
-      Op* t = blk.create(OpKind::Transpose, loc, &op);
-      t->addOperand(page);
-      t->addOperand(scratch);
-      t->setAttr("axes", std::vector<int64_t>{0, 1});
-      Value* tr = t->addResult(page->type().withShape({b, a}, {pageValid[1], pageValid[0]}),
-                               base + "_t" + idx);
-      Op* as = blk.create(OpKind::Assemble, loc, &op);
-      as->addOperand(acc);
-      as->addOperand(tr);
-      as->setAttr("offsets", std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)});
-      acc = as->addResult(acc->type(), base);
+      Value* tr = build.createValue(OpKind::Transpose, {page, scratch}, {{"axes", std::vector<int64_t>{0, 1}}}, {},
+                                    base + "_t" + idx);
+      acc = build.createValue(OpKind::Assemble, {acc, tr},
+                              {{"offsets", std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)}}}, {}, base);
     }
     op.result()->replaceAllUsesWith(acc);
-    blk.erase(&op);
+    op.parentBlock()->erase(&op);
   }
 
   Target target_;

@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 
+#include "ir/Builder.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -278,12 +279,12 @@ class FunctionSpaces {
       auto it = moved.find(key);
       if (it == moved.end()) {
         auto [block, before] = insertionPoint(m.value);
-        Op* move = block->create(OpKind::Move, m.user->loc(), before);
-        move->addOperand(m.value);
+        OpBuilder build(*block, target_, before);
+        build.setLoc(m.user->loc());
         std::string base = m.value->name().empty() ? "tile" : m.value->name();
-        move->addResult(m.value->type().withSpace(m.to, target_),
-                        base + "_" + memSpaceName(m.to));
-        it = moved.emplace(key, move->result()).first;
+        Value* copy = build.createValue(OpKind::Move, {m.value}, {}, m.value->type().withSpace(m.to, target_),
+                                          base + "_" + memSpaceName(m.to));
+        it = moved.emplace(key, copy).first;
       }
       m.user->setOperand(m.operand, it->second);
     }

@@ -23,7 +23,7 @@ class InsertReductionScratch final : public Pass {
     for (auto& f : m.functions())
       for (Op* op : passes::preorder(*f)) {
         if (opInfo(op->kind()).has(RowReduce) && op->numOperands() == 1)
-          passes::appendScratch(*op, op->operand(0)->type(), "tmp");
+          passes::appendScratch(*op, op->operand(0)->type(), "tmp", m.target());
       }
     return true;
   }

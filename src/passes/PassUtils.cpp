@@ -1,6 +1,7 @@
 #include "passes/PassUtils.h"
 
 #include "ir/IRText.h"
+#include "ir/Builder.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::passes {
@@ -130,9 +131,9 @@ void addNote(Diagnostic& d, SourceRange range, std::string message) {
   d.notes.push_back({std::move(message), range});
 }
 
-ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name) {
-  ir::Op* scratch = op.parentBlock()->create(ir::OpKind::Create, op.loc(), &op);
-  ir::Value* v = scratch->addResult(std::move(type), std::move(name));
+ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name, ir::Target target) {
+  ir::Value* v = ir::OpBuilder::before(op, target).createValue(ir::OpKind::Create, {}, {}, std::move(type),
+                                                               std::move(name));
   op.addOperand(v);
   return v;
 }

@@ -44,7 +44,7 @@ void forEachTileJoin(ir::Function& f, bool views,
 
 // Creates a `tile.create` of `type` right before `op` and appends its result to op's
 // operands: the scratch tile some PTO instructions need (trow*, ttrans).
-ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
+ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name, ir::Target target);
 
 // `'acc'` for a named value, otherwise a description of where it comes from.
 std::string describe(const ir::Value* v);
