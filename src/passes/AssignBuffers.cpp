@@ -23,17 +23,13 @@
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
+#include "passes/Liveness.h"
 #include "passes/PassUtils.h"
 
 namespace tilec {
 namespace {
 using namespace ir;
 using passes::describe;
-
-struct Point {
-  int index;
-  const Block* block;  // the innermost block containing the point
-};
 
 // Why two tiles cannot share a buffer: `live` is read at `read` after `writer` wrote.
 struct Interference {
@@ -57,82 +53,11 @@ class FunctionBuffers {
 
   void run() {
     passes::ErrorWatch errors(diags_);
-    number(f_.body());
     process(f_.body());
     if (errors.clean()) recordBufferIds(f_.body());
   }
 
  private:
-  // ---- program points ----
-
-  void number(Block& b) {
-    int start = advance();
-    for (auto& op : b.ops()) {
-      int enter = advance();
-      for (unsigned r = 0; r < op->numRegions(); ++r) number(op->body(r));
-      spans_[op.get()] = {enter, advance()};
-    }
-    blockSpans_[&b] = {start, counter_};
-  }
-  int advance() { return counter_ += 4; }  // gaps leave room for inserted copies
-
-  Point enterOf(const Op* op) const { return {spans_.at(op).first, op->parentBlock()}; }
-  Point exitOf(const Op* op) const { return {spans_.at(op).second, op->parentBlock()}; }
-
-  Point defOf(const Value* v) const {
-    if (Op* def = v->definingOp()) return exitOf(def);
-    return {blockSpans_.at(v->ownerBlock()).first, v->ownerBlock()};
-  }
-
-  bool inside(const Point& p, const Op* op) const {
-    auto [enter, exit] = spans_.at(op);
-    return p.index > enter && p.index < exit;
-  }
-  bool inBlock(const Point& p, const Block* b) const {
-    auto [start, end] = blockSpans_.at(b);
-    return p.index >= start && p.index <= end;
-  }
-
-  // p and q lie in different branches of one scf.if: they never both execute.
-  bool exclusive(const Point& p, const Point& q) const {
-    for (const Block* b = p.block; b && b->parentOp(); b = b->parentOp()->parentBlock()) {
-      const Op* owner = b->parentOp();
-      if (owner->kind() == OpKind::If && inside(q, owner) && !inBlock(q, b)) return true;
-    }
-    return false;
-  }
-
-  // A read at `u` may execute after `p` without `d` (the value's definition)
-  // executing in between: later in the same iteration, or in a later iteration
-  // of a loop around both that does not contain `d`. Sets `nextIteration` for the latter.
-  bool mayFollow(const Point& p, const Point& u, const Point& d, bool& nextIteration) const {
-    if (u.index > p.index && !exclusive(p, u)) return true;
-    for (const Block* b = p.block; b && b->parentOp(); b = b->parentOp()->parentBlock()) {
-      const Op* loop = b->parentOp();
-      if (loop->kind() == OpKind::For && inside(u, loop) && !inside(d, loop)) {
-        nextIteration = true;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // ---- reads and interference ----
-
-  // The ops that read a tile's data: its users, and the users of views of it.
-  void collectReads(Value* v, std::vector<const Op*>& out) const {
-    for (const Use& u : v->uses()) {
-      if (isView(u.user->kind())) collectReads(u.user->result(), out);
-      else out.push_back(u.user);
-    }
-  }
-
-  Value* dataRoot(Value* v) const {
-    while (v->definingOp() && isView(v->definingOp()->kind()))
-      v = v->definingOp()->operand(0);
-    return v;
-  }
-
   // Ops whose result must not overwrite their source (PTOAS/pto-isa rules).
   bool forbidsAliasing(const Op& op) const {
     return op.kind() == OpKind::Transpose || opInfo(op.kind()).has(RowReduce) ||
@@ -141,15 +66,8 @@ class FunctionBuffers {
 
   // `live` (defined before `writer`) is still read after `writer` is defined.
   std::optional<Interference> readAfter(Value* live, Value* writer) const {
-    Point d = defOf(live), p = defOf(writer);
-    if (p.index < d.index || exclusive(d, p)) return std::nullopt;
-    std::vector<const Op*> reads;
-    collectReads(live, reads);
-    for (const Op* r : reads) {
-      bool nextIteration = false;
-      if (mayFollow(p, enterOf(r), d, nextIteration))
-        return Interference{live, writer, r, nextIteration};
-    }
+    if (auto later = live_.readAfter(live, live_.defOf(writer)))
+      return Interference{live, writer, later->read, later->nextIteration};
     return std::nullopt;
   }
 
@@ -159,7 +77,7 @@ class FunctionBuffers {
       Op* def = y->definingOp();
       if (def && forbidsAliasing(*def))
         for (Value* o : def->operands())
-          if (passes::isTile(o) && dataRoot(o) == x) return Interference{x, y};
+          if (passes::isTile(o) && passes::Liveness::dataRoot(o) == x) return Interference{x, y};
     }
     if (auto i = readAfter(a, b)) return i;
     return readAfter(b, a);
@@ -244,7 +162,7 @@ class FunctionBuffers {
         Op* yield = region.terminator();
         for (unsigned i = 0; yield && i < yield->numOperands() && i < op.numResults(); ++i) {
           Value* y = yield->operand(i);
-          if (!passes::isTile(y) || inBlock(defOf(y), &region) == passThrough) continue;
+          if (!passes::isTile(y) || live_.inBlock(live_.defOf(y), &region) == passThrough) continue;
           coalesce(Edge::BranchYield, op, y, op.result(i),
                    [&](Value* copy) { yield->setOperand(i, copy); }, yield);
         }
@@ -275,10 +193,8 @@ class FunctionBuffers {
   Value* copyOf(Value* v, Op& before) {
     Op* move = OpBuilder::before(before, target_).create(OpKind::Move, {v}, {}, v->type(),
                                                          (v->name().empty() ? "tile" : v->name()) + "_copy");
-    Value* copy = move->result();
-    int enter = spans_.at(&before).first;
-    spans_[move] = {enter - 2, enter - 1};
-    return copy;
+    live_.placeBefore(move, &before);
+    return move->result();
   }
 
   // ---- diagnostics ----
@@ -361,10 +277,8 @@ class FunctionBuffers {
   Function& f_;
   Target target_;
   DiagnosticEngine& diags_;
-  int counter_ = 0;
+  passes::Liveness live_{f_};
   // Lookup tables only; nothing here is iterated, so output never depends on addresses.
-  std::unordered_map<const Op*, std::pair<int, int>> spans_;
-  std::unordered_map<const Block*, std::pair<int, int>> blockSpans_;
   std::unordered_map<const Value*, std::vector<Value*>> members_;
   std::unordered_map<const Value*, int64_t> ids_;
   passes::ValueUnionFind uf_;
