@@ -16,19 +16,20 @@
 #include <set>
 #include <sstream>
 
-#include "backend/pto/PtoEmitter.h"
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
 #include "ir/IRText.h"
 #include "passes/PassInstrumentations.h"
 #include "support/AtomicFile.h"
 #include "support/DepFile.h"
+#include "target/Registry.h"
 
 namespace tilec::cli {
 
 namespace {
 
 void configureLogging(const std::string& level) {
+  spdlog::drop("tilec");  // a second Driver in one process (the tests) makes its own
   auto logger = spdlog::stderr_logger_st("tilec");
   logger->set_pattern("tilec: [%l] %v");  // no timestamps: stderr stays comparable across runs
   logger->set_level(spdlog::level::from_str(level));
@@ -83,7 +84,7 @@ std::string lowerFirst(std::string s) {
 }  // namespace
 
 Driver::Driver(Options options)
-    : opts_(std::move(options)), diags_(sources_), passContext_{diags_, opts_.target} {
+    : opts_(std::move(options)), diags_(sources_), passContext_{diags_} {
   configureLogging(opts_.logLevel);
   diags_.setStream(&std::cerr);
   diags_.setFormat(opts_.diagnosticsFormat);
@@ -119,7 +120,7 @@ int Driver::compile() {
   std::optional<InputKind> kind = resolveInputKind();
   if (!kind) return failure();
   spdlog::info("compiling '{}' as .{} for {}", sources_.name(file_),
-               *kind == InputKind::Tile ? "tile" : "tir", ir::targetName(opts_.target));
+               *kind == InputKind::Tile ? "tile" : "tir", opts_.target->name);
 
   std::unique_ptr<ir::Module> module;
   if (*kind == InputKind::Tile) {
@@ -139,8 +140,10 @@ int Driver::compile() {
   buildPipeline(initialProperties);
   // A pipeline chosen with --passes may not fit together: a usage error, found before
   // anything runs.
-  uint32_t emitterNeeds = opts_.emit == EmitKind::Pto ? uint32_t(PropPtoLegal) : 0u;
-  std::string problem = passManager_->pipelineProblem(emitterNeeds, "the PTO emitter");
+  bool toFormat = opts_.emit == EmitKind::TargetFormat;
+  std::string problem = passManager_->pipelineProblem(
+      toFormat ? opts_.format->requiredProps : 0u,
+      toFormat ? "--emit=" + std::string(opts_.format->name) : std::string());
   if (!problem.empty()) return reportUsageError("--passes: " + problem);
   if (!runPipeline(*module)) return failure();
   std::optional<std::string> output = emit(*module);
@@ -163,10 +166,11 @@ std::string kernelList(const ir::Module& m) {
 bool Driver::selectKernel(ir::Module& m) {
   auto& fns = m.functions();
   if (opts_.kernel.empty()) {
-    if (opts_.emit != EmitKind::Pto || opts_.syntaxOnly || fns.size() <= 1) return true;
+    bool oneKernel = opts_.emit == EmitKind::TargetFormat && opts_.format->oneKernel;
+    if (!oneKernel || opts_.syntaxOnly || fns.size() <= 1) return true;
     diags_.report(Diag::SeveralKernels, {},
                   "'" + sources_.name(file_) + "' defines " + std::to_string(fns.size()) + " kernels (" +
-                      kernelList(m) + ") but a .pto file holds one; choose it with --kernel=NAME");
+                      kernelList(m) + ") but a " + opts_.format->extension + " file holds one; choose it with --kernel=NAME");
     return false;
   }
   auto keep = std::find_if(fns.begin(), fns.end(), [&](const auto& f) { return f->name() == opts_.kernel; });
@@ -236,12 +240,12 @@ Driver::FrontendResult Driver::buildFromTile() {
     return {nullptr, os.str()};
   }
   stage_ = "checking and lowering to IR";
-  return {frontend::lower(*ast, diags_, opts_.target), std::nullopt};
+  return {frontend::lower(*ast, diags_, opts_.target->layouts), std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {
   stage_ = "parsing IR";
-  std::unique_ptr<ir::Module> module = ir::parseModule(sources_, file_, diags_, opts_.target);
+  std::unique_ptr<ir::Module> module = ir::parseModule(sources_, file_, diags_, opts_.target->layouts);
   if (module && opts_.syntaxOnly) {
     stage_ = "verifying IR";
     if (!ir::verifyModule(*module, diags_)) return nullptr;
@@ -250,8 +254,8 @@ std::unique_ptr<ir::Module> Driver::buildFromTir() {
 }
 
 void Driver::buildPipeline(uint32_t initialProperties) {
-  passManager_ = std::make_unique<PassManager>(passContext_, initialProperties);
-  for (const std::string& name : opts_.pipeline) passManager_->addPass(createPassByName(name));
+  passManager_ = std::make_unique<PassManager>(passContext_, initialProperties, opts_.target->passes);
+  for (const std::string& name : opts_.pipeline) passManager_->addPass(opts_.target->passes.create(name));
 
   // "After" hooks run in reverse: verify-each sees the IR after it was printed, and
   // the timer, added last, measures only the pass itself.
@@ -287,12 +291,13 @@ std::optional<std::string> Driver::emit(const ir::Module& m) {
     ir::printModule(m, os);
     return os.str();
   }
-  if (!(passManager_->properties() & PropPtoLegal))
-    throw InternalError("the PTO emitter requires property '" + propNames(PropPtoLegal) +
+  const target::OutputFormat& format = *opts_.format;
+  if (uint32_t missing = format.requiredProps & ~passManager_->properties())
+    throw InternalError("--emit=" + std::string(format.name) + " requires '" + propNames(missing) +
                         "', which the pipeline did not produce");
-  stage_ = "emitting PTO";
+  stage_ = "emitting " + std::string(format.name);
   emitting_ = &m;
-  bool ok = pto::emitModule(m, os, diags_);
+  bool ok = format.emit(m, os, diags_);
   emitting_ = nullptr;
   if (!ok) return std::nullopt;
   return os.str();
@@ -348,7 +353,7 @@ std::string Driver::writeCrashReproducer() {
     stem = passManager_->runningPass()->info().arg;
     text = snapshot_->snapshot();
   } else if (emitting_) {
-    stem = "emit-pto";
+    stem = "emit";
     text = ir::printToString(*emitting_);
   } else {
     return {};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "passes/Pass.h"
+#include "target/Registry.h"
 #include "support/Diagnostics.h"
 
 namespace tilec::cli {
@@ -38,12 +39,26 @@ std::string escapeTableCell(const std::string& s) {
 
 }  // namespace
 
-void printPassList(std::ostream& os) {
+void printTargetList(std::ostream& os) {
+  for (const target::TargetDesc* t : target::allTargets()) {
+    os << t->name << ": " << t->summary << '\n';
+    os << "  --emit=";
+    for (size_t i = 0; i < t->formats.size(); ++i)
+      os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
+    os << "; also ir, ast, tokens\n  memory:";
+    for (const target::MemorySpace& m : t->spaces)
+      os << ' ' << ir::memSpaceName(m.space) << '=' << m.memory << ' ' << m.capacityBytes / 1024 << " KiB"
+         << (m.capacityBytes % 1024 ? "+" : "");
+    os << '\n';
+  }
+}
+
+void printPassList(std::ostream& os, const target::TargetDesc& t) {
   struct Row {
     std::string arg, required, produces, invalidates, summary;
   };
   std::vector<Row> rows{{"pass", "requires", "produces", "invalidates", "summary"}};
-  for (const std::unique_ptr<Pass>& pass : allPasses()) {
+  for (const std::unique_ptr<Pass>& pass : t.passes.all()) {
     const PassInfo& info = pass->info();
     rows.push_back({info.arg, propsOrDash(info.required), propsOrDash(info.produced),
                     propsOrDash(info.invalidated), info.summary});
@@ -58,8 +73,8 @@ void printPassList(std::ostream& os) {
   for (const Row& r : rows)
     os << padded(r.arg, w[0] + 2) << padded(r.required, w[1] + 2) << padded(r.produces, w[2] + 2)
        << padded(r.invalidates, w[3] + 2) << r.summary << '\n';
-  os << "\ndefault pipeline:";
-  for (const std::string& arg : defaultPtoPipeline()) os << ' ' << arg;
+  os << "\ndefault pipeline for " << t.name << ":";
+  for (const std::string& arg : t.pipeline) os << ' ' << arg;
   os << '\n';
 }
 

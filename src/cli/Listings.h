@@ -3,9 +3,14 @@
 #pragma once
 #include <iosfwd>
 
+namespace tilec::target {
+struct TargetDesc;
+}
+
 namespace tilec::cli {
 
-void printPassList(std::ostream& os);
+void printTargetList(std::ostream& os);
+void printPassList(std::ostream& os, const target::TargetDesc& t);
 void printDiagnosticList(std::ostream& os);
 
 }  // namespace tilec::cli

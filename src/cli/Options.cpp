@@ -9,6 +9,7 @@
 
 #include "cli/Listings.h"
 #include "passes/Pass.h"
+#include "target/Registry.h"
 #include "support/ArgvCompat.h"
 
 namespace tilec::cli {
@@ -26,16 +27,15 @@ const char* const kFinalIr = "@final";  // --emit-ir without a pass name
 
 int usageError(const std::string& message) { return reportUsageError(message); }
 
-bool isRegisteredPass(const std::string& arg) { return createPassByName(arg) != nullptr; }
 
 // The raw values CLI11 fills; resolve() turns them into Options.
 struct RawOptions {
-  std::string input, output, inputKind, target = "a2a3", emit, emitIr, diagnosticsFormat = "text";
+  std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
-  bool version = false, listPasses = false, listDiagnostics = false;
+  bool version = false, listPasses = false, listDiagnostics = false, listTargets = false;
 };
 
 void declareOptions(CLI::App& app, RawOptions& raw) {
@@ -45,14 +45,12 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--input-kind", raw.inputKind, "input language when it cannot be told from the name")
       ->check(CLI::IsMember({"tile", "tir"}))
       ->type_name("<tile|tir>");
-  app.add_option("--target", raw.target, "Ascend target (default a2a3)")
-      ->check(CLI::IsMember({"a2a3", "a5"}))
-      ->type_name("<a2a3|a5>");
+  app.add_option("--target", raw.target, "the target to compile for (default: the first of --list-targets)")
+      ->type_name("<name>");
   app.add_option("--kernel", raw.kernel, "compile only this kernel of the file (PTO output holds one)")
       ->type_name("<name>");
-  app.add_option("--emit", raw.emit, "what to write (default pto)")
-      ->check(CLI::IsMember({"pto", "ir", "ast", "tokens"}))
-      ->type_name("<pto|ir|ast|tokens>");
+  app.add_option("--emit", raw.emit, "what to write: one of the target's formats (default: its first), ir, ast or tokens")
+      ->type_name("<format>");
   app.add_flag(std::string("--emit-ir{") + kFinalIr + "}", raw.emitIr,
                "write the final IR; with =<pass>, stop after <pass> and write its IR");
   app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing");
@@ -75,7 +73,8 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<level>");
   app.add_option("--passes", raw.passes, "run these passes instead of the default pipeline; "
                  "--passes= runs none")->type_name("<pass>,...");
-  app.add_flag("--list-passes", raw.listPasses, "list the passes and their contracts, then exit");
+  app.add_flag("--list-targets", raw.listTargets, "list the targets and their output formats, then exit");
+  app.add_flag("--list-passes", raw.listPasses, "list the target's passes and their contracts, then exit");
   app.add_flag("--list-diagnostics", raw.listDiagnostics, "list the diagnostic codes (Markdown), then exit");
   app.add_option("--print-ir-before", raw.printIrBefore, "print the IR before these passes")
       ->delimiter(',')
@@ -135,10 +134,12 @@ class HelpFormatter final : public CLI::FormatterBase {
   }
 };
 
-std::optional<int> checkPassNames(const std::vector<std::string>& names, const std::string& flag) {
+std::optional<int> checkPassNames(const std::vector<std::string>& names, const std::string& flag,
+                                  const target::TargetDesc& t) {
   for (const std::string& name : names)
-    if (!isRegisteredPass(name))
-      return usageError("unknown pass '" + name + "' in " + flag + "; see tilec --list-passes");
+    if (!t.passes.create(name))
+      return usageError("unknown pass '" + name + "' in " + flag + " for target " + t.name +
+                        "; see tilec --list-passes");
   return std::nullopt;
 }
 
@@ -153,36 +154,51 @@ std::vector<std::string> splitList(const std::string& list) {
   return items;
 }
 
-std::string defaultOutput(const std::string& input, EmitKind emit) {
-  if (input == "-" || emit != EmitKind::Pto) return "-";
-  return std::filesystem::path(input).stem().string() + ".pto";
+std::string defaultOutput(const std::string& input, const Options& o) {
+  if (input == "-" || o.emit != EmitKind::TargetFormat) return "-";
+  return std::filesystem::path(input).stem().string() + o.format->extension;
 }
 
 // Each resolver fills part of Options and returns an exit code on a usage error.
 using UsageCheck = std::optional<int>;
 
+std::string formatNames(const target::TargetDesc& t) {
+  std::string out;
+  for (const target::OutputFormat& f : t.formats) out += std::string(f.name) + ", ";
+  return out + "ir, ast or tokens";
+}
+
 UsageCheck resolveEmit(const RawOptions& raw, Options& o) {
-  static const std::pair<const char*, EmitKind> kEmitKinds[] = {
-      {"pto", EmitKind::Pto}, {"ir", EmitKind::Ir}, {"ast", EmitKind::Ast}, {"tokens", EmitKind::Tokens}};
-  for (const auto& [name, kind] : kEmitKinds)
-    if (raw.emit == name) o.emit = kind;
+  static const std::pair<const char*, EmitKind> kGeneric[] = {
+      {"ir", EmitKind::Ir}, {"ast", EmitKind::Ast}, {"tokens", EmitKind::Tokens}};
+  o.format = &o.target->formats.front();
+  if (!raw.emit.empty()) {
+    o.format = o.target->format(raw.emit);
+    o.emit = EmitKind::TargetFormat;
+    for (const auto& [name, kind] : kGeneric)
+      if (raw.emit == name) o.emit = kind;
+    if (!o.format && o.emit == EmitKind::TargetFormat)
+      return usageError("--emit=" + raw.emit + " is no output of target " + o.target->name + "; use " +
+                        formatNames(*o.target));
+  }
   if (!raw.emitIr.empty()) {
     if (!raw.emit.empty() && o.emit != EmitKind::Ir) return usageError("--emit-ir conflicts with --emit=" + raw.emit);
     o.emit = EmitKind::Ir;
   }
   o.syntaxOnly = raw.syntaxOnly;
-  if (!o.syntaxOnly) o.output = raw.output.empty() ? defaultOutput(raw.input, o.emit) : raw.output;
+  if (!o.syntaxOnly) o.output = raw.output.empty() ? defaultOutput(raw.input, o) : raw.output;
   return std::nullopt;
 }
 
 UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   std::vector<std::string> passes = splitList(raw.passes);
-  if (auto bad = checkPassNames(passes, "--passes")) return bad;
-  if (auto bad = checkPassNames(raw.printIrBefore, "--print-ir-before")) return bad;
-  if (auto bad = checkPassNames(raw.printIrAfter, "--print-ir-after")) return bad;
+  const target::TargetDesc& t = *o.target;
+  if (auto bad = checkPassNames(passes, "--passes", t)) return bad;
+  if (auto bad = checkPassNames(raw.printIrBefore, "--print-ir-before", t)) return bad;
+  if (auto bad = checkPassNames(raw.printIrAfter, "--print-ir-after", t)) return bad;
   if (!raw.debugCrashIn.empty())
-    if (auto bad = checkPassNames({raw.debugCrashIn}, "--debug-crash-in")) return bad;
-  o.pipeline = raw.passesGiven ? passes : defaultPtoPipeline();
+    if (auto bad = checkPassNames({raw.debugCrashIn}, "--debug-crash-in", t)) return bad;
+  o.pipeline = raw.passesGiven ? passes : t.pipeline;
   if (!raw.emitIr.empty() && raw.emitIr != kFinalIr) {
     auto stop = std::find(o.pipeline.begin(), o.pipeline.end(), raw.emitIr);
     if (stop == o.pipeline.end())
@@ -225,7 +241,10 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   o.commandLine = std::move(commandLine);
   o.input = raw.input;
   if (!raw.inputKind.empty()) o.inputKind = raw.inputKind == "tir" ? InputKind::Tir : InputKind::Tile;
-  o.target = *ir::parseTarget(raw.target);
+  o.target = raw.target.empty() ? &target::defaultTarget() : target::findTarget(raw.target);
+  if (!o.target)
+    return usageError("--target=" + raw.target + " names no target; the targets are " + target::targetNames() +
+                      " (see tilec --list-targets)");
   o.kernel = raw.kernel;
   o.warningsAsErrors = raw.werror;
   o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
@@ -266,9 +285,13 @@ ParseResult parseOptions(int argc, const char* const* argv) {
     std::cout << "tilec version " << TILEC_VERSION << '\n';
     return 0;
   }
-  if (raw.listPasses) printPassList(std::cout);
+  const target::TargetDesc* listed = raw.target.empty() ? &target::defaultTarget() : target::findTarget(raw.target);
+  if (!listed && (raw.listPasses || raw.listTargets))
+    return usageError("--target=" + raw.target + " names no target; the targets are " + target::targetNames());
+  if (raw.listTargets) printTargetList(std::cout);
+  if (raw.listPasses) printPassList(std::cout, *listed);
   if (raw.listDiagnostics) printDiagnosticList(std::cout);
-  if (raw.listPasses || raw.listDiagnostics) return 0;
+  if (raw.listPasses || raw.listDiagnostics || raw.listTargets) return 0;
   return resolve(raw, std::move(commandLine));
 }
 

@@ -6,13 +6,18 @@
 #include <variant>
 #include <vector>
 
-#include "ir/Type.h"
 #include "support/Color.h"
 #include "support/Diagnostics.h"
 
+namespace tilec::target {
+struct TargetDesc;
+struct OutputFormat;
+}  // namespace tilec::target
+
 namespace tilec::cli {
 
-enum class EmitKind { Pto, Ir, Ast, Tokens };
+// What to write: one of the target's output formats, or the IR, AST or tokens.
+enum class EmitKind { TargetFormat, Ir, Ast, Tokens };
 enum class InputKind { Tile, Tir };
 
 struct DepFileOptions {
@@ -28,8 +33,9 @@ struct Options {
   std::string input;   // "-" is stdin
   std::optional<InputKind> inputKind;  // unset: decided by the driver from the extension
   std::string output;  // resolved: "-" is stdout; empty only with -fsyntax-only
-  ir::Target target = ir::Target::A2A3;
-  EmitKind emit = EmitKind::Pto;
+  const target::TargetDesc* target = nullptr;  // from the registry (--target, or the default)
+  EmitKind emit = EmitKind::TargetFormat;
+  const target::OutputFormat* format = nullptr;  // the target's, when emit is TargetFormat
   std::string kernel;  // --kernel: the one function to keep; empty keeps all
   std::vector<std::string> pipeline;  // resolved: --passes or the default, cut at --emit-ir=<pass>
   bool syntaxOnly = false;

@@ -330,7 +330,7 @@ class FlattenNdTo2D final : public Pass {
     bool ok = true;
     for (auto& f : m.functions()) ok = Preconditions(ctx.diags).check(*f) && ok;
     if (!ok) return false;
-    for (auto& f : m.functions()) ok = Rewriter(ctx.target, ctx.diags).run(*f) && ok;
+    for (auto& f : m.functions()) ok = Rewriter(m.target(), ctx.diags).run(*f) && ok;
     return ok;
   }
 };

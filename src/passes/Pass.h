@@ -33,9 +33,9 @@ struct PassInfo {
   uint32_t invalidated;
 };
 
+// What a pass gets besides the module (whose target() says the target).
 struct PassContext {
   DiagnosticEngine& diags;
-  ir::Target target = ir::Target::A2A3;
 };
 
 class Pass {
@@ -52,10 +52,23 @@ class Pass {
 #include "passes/Passes.def"
 #undef TILEC_PASS
 
-// Every registered pass, in Passes.def order.
-std::vector<std::unique_ptr<Pass>> allPasses();
-std::unique_ptr<Pass> createPassByName(const std::string& arg);
-// The default pipeline for PTO output.
-std::vector<std::string> defaultPtoPipeline();
+// Pass names and factories: the target-neutral passes of Passes.def, and each target's
+// set (those plus its own, see target/Target.h).
+using PassFactory = std::unique_ptr<Pass> (*)();
+class PassRegistry {
+ public:
+  void add(const char* arg, PassFactory factory) { entries_.push_back({arg, factory}); }
+  void addAll(const PassRegistry& other) {
+    entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+  }
+  std::unique_ptr<Pass> create(const std::string& arg) const;  // null when unknown
+  std::vector<std::unique_ptr<Pass>> all() const;              // in registration order
+
+ private:
+  std::vector<std::pair<const char*, PassFactory>> entries_;
+};
+
+// The passes of Passes.def, which every target shares.
+const PassRegistry& targetNeutralPasses();
 
 }  // namespace tilec

@@ -4,17 +4,17 @@ namespace tilec {
 
 namespace {
 
-// Names a registered pass that produces `prop`, to suggest it in contract errors.
-std::string producerOf(uint32_t prop) {
-  for (const std::unique_ptr<Pass>& pass : allPasses())
+// Names a known pass that produces `prop`, to suggest it in contract errors.
+std::string producerOf(uint32_t prop, const PassRegistry& known) {
+  for (const std::unique_ptr<Pass>& pass : known.all())
     if (pass->info().produced & prop) return pass->info().arg;
   return {};
 }
 
 }  // namespace
 
-PassManager::PassManager(PassContext& ctx, uint32_t initialProperties)
-    : ctx_(ctx), properties_(initialProperties) {}
+PassManager::PassManager(PassContext& ctx, uint32_t initialProperties, const PassRegistry& known)
+    : ctx_(ctx), known_(known), properties_(initialProperties) {}
 
 void PassManager::addPass(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
 
@@ -22,13 +22,13 @@ void PassManager::addInstrumentation(std::unique_ptr<PassInstrumentation> instru
   instrumentations_.push_back(std::move(instrumentation));
 }
 
-std::string PassManager::missingMessage(const std::string& who, uint32_t missing) {
+std::string PassManager::missingMessage(const std::string& who, uint32_t missing) const {
   uint32_t first = missing & (~missing + 1);  // lowest missing bit, to name one producer
   bool several = missing != first;
   std::string message = who + " requires " + (several ? "properties '" : "property '") +
                         propNames(missing) + "', which " + (several ? "do" : "does") +
                         " not hold at this point";
-  std::string producer = producerOf(first);
+  std::string producer = producerOf(first, known_);
   if (!producer.empty()) message += "; run '" + producer + "' before it";
   return message;
 }

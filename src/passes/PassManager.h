@@ -35,8 +35,9 @@ class PassInstrumentation {
 
 class PassManager {
  public:
-  // `initialProperties` are the properties the input module already has.
-  PassManager(PassContext& ctx, uint32_t initialProperties);
+  // `initialProperties` are the properties the input module already has; `known` is where
+  // contract errors look for a pass that produces a missing property.
+  PassManager(PassContext& ctx, uint32_t initialProperties, const PassRegistry& known);
 
   void addPass(std::unique_ptr<Pass> pass);
   void addInstrumentation(std::unique_ptr<PassInstrumentation> instrumentation);
@@ -57,11 +58,12 @@ class PassManager {
   const Pass* runningPass() const { return running_; }
 
  private:
-  static std::string missingMessage(const std::string& who, uint32_t missing);
+  std::string missingMessage(const std::string& who, uint32_t missing) const;
   template <class F>
   void forEachReversed(F&& hook);
 
   PassContext& ctx_;
+  const PassRegistry& known_;
   uint32_t properties_;
   std::vector<std::unique_ptr<Pass>> passes_;
   std::vector<std::unique_ptr<PassInstrumentation>> instrumentations_;

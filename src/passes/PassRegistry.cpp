@@ -1,22 +1,11 @@
-// The pass registry: name -> factory from Passes.def, the default PTO pipeline,
-// and property names for --list-passes and contract errors.
+// The target-neutral pass registry (Passes.def), and property names for
+// --list-passes and contract errors.
 #include <utility>
 
 #include "passes/Pass.h"
 
 namespace tilec {
 namespace {
-
-struct PassEntry {
-  const char* arg;
-  std::unique_ptr<Pass> (*factory)();
-};
-
-const PassEntry kPasses[] = {
-#define TILEC_PASS(ARG, FACTORY) {ARG, &FACTORY},
-#include "passes/Passes.def"
-#undef TILEC_PASS
-};
 
 const std::pair<Prop, const char*> kPropNames[] = {
     {PropSSA, "ssa"},
@@ -40,29 +29,27 @@ std::string propNames(uint32_t props) {
   return out;
 }
 
-std::vector<std::unique_ptr<Pass>> allPasses() {
-  std::vector<std::unique_ptr<Pass>> out;
-  for (const PassEntry& e : kPasses) out.push_back(e.factory());
-  return out;
-}
-
-std::unique_ptr<Pass> createPassByName(const std::string& arg) {
-  for (const PassEntry& e : kPasses)
-    if (arg == e.arg) return e.factory();
+std::unique_ptr<Pass> PassRegistry::create(const std::string& arg) const {
+  for (const auto& [name, factory] : entries_)
+    if (arg == name) return factory();
   return nullptr;
 }
 
-std::vector<std::string> defaultPtoPipeline() {
-  return {"verify",
-          "store-partition",
-          "flatten-nd-to-2d",
-          "fold-identity-reshape",
-          "insert-transpose-scratch",
-          "tile-ops-2d",
-          "infer-memory-space",
-          "insert-reduction-scratch",
-          "assign-buffers",
-          "pto-legality"};
+std::vector<std::unique_ptr<Pass>> PassRegistry::all() const {
+  std::vector<std::unique_ptr<Pass>> out;
+  for (const auto& entry : entries_) out.push_back(entry.second());
+  return out;
+}
+
+const PassRegistry& targetNeutralPasses() {
+  static const PassRegistry kPasses = [] {
+    PassRegistry r;
+#define TILEC_PASS(ARG, FACTORY) r.add(ARG, &FACTORY);
+#include "passes/Passes.def"
+#undef TILEC_PASS
+    return r;
+  }();
+  return kPasses;
 }
 
 }  // namespace tilec

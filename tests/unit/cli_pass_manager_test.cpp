@@ -11,6 +11,7 @@
 #include "ir/IRText.h"
 #include "passes/PassInstrumentations.h"
 #include "passes/PassManager.h"
+#include "backend/pto/PtoTargets.h"
 
 using namespace tilec;
 
@@ -71,7 +72,7 @@ struct Fixture {
 
 TEST_CASE("pass manager: runs passes in order and tracks properties") {
   Fixture f;
-  PassManager pm(f.ctx, PropSSA);
+  PassManager pm(f.ctx, PropSSA, targetNeutralPasses());
   pm.addPass(f.pass("a", PropSSA, PropMemSpacesInferred));
   pm.addPass(f.pass("b", PropMemSpacesInferred, PropBuffersAssigned, PropSSA));
   CHECK(pm.run(f.module));
@@ -82,7 +83,7 @@ TEST_CASE("pass manager: runs passes in order and tracks properties") {
 
 TEST_CASE("pass manager: a pass whose required property does not hold is an internal error") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, pto::a2a3Target().passes);
   pm.addPass(f.pass("a", 0, PropSSA));
   pm.addPass(f.pass("needs-spaces", PropMemSpacesInferred));
   std::string message;
@@ -100,7 +101,7 @@ TEST_CASE("pass manager: a pass whose required property does not hold is an inte
 
 TEST_CASE("pass manager: an invalidated property must be re-established") {
   Fixture f;
-  PassManager pm(f.ctx, PropSSA);
+  PassManager pm(f.ctx, PropSSA, targetNeutralPasses());
   pm.addPass(f.pass("breaks-ssa", 0, 0, PropSSA));
   pm.addPass(f.pass("needs-ssa", PropSSA));
   CHECK_THROWS_AS(pm.run(f.module), InternalError);
@@ -109,7 +110,7 @@ TEST_CASE("pass manager: an invalidated property must be re-established") {
 
 TEST_CASE("pass manager: a failing pass stops the pipeline and calls the failure hook") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("a"));
   auto failing = f.pass("fails");
   failing->failing();
@@ -124,7 +125,7 @@ TEST_CASE("pass manager: a failing pass stops the pipeline and calls the failure
 
 TEST_CASE("pass manager: a pass that reports an error fails even if it returns true") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   auto reporting = f.pass("reports");
   reporting->reportingError();
   pm.addPass(std::move(reporting));
@@ -136,7 +137,7 @@ TEST_CASE("pass manager: a pass that reports an error fails even if it returns t
 
 TEST_CASE("pass manager: before hooks run in order, after hooks in reverse") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("p"));
   pm.addInstrumentation(std::make_unique<RecordingInstrumentation>("outer", f.log));
   pm.addInstrumentation(std::make_unique<RecordingInstrumentation>("inner", f.log));
@@ -147,7 +148,7 @@ TEST_CASE("pass manager: before hooks run in order, after hooks in reverse") {
 
 TEST_CASE("pass manager: the running pass is known after it throws") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("ok"));
   auto throwing = f.pass("crashes");
   throwing->throwing();
@@ -160,7 +161,7 @@ TEST_CASE("pass manager: the running pass is known after it throws") {
 TEST_CASE("instrumentation: crash injector throws in the named pass after the snapshot") {
   Fixture f;
   f.module.addFunction("k", ir::FuncKind::Aiv);
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("a"));
   pm.addPass(f.pass("b"));
   auto snapshot = std::make_unique<CrashSnapshotInstrumentation>();
@@ -176,7 +177,7 @@ TEST_CASE("instrumentation: crash injector throws in the named pass after the sn
 
 TEST_CASE("instrumentation: IR printer writes headers before and after the selected passes") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("a"));
   pm.addPass(f.pass("b"));
   std::ostringstream os;
@@ -190,7 +191,7 @@ TEST_CASE("instrumentation: IR printer writes headers before and after the selec
 
 TEST_CASE("instrumentation: --print-ir-after-all dumps after every pass") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("a"));
   pm.addPass(f.pass("b"));
   std::ostringstream os;
@@ -205,7 +206,7 @@ TEST_CASE("instrumentation: --print-ir-after-all dumps after every pass") {
 
 TEST_CASE("instrumentation: timing prints one row per pass in order, then the total") {
   Fixture f;
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("first"));
   pm.addPass(f.pass("second-pass"));
   std::ostringstream os;
@@ -228,7 +229,7 @@ TEST_CASE("instrumentation: tree dir gets the input and one numbered file per pa
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("tilec-tree-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  PassManager pm(f.ctx, 0);
+  PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("a"));
   pm.addPass(f.pass("b"));
   pm.addInstrumentation(std::make_unique<IRTreeDirInstrumentation>((dir / "sub").string(), f.diags));

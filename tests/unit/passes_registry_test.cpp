@@ -1,41 +1,58 @@
-// The pass registry: every Passes.def entry is reachable by name, and the
-// default PTO pipeline's property contracts chain from an empty start.
+// The pass registries: every pass is found by its unique name, and each target's default
+// pipeline uses only its own passes, with contracts that chain from an empty start.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <set>
 
 #include "passes/Pass.h"
+#include "target/Registry.h"
 
 using namespace tilec;
 
-TEST_CASE("registry: every pass is found by its unique name; the default pipeline uses only registered passes") {
-  std::vector<std::string> names;
-  for (const auto& p : allPasses()) names.push_back(p->info().arg);
-  CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
-  for (const std::string& n : defaultPtoPipeline())
-    CHECK_MESSAGE(std::find(names.begin(), names.end(), n) != names.end(), n);
-  for (const std::string& n : names) {
-    auto p = createPassByName(n);
-    REQUIRE(p);
-    CHECK(std::string(p->info().arg) == n);
-    CHECK(std::string(p->info().summary).size() > 10);
+TEST_CASE("registry: every pass of every target is found by its unique name") {
+  for (const target::TargetDesc* t : target::allTargets()) {
+    CAPTURE(t->name);
+    std::vector<std::string> names;
+    for (const auto& p : t->passes.all()) names.push_back(p->info().arg);
+    CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
+    for (const std::string& n : names) {
+      auto p = t->passes.create(n);
+      REQUIRE(p);
+      CHECK(std::string(p->info().arg) == n);
+      CHECK(std::string(p->info().summary).size() > 10);
+    }
+    CHECK(t->passes.create("no-such-pass") == nullptr);
+    // The target-neutral passes are every target's.
+    for (const auto& p : targetNeutralPasses().all())
+      CHECK(std::find(names.begin(), names.end(), std::string(p->info().arg)) != names.end());
   }
-  CHECK(createPassByName("no-such-pass") == nullptr);
 }
 
-TEST_CASE("registry: the default pipeline's required properties are produced in order") {
-  uint32_t props = 0;
-  for (const std::string& n : defaultPtoPipeline()) {
-    auto p = createPassByName(n);
-    REQUIRE_MESSAGE(p, n);
-    const PassInfo& info = p->info();
-    std::string missing = propNames(info.required & ~props);
-    CHECK_MESSAGE(missing.empty(), (n + " needs " + missing));
-    props = (props & ~info.invalidated) | info.produced;
+TEST_CASE("registry: each default pipeline's required properties are produced in order") {
+  for (const target::TargetDesc* t : target::allTargets()) {
+    CAPTURE(t->name);
+    uint32_t props = 0;
+    for (const std::string& n : t->pipeline) {
+      auto p = t->passes.create(n);
+      REQUIRE_MESSAGE(p, n);
+      const PassInfo& info = p->info();
+      std::string missing = propNames(info.required & ~props);
+      CHECK_MESSAGE(missing.empty(), (n + " needs " + missing));
+      props = (props & ~info.invalidated) | info.produced;
+    }
+    for (const target::OutputFormat& f : t->formats)
+      CHECK_MESSAGE((props & f.requiredProps) == f.requiredProps, f.name);
   }
-  CHECK((props & PropPtoLegal) != 0);
-  CHECK(defaultPtoPipeline().back() == "pto-legality");
+}
+
+TEST_CASE("registry: targets by name; names are unique") {
+  CHECK(target::findTarget("a2a3") == &target::defaultTarget());
+  REQUIRE(target::findTarget("a5"));
+  CHECK(target::findTarget("a5")->layouts == ir::Target::A5);
+  CHECK(target::findTarget("nope") == nullptr);
+  CHECK_FALSE(target::registerTarget(*target::findTarget("a5")));  // taken
+  CHECK(target::targetNames().rfind("a2a3, a5", 0) == 0);
 }
 
 TEST_CASE("registry: property names") {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/pto/PtoEmitter.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/IRText.h"
 #include "passes/Pass.h"
 
@@ -29,7 +30,7 @@ inline std::ostream& operator<<(std::ostream& os, const Lines& lines) {
 // The passes that run before `pto-legality` in the default pipeline, by stage.
 inline std::vector<std::string> pipelineUpTo(const std::string& last) {
   std::vector<std::string> out;
-  for (const std::string& p : defaultPtoPipeline()) {
+  for (const std::string& p : pto::a2a3Target().pipeline) {
     out.push_back(p);
     if (p == last) break;
   }
@@ -68,13 +69,12 @@ struct Harness : ParsedTir {
   explicit Harness(const std::string& text, ir::Target target = ir::Target::A2A3)
       : ParsedTir("t.tir", text, target) {
     REQUIRE_MESSAGE(module, text);
-    ctx.target = target;
   }
 
   // Runs the passes in order, stopping at the first that fails.
   bool run(const std::vector<std::string>& passes) {
     for (const std::string& name : passes) {
-      std::unique_ptr<Pass> pass = createPassByName(name);
+      std::unique_ptr<Pass> pass = pto::ptoTarget(module->target()).passes.create(name);
       REQUIRE_MESSAGE(pass, name);
       if (!pass->run(*module, ctx) || diags.hasErrors()) return false;
     }

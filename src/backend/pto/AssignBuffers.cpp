@@ -22,6 +22,7 @@
 
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
+#include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "passes/Liveness.h"
 #include "passes/PassUtils.h"
@@ -296,7 +297,7 @@ class AssignBuffers final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionBuffers>(m, ctx.target, ctx.diags);
+    return passes::runOnFunctions<FunctionBuffers>(m, m.target(), ctx.diags);
   }
 };
 

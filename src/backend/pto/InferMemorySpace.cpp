@@ -19,6 +19,7 @@
 
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
+#include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -387,7 +388,7 @@ class InferMemorySpace final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionSpaces>(m, ctx.target, ctx.diags);
+    return passes::runOnFunctions<FunctionSpaces>(m, m.target(), ctx.diags);
   }
 };
 

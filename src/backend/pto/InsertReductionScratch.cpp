@@ -3,6 +3,7 @@
 // pto-isa on a2a3). Every row reduction without one gets a fresh `tile.create`
 // of the source's type, right before it, as operand 1. Linear in the number of ops.
 #include "ir/OpDefs.h"
+#include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 

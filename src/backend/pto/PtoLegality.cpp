@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "backend/pto/PtoOps.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -36,26 +37,7 @@ std::string dtypeList(uint32_t set) {
   return out;
 }
 
-// ---- memory spaces ----
-
-struct SpaceFacts {
-  MemSpace space;
-  const char* memory;  // hardware buffer, for messages
-  int64_t a2a3Bytes;
-  int64_t a5Bytes;
-  int64_t alignment;   // PTOAS PlanMemory alignment
-};
-
 constexpr int64_t KiB = 1024;
-constexpr SpaceFacts kSpaces[] = {
-    {MemSpace::Vec, "UB", 192 * KiB, 248 * KiB, 32},
-    {MemSpace::Mat, "L1", 512 * KiB, 512 * KiB, 32},
-    {MemSpace::Left, "L0A", 64 * KiB, 64 * KiB, 512},
-    {MemSpace::Right, "L0B", 64 * KiB, 64 * KiB, 512},
-    {MemSpace::Acc, "L0C", 128 * KiB, 256 * KiB, 512},
-    {MemSpace::Bias, "bias table", 1 * KiB, 4 * KiB, 32},
-    {MemSpace::Scaling, "fixpipe buffer", 2 * KiB, 4 * KiB, 32},
-};
 
 std::string bytesStr(int64_t bytes) {
   if (bytes == INT64_MAX) return "more than 8 EiB";  // byteSize() saturated
@@ -521,10 +503,10 @@ class FunctionLegality {
         if ((*ids)[i] >= 0 && passes::isTile(op->result(i)))
           buffers.emplace((*ids)[i], Buffer{op, op->result(i), op->result(i)->type().byteSize()});
     }
-    for (const SpaceFacts& s : kSpaces) checkSpace(s, buffers);
+    for (const target::MemorySpace& s : pto::ptoTarget(target_).spaces) checkSpace(s, buffers);
   }
 
-  void checkSpace(const SpaceFacts& s, const std::map<int64_t, Buffer>& buffers) {
+  void checkSpace(const target::MemorySpace& s, const std::map<int64_t, Buffer>& buffers) {
     int64_t total = 0;
     const Buffer* largest = nullptr;
     for (const auto& [id, b] : buffers) {
@@ -535,7 +517,7 @@ class FunctionLegality {
       if (__builtin_add_overflow(total, aligned, &total)) total = INT64_MAX;
       if (!largest || b.bytes > largest->bytes) largest = &b;
     }
-    int64_t capacity = target_ == Target::A5 ? s.a5Bytes : s.a2a3Bytes;
+    int64_t capacity = s.capacityBytes;
     if (total <= capacity) return;
     Diagnostic& d = diags_.report(
         Diag::PtoCapacity, f_.loc(),
@@ -564,7 +546,7 @@ class PtoLegality final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionLegality>(m, ctx.target, ctx.diags);
+    return passes::runOnFunctions<FunctionLegality>(m, m.target(), ctx.diags);
   }
 };
 

@@ -1,0 +1,37 @@
+#include "target/Registry.h"
+
+#include "backend/pto/PtoTargets.h"
+
+namespace tilec::target {
+namespace {
+
+std::vector<const TargetDesc*>& registry() {
+  static std::vector<const TargetDesc*> targets = {&pto::a2a3Target(), &pto::a5Target()};
+  return targets;
+}
+
+}  // namespace
+
+const std::vector<const TargetDesc*>& allTargets() { return registry(); }
+
+const TargetDesc* findTarget(std::string_view name) {
+  for (const TargetDesc* t : registry())
+    if (name == t->name) return t;
+  return nullptr;
+}
+
+const TargetDesc& defaultTarget() { return *registry().front(); }
+
+bool registerTarget(const TargetDesc& t) {
+  if (findTarget(t.name)) return false;
+  registry().push_back(&t);
+  return true;
+}
+
+std::string targetNames() {
+  std::string out;
+  for (const TargetDesc* t : registry()) out += (out.empty() ? "" : ", ") + std::string(t->name);
+  return out;
+}
+
+}  // namespace tilec::target

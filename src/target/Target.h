@@ -1,0 +1,57 @@
+// What a target is, to the driver: its name, its on-chip memory spaces and their
+// capacities, its passes and default pipeline, and the output formats it offers with
+// their emitters. A backend describes its targets (src/backend/pto/PtoTargets.cpp); the
+// registry (Registry.h) lists them; the driver asks the registry and names no target.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "passes/Pass.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::target {
+
+struct MemorySpace {
+  ir::MemSpace space;
+  const char* memory;     // the hardware buffer, for messages ("UB", "L0C")
+  int64_t capacityBytes;
+  int64_t alignment;      // bytes each buffer is rounded up to
+};
+
+// Writes the module in the format; false after reporting errors.
+using Emitter = bool (*)(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+
+struct OutputFormat {
+  const char* name;        // the --emit= value ("pto")
+  const char* summary;
+  const char* extension;   // of the default output file (".pto")
+  uint32_t requiredProps;  // what the pipeline must have produced
+  bool oneKernel;          // the format holds one kernel (several need --kernel)
+  Emitter emit;
+};
+
+struct TargetDesc {
+  const char* name;        // the --target= value
+  const char* summary;
+  ir::Target layouts;      // the IR's layout conventions the target follows
+  std::vector<MemorySpace> spaces;
+  PassRegistry passes;     // every pass usable for the target: target-neutral and its own
+  std::vector<std::string> pipeline;  // the default
+  std::vector<OutputFormat> formats;  // formats[0] is the default
+
+  const MemorySpace* space(ir::MemSpace s) const {
+    for (const MemorySpace& m : spaces)
+      if (m.space == s) return &m;
+    return nullptr;
+  }
+  const OutputFormat* format(const std::string& name) const {
+    for (const OutputFormat& f : formats)
+      if (name == f.name) return &f;
+    return nullptr;
+  }
+};
+
+}  // namespace tilec::target

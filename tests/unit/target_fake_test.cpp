@@ -1,0 +1,80 @@
+// The target registry carries a target that src/ir and src/cli know nothing of: a toy
+// target defined here, with its own memory, a tiny pipeline and a text emitter, compiles
+// a sample through the real driver (tilec's main, as a library).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "cli/Driver.h"
+#include "cli/Options.h"
+#include "ir/OpDefs.h"
+#include "target/Registry.h"
+
+using namespace tilec;
+
+namespace {
+
+// One line per op: its name and its result types, which is all a toy assembler needs.
+bool emitToyText(const ir::Module& m, std::ostream& os, DiagnosticEngine&) {
+  for (const auto& f : m.functions()) {
+    os << "kernel " << f->name() << "\n";
+    f->walk([&](ir::Op& op) {
+      os << "  " << op.name();
+      for (const ir::Value* r : op.results()) os << " " << r->type().str([](const ir::Value*) { return "?"; });
+      os << "\n";
+    });
+  }
+  return true;
+}
+
+const target::TargetDesc& toyTarget() {
+  static const target::TargetDesc kToy = [] {
+    target::TargetDesc t{"toy", "a test target: flat 2-D tiles, printed as text", ir::Target::A2A3,
+                         {{ir::MemSpace::Vec, "scratchpad", 4 * 1024, 16}}, {}, {}, {}};
+    t.passes.addAll(targetNeutralPasses());
+    t.pipeline = {"verify", "store-partition", "flatten-nd-to-2d", "fold-identity-reshape", "tile-ops-2d"};
+    t.formats = {{"toy-text", "op names and types", ".toy", PropTileOps2D, /*oneKernel=*/false, &emitToyText}};
+    return t;
+  }();
+  return kToy;
+}
+
+int compile(std::vector<std::string> args) {
+  args.insert(args.begin(), "tilec");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  cli::ParseResult parsed = cli::parseOptions(int(argv.size()), argv.data());
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  return cli::Driver(std::get<cli::Options>(parsed)).run();
+}
+
+}  // namespace
+
+TEST_CASE("a target defined only in a test compiles a sample through the driver") {
+  REQUIRE(target::registerTarget(toyTarget()));
+  REQUIRE(target::findTarget("toy") == &toyTarget());
+  std::string out = (std::filesystem::temp_directory_path() / ("tilec-toy-" + std::to_string(getpid()) + ".toy")).string();
+  std::string sample = std::string(TILEC_SOURCE_DIR) + "/samples/add3d.tile";
+
+  CHECK(compile({sample, "--target=toy", "-o", out}) == 0);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(out.c_str());
+  CHECK(text.str().rfind("kernel add3d\n", 0) == 0);
+  CHECK(text.str().find("  tile.load tile<f32, [") != std::string::npos);
+  CHECK(text.str().find("  tile.store\n") != std::string::npos);
+  CHECK(text.str().find(", [2, ") == std::string::npos);  // flattened: no 3-D tile is left
+
+  // Its format and passes, not PTO's: --emit=pto is no output of toy, and its pipeline
+  // has no PTO passes.
+  CHECK(compile({sample, "--target=toy", "--emit=pto", "-o", out}) == 2);
+  CHECK(compile({sample, "--target=toy", "--passes=verify,pto-legality", "-o", out}) == 2);
+  CHECK(!std::filesystem::exists(out));
+}
