@@ -18,6 +18,7 @@
 
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
+#include "interp/VerifySemantics.h"
 #include "ir/IRText.h"
 #include "passes/PassInstrumentations.h"
 #include "support/AtomicFile.h"
@@ -266,6 +267,12 @@ void Driver::buildPipeline(uint32_t initialProperties) {
     passManager_->addInstrumentation(std::make_unique<CrashInjectorInstrumentation>(opts_.debugCrashIn));
   if (opts_.verifyEach) passManager_->addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags_));
   if (opts_.verifyRoundTrip) passManager_->addInstrumentation(std::make_unique<RoundTripInstrumentation>());
+  if (opts_.verifySemantics)
+    passManager_->addInstrumentation(std::make_unique<interp::SemanticsInstrumentation>(*opts_.verifySemantics, diags_));
+  // Added after the semantics check, so its "after" hook breaks the IR before that check runs.
+  if (!opts_.debugMutation.empty())
+    passManager_->addInstrumentation(
+        std::make_unique<MutationInstrumentation>(opts_.debugMutatePass, opts_.debugMutation));
   if (!opts_.printIrBefore.empty() || !opts_.printIrAfter.empty() || opts_.printIrAfterAll)
     passManager_->addInstrumentation(std::make_unique<IRPrinterInstrumentation>(
         std::set<std::string>(opts_.printIrBefore.begin(), opts_.printIrBefore.end()),

@@ -9,6 +9,7 @@
 
 #include "cli/Listings.h"
 #include "passes/Pass.h"
+#include "passes/PassInstrumentations.h"
 #include "target/Registry.h"
 #include "support/ArgvCompat.h"
 
@@ -24,6 +25,7 @@ bool envFlag(const char* name) {
 
 constexpr int kUsageExit = 2;
 const char* const kFinalIr = "@final";  // --emit-ir without a pass name
+const char* const kDefaultSeed = "1";    // --verify-semantics without a seed
 
 int usageError(const std::string& message) { return reportUsageError(message); }
 
@@ -32,6 +34,7 @@ int usageError(const std::string& message) { return reportUsageError(message); }
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
+  std::string verifySemantics, debugMutateAfter;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
@@ -91,7 +94,11 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_flag("--verify-roundtrip", raw.verifyRoundTrip,
                "print, parse and print the IR after every pass; any difference is an internal error");
   app.add_flag("--time-passes", raw.timePasses, "print the wall time of every pass on stderr");
+  app.add_flag(std::string("--verify-semantics{") + kDefaultSeed + "}", raw.verifySemantics,
+               "run the kernel on random inputs (from SEED) before the pipeline and after every pass, and "
+               "fail naming the first pass that changes a result");
   app.add_option("--debug-crash-in", raw.debugCrashIn)->group("");  // hidden: tests exit code 4
+  app.add_option("--debug-mutate-after", raw.debugMutateAfter)->group("");  // hidden: tests --verify-semantics
 }
 
 // Help in the style of clang's: each option as it is typed (-fsyntax-only, -MF <file>,
@@ -126,6 +133,7 @@ class HelpFormatter final : public CLI::FormatterBase {
     std::string spelling;
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
+    if (!longNames.empty() && longNames[0] == "verify-semantics") return spelling + "[=<seed>]";
     std::string value = opt.get_type_name();
     value = value.substr(0, value.find(":{"));  // IsMember appends the choices; <a|b> names them
     if (value.empty()) return spelling;         // a flag
@@ -213,8 +221,23 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   // The test suite sets these for every run, so each test also checks the IR between passes.
   o.verifyEach = raw.verifyEach || envFlag("TILEC_VERIFY_EACH");
   o.verifyRoundTrip = raw.verifyRoundTrip || envFlag("TILEC_VERIFY_ROUNDTRIP");
+  std::string seed = !raw.verifySemantics.empty() ? raw.verifySemantics
+                     : envFlag("TILEC_VERIFY_SEMANTICS") ? std::string(kDefaultSeed) : std::string();
+  if (!seed.empty()) {
+    if (seed.find_first_not_of("0123456789") != std::string::npos || seed.size() > 19)
+      return usageError("--verify-semantics=" + seed + " is no seed; give a non-negative integer");
+    o.verifySemantics = std::stoull(seed);
+  }
   o.timePasses = raw.timePasses;
   o.debugCrashIn = raw.debugCrashIn;
+  if (!raw.debugMutateAfter.empty()) {
+    size_t colon = raw.debugMutateAfter.find(':');
+    o.debugMutatePass = raw.debugMutateAfter.substr(0, colon);
+    o.debugMutation = colon == std::string::npos ? "" : raw.debugMutateAfter.substr(colon + 1);
+    if (auto bad = checkPassNames({o.debugMutatePass}, "--debug-mutate-after", t)) return bad;
+    if (!MutationInstrumentation::known(o.debugMutation))
+      return usageError("--debug-mutate-after=" + raw.debugMutateAfter + " names no mutation");
+  }
   return std::nullopt;
 }
 

@@ -49,8 +49,10 @@ struct Options {
   std::string printIrTreeDir;
   bool verifyEach = false;
   bool verifyRoundTrip = false;
+  std::optional<uint64_t> verifySemantics;  // --verify-semantics[=SEED]
   bool timePasses = false;
   std::string debugCrashIn;
+  std::string debugMutatePass, debugMutation;  // --debug-mutate-after=PASS:MUTATION (tests)
   std::vector<std::string> commandLine;  // argv as typed, for the crash reproducer
 };
 

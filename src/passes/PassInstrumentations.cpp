@@ -148,4 +148,41 @@ void CrashInjectorInstrumentation::runBeforePass(const Pass& pass, const ir::Mod
     throw InternalError("crash requested with --debug-crash-in=" + passArg_);
 }
 
+bool MutationInstrumentation::known(const std::string& mutation) {
+  return mutation == "store-offset" || mutation == "store-window" || mutation == "assemble-order" ||
+         mutation == "swap-operands";
+}
+
+void MutationInstrumentation::runAfterPass(const Pass& pass, const ir::Module& cm) {
+  if (passArg_ != pass.info().arg) return;
+  ir::Module& m = const_cast<ir::Module&>(cm);  // the hook's purpose is to break the IR
+  std::vector<ir::Op*> stores, assembles;
+  ir::Op* swappable = nullptr;
+  for (auto& f : m.functions())
+    f->walk([&](ir::Op& op) {
+      if (op.kind() == ir::OpKind::Store) stores.push_back(&op);
+      if (op.kind() == ir::OpKind::Assemble) assembles.push_back(&op);
+      if (!swappable && op.numOperands() >= 2 && op.operand(0) != op.operand(1) &&
+          op.operand(0)->type().isTile() && op.operand(0)->type() == op.operand(1)->type())
+        swappable = &op;
+    });
+  if (mutation_ == "store-offset" && !stores.empty()) {
+    auto offsets = *stores[0]->attr<std::vector<ir::Expr>>("offsets");
+    offsets[0] = offsets[0] + 1;
+    stores[0]->setAttr("offsets", offsets);
+  } else if (mutation_ == "store-window" && !stores.empty() && stores[0]->hasAttr("window")) {
+    auto window = *stores[0]->attr<std::vector<ir::Expr>>("window");
+    std::reverse(window.begin(), window.end() - 1);
+    stores[0]->setAttr("window", window);
+  } else if (mutation_ == "assemble-order" && assembles.size() >= 2) {
+    ir::AttrValue first = assembles[0]->attrs().at("offsets");
+    assembles[0]->setAttr("offsets", assembles[1]->attrs().at("offsets"));
+    assembles[1]->setAttr("offsets", first);
+  } else if (mutation_ == "swap-operands" && swappable) {
+    ir::Value* a = swappable->operand(0);
+    swappable->setOperand(0, swappable->operand(1));
+    swappable->setOperand(1, a);
+  }
+}
+
 }  // namespace tilec

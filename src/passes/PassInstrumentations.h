@@ -109,4 +109,20 @@ class CrashInjectorInstrumentation final : public PassInstrumentation {
   std::string passArg_;
 };
 
+// Test hook: after the named pass, corrupts the IR the way a broken rewrite would, so
+// that tests can show --verify-semantics names that pass. Mutations: store-offset (the
+// first store writes one row further), store-window (the first store's window has its
+// leading extents reversed), assemble-order (the first two assembles trade offsets),
+// swap-operands (the first op with two tile operands of one type takes them swapped).
+class MutationInstrumentation final : public PassInstrumentation {
+ public:
+  static bool known(const std::string& mutation);
+  MutationInstrumentation(std::string passArg, std::string mutation)
+      : passArg_(std::move(passArg)), mutation_(std::move(mutation)) {}
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+
+ private:
+  std::string passArg_, mutation_;
+};
+
 }  // namespace tilec

@@ -1,0 +1,711 @@
+#include "interp/Interpreter.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+
+#include "ir/OpDefs.h"
+
+namespace tilec::interp {
+using namespace ir;
+
+namespace {
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::string indexStr(const std::vector<int64_t>& xs) {
+  std::string s = "[";
+  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
+  return s + "]";
+}
+
+int64_t product(const std::vector<int64_t>& xs) {
+  int64_t n = 1;
+  for (int64_t x : xs) n *= x;
+  return n;
+}
+
+// Row-major flat index of `at` in `shape`.
+int64_t flatten(const std::vector<int64_t>& at, const std::vector<int64_t>& shape) {
+  int64_t flat = 0;
+  for (size_t i = 0; i < shape.size(); ++i) flat = flat * shape[i] + at[i];
+  return flat;
+}
+
+// Calls f(index) for every index of the box `extents`, row-major.
+void forEachIndex(const std::vector<int64_t>& extents, const std::function<void(const std::vector<int64_t>&)>& f) {
+  for (int64_t e : extents)
+    if (e <= 0) return;
+  std::vector<int64_t> i(extents.size(), 0);
+  while (true) {
+    f(i);
+    size_t a = extents.size();
+    while (a > 0 && ++i[a - 1] == extents[a - 1]) i[--a] = 0;
+    if (a == 0) return;
+  }
+}
+
+std::string valueName(const Value* v) { return v->name().empty() ? "%" + std::to_string(v->id()) : "'" + v->name() + "'"; }
+
+// The element arithmetic each op does, by op kind (a table, not a switch with a default:
+// the op kinds it lists are the ones the runner hands it).
+enum class BinOp { Add, Sub, Mul, Div, Max, Min };
+enum class UnOp { Exp, Log, Neg, Sqrt, Rsqrt, Recip, Abs, Relu };
+
+BinOp binOpOf(OpKind k) {
+  static const std::unordered_map<OpKind, BinOp> kBinOps = {
+      {OpKind::Add, BinOp::Add}, {OpKind::AddS, BinOp::Add}, {OpKind::RowExpandAdd, BinOp::Add},
+      {OpKind::Sub, BinOp::Sub}, {OpKind::SubS, BinOp::Sub}, {OpKind::RowExpandSub, BinOp::Sub},
+      {OpKind::Mul, BinOp::Mul}, {OpKind::MulS, BinOp::Mul}, {OpKind::RowExpandMul, BinOp::Mul},
+      {OpKind::Div, BinOp::Div}, {OpKind::DivS, BinOp::Div}, {OpKind::RowExpandDiv, BinOp::Div},
+      {OpKind::Max, BinOp::Max}, {OpKind::MaxS, BinOp::Max}, {OpKind::RowMax, BinOp::Max},
+      {OpKind::ColMax, BinOp::Max}, {OpKind::Min, BinOp::Min}, {OpKind::MinS, BinOp::Min},
+      {OpKind::RowMin, BinOp::Min}, {OpKind::ColMin, BinOp::Min}, {OpKind::RowSum, BinOp::Add},
+      {OpKind::ColSum, BinOp::Add}};
+  return kBinOps.at(k);
+}
+
+UnOp unOpOf(OpKind k) {
+  static const std::unordered_map<OpKind, UnOp> kUnOps = {
+      {OpKind::Exp, UnOp::Exp},     {OpKind::Log, UnOp::Log},     {OpKind::Neg, UnOp::Neg},
+      {OpKind::Sqrt, UnOp::Sqrt},   {OpKind::Rsqrt, UnOp::Rsqrt}, {OpKind::Recip, UnOp::Recip},
+      {OpKind::Abs, UnOp::Abs},     {OpKind::Relu, UnOp::Relu}};
+  return kUnOps.at(k);
+}
+
+}  // namespace
+
+int64_t evaluate(const Expr& e, const std::function<std::optional<int64_t>(const Value*)>& var, SourceRange loc) {
+  auto ev = [&](const Expr& x) { return evaluate(x, var, loc); };
+  const auto& ops = e.kind() == ExprKind::Const || e.kind() == ExprKind::Var ? std::vector<Expr>{} : e.operands();
+  switch (e.kind()) {
+    case ExprKind::Const: return e.constValue();
+    case ExprKind::Var: {
+      std::optional<int64_t> v = var(e.var());
+      if (!v) throw RunError(loc, "the expression names " + valueName(e.var()) + ", which has no value here");
+      return *v;
+    }
+    case ExprKind::Add: {
+      int64_t s = 0;
+      for (const Expr& o : ops) s += ev(o);
+      return s;
+    }
+    case ExprKind::Mul: {
+      int64_t p = 1;
+      for (const Expr& o : ops) p *= ev(o);
+      return p;
+    }
+    case ExprKind::FloorDiv: case ExprKind::CeilDiv: case ExprKind::Mod: {
+      int64_t a = ev(ops[0]), b = ev(ops[1]);
+      if (b == 0) throw RunError(loc, "division by zero in index arithmetic");
+      if (e.kind() == ExprKind::FloorDiv) return floorDiv(a, b);
+      if (e.kind() == ExprKind::CeilDiv) return -floorDiv(-a, b);
+      return a - floorDiv(a, b) * b;
+    }
+    case ExprKind::Min: case ExprKind::Max: {
+      int64_t r = ev(ops[0]);
+      for (size_t i = 1; i < ops.size(); ++i)
+        r = e.kind() == ExprKind::Min ? std::min(r, ev(ops[i])) : std::max(r, ev(ops[i]));
+      return r;
+    }
+    case ExprKind::Cmp: {
+      int64_t a = ev(ops[0]), b = ev(ops[1]);
+      switch (e.cmpKind()) {
+        case CmpKind::EQ: return a == b;
+        case CmpKind::NE: return a != b;
+        case CmpKind::LT: return a < b;
+        case CmpKind::LE: return a <= b;
+        case CmpKind::GT: return a > b;
+        case CmpKind::GE: return a >= b;
+      }
+      return 0;
+    }
+    case ExprKind::And: {
+      for (const Expr& o : ops)
+        if (!ev(o)) return 0;
+      return 1;
+    }
+    case ExprKind::Or: {
+      for (const Expr& o : ops)
+        if (ev(o)) return 1;
+      return 0;
+    }
+    case ExprKind::Not: return !ev(ops[0]);
+    case ExprKind::Select: return ev(ops[0]) ? ev(ops[1]) : ev(ops[2]);
+  }
+  return 0;
+}
+
+struct Interpreter::Impl {
+  const Function& f;
+  RunLimits limits;
+  std::unordered_map<const Value*, RtValue> env;
+  int64_t steps = 0;
+
+  // ---- values ----
+
+  const RtValue& get(const Value* v, const Op& at) const {
+    auto it = env.find(v);
+    if (it == env.end()) throw RunError(at.loc(), std::string(at.name()) + " reads " + valueName(v) + " before it has a value");
+    return it->second;
+  }
+  const Tile& tile(const Value* v, const Op& at) const {
+    const auto* t = std::get_if<Tile>(&get(v, at));
+    if (!t) throw RunError(at.loc(), std::string(at.name()) + " expects a tile in " + valueName(v));
+    return *t;
+  }
+  const Tensor& tensor(const Value* v, const Op& at) const {
+    const auto* t = std::get_if<Tensor>(&get(v, at));
+    if (!t) throw RunError(at.loc(), std::string(at.name()) + " expects a tensor in " + valueName(v));
+    return *t;
+  }
+  Scalar scalar(const Value* v, const Op& at) const {
+    const auto* s = std::get_if<Scalar>(&get(v, at));
+    if (!s) throw RunError(at.loc(), std::string(at.name()) + " expects a scalar in " + valueName(v));
+    return *s;
+  }
+
+  int64_t eval(const Expr& e, const Op& at) const {
+    return evaluate(e, [&](const Value* v) -> std::optional<int64_t> {
+      auto it = env.find(v);
+      if (it == env.end()) return std::nullopt;
+      if (const auto* s = std::get_if<Scalar>(&it->second))
+        return isFloatType(s->dtype) ? int64_t(s->value.f) : s->value.i;
+      return std::nullopt;
+    }, at.loc());
+  }
+  std::vector<int64_t> evalAll(const std::vector<Expr>& es, const Op& at) const {
+    std::vector<int64_t> out;
+    for (const Expr& e : es) out.push_back(eval(e, at));
+    return out;
+  }
+
+  // A tile of `type` with every element poison; its valid extents evaluated.
+  Tile blank(const Type& type, const Op& at) const {
+    Tile t{type.dtype(), type.shape(), evalAll(type.valid(), at), {}, {}};
+    size_t n = size_t(product(t.shape));
+    t.elems.assign(n, Num{});
+    t.defined.assign(n, 0);
+    for (size_t i = 0; i < t.valid.size(); ++i)
+      if (t.valid[i] < 1 || t.valid[i] > t.shape[i])
+        throw RunError(at.loc(), std::string(at.name()) + " makes a tile whose valid extent " +
+                                     std::to_string(t.valid[i]) + " of axis " + std::to_string(i) +
+                                     " is outside [1, " + std::to_string(t.shape[i]) + "]");
+    return t;
+  }
+
+  static bool insideValid(const Tile& t, const std::vector<int64_t>& at) {
+    for (size_t i = 0; i < at.size(); ++i)
+      if (at[i] >= t.valid[i]) return false;
+    return true;
+  }
+
+  // The element of `t` at `at`, which must be defined: a poison read is a fault.
+  Num read(const Tile& t, const std::vector<int64_t>& at, const Value* v, const Op& op) const {
+    int64_t i = flatten(at, t.shape);
+    if (!t.defined[size_t(i)])
+      throw RunError(op.loc(), std::string(op.name()) + " reads element " + indexStr(at) + " of " + valueName(v) +
+                                   ", which holds no defined value (poison: never written, or outside the "
+                                   "valid extents it was computed under)");
+    return t.elems[size_t(i)];
+  }
+
+  void step(const Op& op) {
+    if (++steps > limits.maxSteps)
+      throw RunError(op.loc(), "the run took more than " + std::to_string(limits.maxSteps) +
+                                   " steps; it is stopped there (a limit of the interpreter)");
+  }
+
+  // ---- element arithmetic ----
+
+  static Num arith(BinOp k, Num a, Num b, DType d, const Op& op) {
+    Num r;
+    if (isFloatType(d)) {
+      double x = a.f, y = b.f, z = 0;
+      switch (k) {
+        case BinOp::Add: z = x + y; break;
+        case BinOp::Sub: z = x - y; break;
+        case BinOp::Mul: z = x * y; break;
+        case BinOp::Div: z = x / y; break;
+        case BinOp::Max: z = std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y); break;
+        case BinOp::Min: z = std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y); break;
+      }
+      r.f = roundFloat(z, d);
+      return r;
+    }
+    int64_t x = a.i, y = b.i, z = 0;
+    switch (k) {  // two's complement wrap-around, like the hardware
+      case BinOp::Add: z = int64_t(uint64_t(x) + uint64_t(y)); break;
+      case BinOp::Sub: z = int64_t(uint64_t(x) - uint64_t(y)); break;
+      case BinOp::Mul: z = int64_t(uint64_t(x) * uint64_t(y)); break;
+      case BinOp::Div:
+        if (y == 0) throw RunError(op.loc(), std::string(op.name()) + " divides an integer by zero");
+        z = (x == INT64_MIN && y == -1) ? x : x / y;
+        break;
+      case BinOp::Max: z = std::max(x, y); break;
+      case BinOp::Min: z = std::min(x, y); break;
+    }
+    r.i = wrapInt(z, d);
+    return r;
+  }
+
+  static Num unary(UnOp k, Num a, DType d) {
+    Num r;
+    if (!isFloatType(d)) {
+      int64_t x = a.i, z = x;
+      if (k == UnOp::Neg) z = int64_t(0 - uint64_t(x));
+      if (k == UnOp::Abs) z = x < 0 ? int64_t(0 - uint64_t(x)) : x;
+      if (k == UnOp::Relu) z = std::max<int64_t>(x, 0);
+      r.i = wrapInt(z, d);
+      return r;
+    }
+    double x = a.f, z = x;
+    switch (k) {
+      case UnOp::Exp: z = std::exp(x); break;
+      case UnOp::Log: z = std::log(x); break;
+      case UnOp::Neg: z = -x; break;
+      case UnOp::Sqrt: z = std::sqrt(x); break;
+      case UnOp::Rsqrt: z = 1 / std::sqrt(x); break;
+      case UnOp::Recip: z = 1 / x; break;
+      case UnOp::Abs: z = std::fabs(x); break;
+      case UnOp::Relu: z = x > 0 ? x : 0; break;
+    }
+    r.f = roundFloat(z, d);
+    return r;
+  }
+
+  // ---- ops ----
+
+  void runBlock(const Block& b, std::vector<RtValue>* yielded) {
+    for (const auto& op : b.ops()) {
+      if (op->kind() == OpKind::Yield) {
+        if (yielded)
+          for (const Value* v : op->operands()) yielded->push_back(get(v, *op));
+        return;
+      }
+      step(*op);
+      runOp(*op);
+    }
+  }
+
+  void set(const Value* v, RtValue x) { env[v] = std::move(x); }
+
+  void runOp(const Op& op) {
+    switch (op.kind()) {
+      case OpKind::Const: {
+        const AttrValue& v = op.attrs().at("value");
+        DType d = op.result()->type().dtype();
+        Num n;
+        if (const auto* i = std::get_if<int64_t>(&v)) {
+          if (isFloatType(d)) n.f = roundFloat(double(*i), d);
+          else n.i = wrapInt(*i, d);
+        } else {
+          n.f = roundFloat(std::get<double>(v), d);
+        }
+        return set(op.result(), Scalar{d, n});
+      }
+      case OpKind::IndexExpr: {
+        Num n;
+        n.i = eval(*op.attr<Expr>("value"), op);
+        return set(op.result(), Scalar{op.result()->type().dtype(), n});
+      }
+      case OpKind::For: return runFor(op);
+      case OpKind::If: return runIf(op);
+      case OpKind::Yield: return;
+      case OpKind::TensorView: {
+        Tensor t = tensor(op.operand(0), op);
+        t.dims = evalAll(op.result()->type().dims(), op);
+        if (product(t.dims) != int64_t(t.data->elems.size()))
+          throw RunError(op.loc(), "tensor.view of " + indexStr(tensor(op.operand(0), op).dims) + " as " +
+                                       indexStr(t.dims) + " changes the element count");
+        return set(op.result(), t);
+      }
+      case OpKind::Load: return runLoad(op);
+      case OpKind::Store: return runStore(op);
+      case OpKind::Create: return set(op.result(), blank(op.result()->type(), op));
+      case OpKind::Full: {
+        Tile t = blank(op.result()->type(), op);
+        Scalar s = scalar(op.operand(0), op);
+        Num v = convert(s.value, s.dtype, t.dtype, RoundMode::Rint);
+        forEachIndex(t.valid, [&](const std::vector<int64_t>& at) {
+          size_t i = size_t(flatten(at, t.shape));
+          t.elems[i] = v;
+          t.defined[i] = 1;
+        });
+        return set(op.result(), std::move(t));
+      }
+      case OpKind::Move: return set(op.result(), tile(op.operand(0), op));
+      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
+        return runBinary(op);
+      case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS:
+        return runTileScalar(op);
+      case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip:
+      case OpKind::Abs: case OpKind::Relu:
+        return runUnary(op);
+      case OpKind::Cast: return runCast(op);
+      case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: return runReduce(op, /*rows=*/true);
+      case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
+      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
+        return runRowExpand(op);
+      case OpKind::Matmul: case OpKind::BatchMatmul: return runMatmul(op, 0);
+      case OpKind::MatmulAcc: case OpKind::BatchMatmulAcc: return runMatmul(op, 1);
+      case OpKind::Transpose: case OpKind::TransposeView: return runTranspose(op);
+      case OpKind::Reshape: case OpKind::ReinterpretView: return runReshape(op);
+      case OpKind::Slice: return runSlice(op);
+      case OpKind::Assemble: return runAssemble(op);
+      case OpKind::SetValidShape: {
+        Tile t = tile(op.operand(0), op);
+        Tile r = blank(op.result()->type(), op);
+        forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+          size_t i = size_t(flatten(at, r.shape));
+          r.elems[i] = t.elems[i];
+          r.defined[i] = t.defined[i];
+        });
+        return set(op.result(), std::move(r));
+      }
+    }
+  }
+
+  void runFor(const Op& op) {
+    int64_t lb = eval(*op.attr<Expr>("lb"), op), ub = eval(*op.attr<Expr>("ub"), op);
+    int64_t stepBy = eval(*op.attr<Expr>("step"), op);
+    if (stepBy <= 0) throw RunError(op.loc(), "scf.for steps by " + std::to_string(stepBy) + "; a step must be positive");
+    const Block& body = op.body();
+    std::vector<RtValue> carried;
+    for (const Value* v : op.operands()) carried.push_back(get(v, op));
+    for (int64_t i = lb; i < ub; i += stepBy) {
+      Num iv;
+      iv.i = i;
+      set(body.arg(0), Scalar{DType::Index, iv});
+      for (size_t c = 0; c < carried.size(); ++c) set(body.arg(unsigned(c + 1)), carried[c]);
+      std::vector<RtValue> next;
+      runBlock(body, &next);
+      carried = std::move(next);
+      step(op);
+    }
+    for (unsigned r = 0; r < op.numResults() && r < carried.size(); ++r) set(op.result(r), carried[r]);
+  }
+
+  void runIf(const Op& op) {
+    bool cond = eval(*op.attr<Expr>("cond"), op) != 0;
+    std::vector<RtValue> results;
+    runBlock(op.body(cond ? 0 : 1), &results);
+    for (unsigned r = 0; r < op.numResults() && r < results.size(); ++r) set(op.result(r), results[r]);
+  }
+
+  // The window a load or store moves, and where it starts.
+  std::pair<std::vector<int64_t>, std::vector<int64_t>> windowOf(const Op& op, const Tile& t, const Tensor& x) const {
+    std::vector<int64_t> offsets = evalAll(*op.attr<std::vector<Expr>>("offsets"), op);
+    std::vector<int64_t> window;
+    if (const auto* w = op.attr<std::vector<Expr>>("window")) {
+      window = evalAll(*w, op);
+    } else {
+      window.assign(x.dims.size() - t.valid.size(), 1);
+      window.insert(window.end(), t.valid.begin(), t.valid.end());
+    }
+    if (product(window) != product(t.valid))
+      throw RunError(op.loc(), std::string(op.name()) + " moves the window " + indexStr(window) + " (" +
+                                   std::to_string(product(window)) + " elements) but the tile's valid extents " +
+                                   indexStr(t.valid) + " hold " + std::to_string(product(t.valid)));
+    for (size_t a = 0; a < x.dims.size(); ++a)
+      if (offsets[a] < 0 || offsets[a] + window[a] > x.dims[a])
+        throw RunError(op.loc(), std::string(op.name()) + " window " + indexStr(window) + " at " + indexStr(offsets) +
+                                     " runs past the " + indexStr(x.dims) + " tensor on axis " + std::to_string(a));
+    return {window, offsets};
+  }
+
+  // The tile indices of the valid region, row-major: the order a window packs into.
+  static std::vector<std::vector<int64_t>> validOrder(const Tile& t) {
+    std::vector<std::vector<int64_t>> out;
+    forEachIndex(t.valid, [&](const std::vector<int64_t>& at) { out.push_back(at); });
+    return out;
+  }
+
+  void runLoad(const Op& op) {
+    const Tensor& x = tensor(op.operand(0), op);
+    Tile t = blank(op.result()->type(), op);
+    auto [window, offsets] = windowOf(op, t, x);
+    std::vector<std::vector<int64_t>> slots = validOrder(t);
+    size_t k = 0;
+    forEachIndex(window, [&](const std::vector<int64_t>& w) {
+      std::vector<int64_t> at = offsets;
+      for (size_t a = 0; a < at.size(); ++a) at[a] += w[a];
+      size_t i = size_t(flatten(slots[k++], t.shape));
+      t.elems[i] = x.data->elems[size_t(flatten(at, x.dims))];
+      t.defined[i] = 1;
+    });
+    set(op.result(), std::move(t));
+  }
+
+  void runStore(const Op& op) {
+    const Tile& t = tile(op.operand(0), op);
+    const Tensor& x = tensor(op.operand(1), op);
+    auto [window, offsets] = windowOf(op, t, x);
+    std::vector<std::vector<int64_t>> slots = validOrder(t);
+    size_t k = 0;
+    forEachIndex(window, [&](const std::vector<int64_t>& w) {
+      std::vector<int64_t> at = offsets;
+      for (size_t a = 0; a < at.size(); ++a) at[a] += w[a];
+      x.data->elems[size_t(flatten(at, x.dims))] = read(t, slots[k++], op.operand(0), op);
+    });
+  }
+
+  void runBinary(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    const Tile& b = tile(op.operand(1), op);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      r.defined[i] = a.defined[i] && b.defined[i];
+      if (r.defined[i]) r.elems[i] = arith(binOpOf(op.kind()), a.elems[i], b.elems[i], r.dtype, op);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  void runTileScalar(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    Scalar s = scalar(op.operand(1), op);
+    Num v = convert(s.value, s.dtype, a.dtype, RoundMode::Rint);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      r.defined[i] = a.defined[i];
+      if (r.defined[i]) r.elems[i] = arith(binOpOf(op.kind()), a.elems[i], v, r.dtype, op);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  void runUnary(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      r.defined[i] = a.defined[i];
+      if (r.defined[i]) r.elems[i] = unary(unOpOf(op.kind()), a.elems[i], r.dtype);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  void runCast(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    const auto* mode = op.attr<RoundMode>("rmode");
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      r.defined[i] = a.defined[i];
+      if (r.defined[i]) r.elems[i] = convert(a.elems[i], a.dtype, r.dtype, mode ? *mode : RoundMode::CastRint);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // Row reductions fold the last axis, column reductions the one before it, left to right
+  // in the tile's dtype.
+  void runReduce(const Op& op, bool rows) {
+    const Tile& a = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    const size_t n = a.shape.size();
+    const size_t axis = rows ? n - 1 : n - 2;
+    BinOp combine = binOpOf(op.kind());
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> from = at;
+      from[axis] = 0;
+      Num acc = read(a, from, op.operand(0), op);
+      for (int64_t j = 1; j < a.valid[axis]; ++j) {
+        from[axis] = j;
+        acc = arith(combine, acc, read(a, from, op.operand(0), op), a.dtype, op);
+      }
+      size_t i = size_t(flatten(at, r.shape));
+      r.elems[i] = acc;
+      r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  void runRowExpand(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    const Tile& col = tile(op.operand(1), op);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> c = at;
+      c.back() = 0;
+      size_t i = size_t(flatten(at, r.shape));
+      size_t ci = size_t(flatten(c, col.shape));
+      r.defined[i] = a.defined[i] && col.defined[ci];
+      if (r.defined[i]) r.elems[i] = arith(binOpOf(op.kind()), a.elems[i], col.elems[ci], r.dtype, op);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // [..B, M, K] x [..B, K, N] with NumPy broadcasting of the batch axes; products summed
+  // exactly (in double for floats, int64 for integers) and rounded once to the result
+  // dtype, added to the accumulator when one is given and `init` does not start afresh.
+  void runMatmul(const Op& op, unsigned first) {
+    const Tile& lhs = tile(op.operand(first), op);
+    const Tile& rhs = tile(op.operand(first + 1), op);
+    const Tile* acc = first ? &tile(op.operand(0), op) : nullptr;
+    if (acc) {
+      const Expr* init = op.attr<Expr>("init");
+      if (init && eval(*init, op)) acc = nullptr;
+    }
+    Tile r = blank(op.result()->type(), op);
+    const size_t n = r.shape.size();
+    const int64_t k = lhs.valid[lhs.shape.size() - 1];
+    auto batchIndex = [](const std::vector<int64_t>& at, const Tile& t) {
+      std::vector<int64_t> b(t.shape.size(), 0);
+      size_t skip = at.size() - t.shape.size();
+      for (size_t i = 0; i + 2 < t.shape.size(); ++i) b[i] = t.shape[i] == 1 ? 0 : at[skip + i];
+      return b;
+    };
+    bool isFloat = isFloatType(r.dtype);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> li = batchIndex(at, lhs), ri = batchIndex(at, rhs);
+      double sumF = 0;
+      int64_t sumI = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        li[li.size() - 2] = at[n - 2];
+        li[li.size() - 1] = j;
+        ri[ri.size() - 2] = j;
+        ri[ri.size() - 1] = at[n - 1];
+        Num x = read(lhs, li, op.operand(first), op), y = read(rhs, ri, op.operand(first + 1), op);
+        if (isFloat) sumF += (isFloatType(lhs.dtype) ? x.f : double(x.i)) * (isFloatType(rhs.dtype) ? y.f : double(y.i));
+        else sumI += x.i * y.i;
+      }
+      size_t i = size_t(flatten(at, r.shape));
+      if (acc) {
+        Num a = read(*acc, at, op.operand(0), op);
+        if (isFloat) sumF += a.f;
+        else sumI += a.i;
+      }
+      if (isFloat) r.elems[i].f = roundFloat(sumF, r.dtype);
+      else r.elems[i].i = wrapInt(sumI, r.dtype);
+      r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  void runTranspose(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    const auto& axes = *op.attr<std::vector<int64_t>>("axes");
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(a.shape, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> to = at;
+      std::swap(to[size_t(axes[0])], to[size_t(axes[1])]);
+      if (!insideValid(r, to)) return;
+      size_t i = size_t(flatten(to, r.shape)), j = size_t(flatten(at, a.shape));
+      r.elems[i] = a.elems[j];
+      r.defined[i] = a.defined[j];
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // The same memory read with another shape (and, for reinterpret_view, dtype):
+  // element p of the result is element p of the source in physical row-major order.
+  void runReshape(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    if (r.dtype != a.dtype && dtypeBytes(r.dtype) != dtypeBytes(a.dtype))
+      throw RunError(op.loc(), "reinterpret_view between element sizes is not interpreted");
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      r.defined[i] = a.defined[i];
+      r.elems[i] = r.dtype == a.dtype ? a.elems[i] : reinterpretBits(a.elems[i], a.dtype, r.dtype);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  static uint64_t floatBits(double x, DType d) {
+    if (d == DType::F32) {
+      float f = float(x);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      return u;
+    }
+    if (d == DType::BF16) return floatBits(x, DType::F32) >> 16;  // x is exact in bf16
+    // f16: sign, 5 exponent bits, 10 mantissa bits; x is exact in f16.
+    uint64_t sign = std::signbit(x) ? 0x8000 : 0;
+    double m = std::fabs(x);
+    if (std::isnan(m)) return sign | 0x7e00;
+    if (std::isinf(m)) return sign | 0x7c00;
+    if (m == 0) return sign;
+    int e;
+    std::frexp(m, &e);  // m in [2^(e-1), 2^e)
+    if (e - 1 < -14) return sign | uint64_t(std::ldexp(m, 24));  // subnormal
+    return sign | (uint64_t(e - 1 + 15) << 10) | (uint64_t(std::ldexp(m, 11 - e)) & 0x3ff);
+  }
+
+  static double bitsFloat(uint64_t u, DType d) {
+    if (d == DType::F32 || d == DType::BF16) {
+      uint32_t w = d == DType::BF16 ? uint32_t(u << 16) : uint32_t(u);
+      float f;
+      std::memcpy(&f, &w, 4);
+      return f;
+    }
+    double sign = (u & 0x8000) ? -1 : 1;
+    int e = int((u >> 10) & 0x1f);
+    uint64_t m = u & 0x3ff;
+    if (e == 31) return m ? NAN : sign * INFINITY;
+    if (e == 0) return sign * std::ldexp(double(m), -24);
+    return sign * std::ldexp(double(m | 0x400), e - 25);
+  }
+
+  static Num reinterpretBits(Num n, DType from, DType to) {
+    uint64_t bits = isFloatType(from) ? floatBits(n.f, from) : uint64_t(n.i);
+    uint64_t mask = dtypeBytes(to) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * dtypeBytes(to))) - 1;
+    Num r;
+    if (isFloatType(to)) r.f = bitsFloat(bits & mask, to);
+    else r.i = wrapInt(int64_t(bits & mask), to);
+    return r;
+  }
+
+  void runSlice(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    std::vector<int64_t> offsets = evalAll(*op.attr<std::vector<Expr>>("offsets"), op);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> from = at;
+      for (size_t i = 0; i < from.size(); ++i) from[i] += offsets[i];
+      for (size_t i = 0; i < from.size(); ++i)
+        if (from[i] >= a.shape[i])
+          throw RunError(op.loc(), "tile.slice at " + indexStr(offsets) + " reads element " + indexStr(from) +
+                                       " past the " + indexStr(a.shape) + " tile");
+      size_t i = size_t(flatten(at, r.shape)), j = size_t(flatten(from, a.shape));
+      r.elems[i] = a.elems[j];
+      r.defined[i] = a.defined[j] && insideValid(a, from);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  void runAssemble(const Op& op) {
+    Tile r = tile(op.operand(0), op);
+    const Tile& src = tile(op.operand(1), op);
+    std::vector<int64_t> offsets = evalAll(*op.attr<std::vector<Expr>>("offsets"), op);
+    r.valid = evalAll(op.result()->type().valid(), op);
+    forEachIndex(src.valid, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> to = at;
+      for (size_t i = 0; i < to.size(); ++i) to[i] += offsets[i];
+      for (size_t i = 0; i < to.size(); ++i)
+        if (to[i] >= r.shape[i])
+          throw RunError(op.loc(), "tile.assemble at " + indexStr(offsets) + " writes element " + indexStr(to) +
+                                       " past the " + indexStr(r.shape) + " tile");
+      size_t i = size_t(flatten(to, r.shape)), j = size_t(flatten(at, src.shape));
+      r.elems[i] = src.elems[j];
+      r.defined[i] = src.defined[j] && insideValid(r, to);
+    });
+    set(op.result(), std::move(r));
+  }
+};
+
+Interpreter::Interpreter(const Function& f, RunLimits limits) : f_(f), limits_(limits) {}
+
+void Interpreter::run(const std::vector<RtValue>& args) {
+  Impl impl{f_, limits_, {}, 0};
+  for (unsigned i = 0; i < f_.numParams() && i < args.size(); ++i) impl.env[f_.param(i)] = args[i];
+  impl.runBlock(f_.body(), nullptr);
+}
+
+}  // namespace tilec::interp

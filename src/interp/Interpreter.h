@@ -1,0 +1,81 @@
+// The reference interpreter: runs one kernel of the tile IR on the host, at any point of
+// the pipeline, with the semantics of every op written once. The IR is value-semantic
+// (buffers are ignored), so a pass that preserves meaning leaves every output unchanged.
+//
+// Tiles hold their elements in physical row-major order with a definedness bit each;
+// elements outside a tile's valid extents are poison. Elementwise ops carry poison along;
+// a store, reduction or matmul that reads a poison element is a run-time fault naming the
+// op, the tile and the element. A load or store moves its window box, packed row after row
+// into the tile's valid region (the packed layout of a flattened N-D tile). Faults (an
+// index past a tensor, an integer division by zero, a step limit) are RunErrors at the op.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "interp/Numeric.h"
+#include "ir/IR.h"
+
+namespace tilec::interp {
+
+// A run-time fault, located at the op that raised it.
+class RunError : public std::runtime_error {
+ public:
+  RunError(SourceRange loc, const std::string& message) : std::runtime_error(message), loc_(loc) {}
+  SourceRange loc() const { return loc_; }
+
+ private:
+  SourceRange loc_;
+};
+
+// Host memory of a tensor; views of it (tensor.view) share it.
+struct TensorData {
+  ir::DType dtype;
+  std::vector<Num> elems;
+};
+struct Tensor {
+  std::shared_ptr<TensorData> data;
+  std::vector<int64_t> dims;
+};
+
+struct Tile {
+  ir::DType dtype;
+  std::vector<int64_t> shape;  // physical
+  std::vector<int64_t> valid;
+  std::vector<Num> elems;        // physical, row-major
+  std::vector<uint8_t> defined;  // 0: poison
+};
+
+struct Scalar {
+  ir::DType dtype;
+  Num value;
+};
+
+using RtValue = std::variant<std::monostate, Scalar, Tensor, Tile>;
+
+struct RunLimits {
+  int64_t maxSteps = 20'000'000;  // ops executed (loop bodies count every iteration)
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(const ir::Function& f, RunLimits limits = {});
+  // Runs the function on `args` (one per parameter: a Tensor for each tensor parameter,
+  // a Scalar for each scalar one). Tensors are written in place. Throws RunError.
+  void run(const std::vector<RtValue>& args);
+
+ private:
+  struct Impl;
+  const ir::Function& f_;
+  RunLimits limits_;
+};
+
+// Evaluates a symbolic expression with the given variable values; throws RunError (at
+// `loc`) on division by zero or an unbound variable.
+int64_t evaluate(const ir::Expr& e, const std::function<std::optional<int64_t>(const ir::Value*)>& var,
+                 SourceRange loc);
+
+}  // namespace tilec::interp

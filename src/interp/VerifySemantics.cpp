@@ -1,0 +1,209 @@
+#include "interp/VerifySemantics.h"
+
+#include <cmath>
+
+#include "ir/IRText.h"
+
+namespace tilec::interp {
+using namespace ir;
+
+namespace {
+
+// splitmix64: the same stream on every machine and standard library.
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  int64_t below(int64_t n) { return int64_t(next() % uint64_t(n)); }
+};
+
+// Small values every dtype holds exactly: floats k/32 in [-2, 2), integers in [-8, 8)
+// (unsigned [0, 16)), booleans 0 or 1.
+Num randomElement(DType d, Rng& rng) {
+  Num n;
+  if (isFloatType(d)) n.f = double(rng.below(128) - 64) / 32;
+  else if (d == DType::Bool) n.i = rng.below(2);
+  else if (d == DType::U8 || d == DType::U16 || d == DType::U32) n.i = rng.below(16);
+  else n.i = rng.below(16) - 8;
+  return n;
+}
+
+constexpr int64_t kMaxElements = int64_t(1) << 22;  // per kernel, over all tensors
+
+std::string indexText(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> at(dims.size());
+  for (size_t i = dims.size(); i-- > 0;) {
+    at[i] = dims[i] ? flat % dims[i] : 0;
+    flat = dims[i] ? flat / dims[i] : 0;
+  }
+  std::string s = "[";
+  for (size_t i = 0; i < at.size(); ++i) s += (i ? ", " : "") + std::to_string(at[i]);
+  return s + "]";
+}
+
+std::string numText(Num n, DType d) {
+  if (!isFloatType(d)) return std::to_string(n.i);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", n.f);
+  return buf;
+}
+
+bool same(Num a, Num b, DType d) {
+  if (!isFloatType(d)) return a.i == b.i;
+  return a.f == b.f || (std::isnan(a.f) && std::isnan(b.f));
+}
+
+// Size values to try, in order: random ones, then a few round ones.
+std::vector<std::vector<int64_t>> sizeCandidates(size_t count, Rng& rng) {
+  std::vector<std::vector<int64_t>> out;
+  std::vector<int64_t> random;
+  for (size_t i = 0; i < count; ++i) random.push_back(1 + rng.below(40));
+  out.push_back(random);
+  for (int64_t v : {64, 32, 16, 1}) out.push_back(std::vector<int64_t>(count, v));
+  return out;
+}
+
+std::optional<KernelInputs> tryInputs(const Function& f, const std::vector<int64_t>& sizes, uint64_t seed,
+                                      std::string& why) {
+  KernelInputs in;
+  in.sizes = sizes;
+  Rng rng{seed};
+  std::unordered_map<const Value*, int64_t> sizeOf;
+  size_t nextSize = 0;
+  for (unsigned i = 0; i < f.numParams(); ++i) {
+    const Value* p = f.param(i);
+    if (p->type().isIndex()) sizeOf[p] = sizes[nextSize++];
+  }
+  int64_t elements = 0;
+  for (unsigned i = 0; i < f.numParams(); ++i) {
+    const Value* p = f.param(i);
+    const Type& t = p->type();
+    if (t.isTensor()) {
+      Tensor x{std::make_shared<TensorData>(), {}};
+      x.data->dtype = t.dtype();
+      for (const Expr& d : t.dims())
+        x.dims.push_back(evaluate(d, [&](const Value* v) -> std::optional<int64_t> {
+          auto it = sizeOf.find(v);
+          return it == sizeOf.end() ? std::nullopt : std::optional<int64_t>(it->second);
+        }, f.loc()));
+      int64_t n = 1;
+      for (int64_t d : x.dims) n = d > 0 && n <= kMaxElements ? n * d : kMaxElements + 1;
+      elements += n;
+      if (elements > kMaxElements) {
+        why = "its tensors hold more than " + std::to_string(kMaxElements) + " elements at the sizes tried";
+        return std::nullopt;
+      }
+      for (int64_t e = 0; e < n; ++e) x.data->elems.push_back(randomElement(t.dtype(), rng));
+      in.args.push_back(x);
+    } else if (t.isIndex()) {
+      Num n;
+      n.i = sizeOf.at(p);
+      in.args.push_back(Scalar{DType::Index, n});
+    } else {
+      in.args.push_back(Scalar{t.dtype(), randomElement(t.dtype(), rng)});
+    }
+  }
+  return in;
+}
+
+}  // namespace
+
+std::vector<RtValue> copyArgs(const std::vector<RtValue>& args) {
+  std::vector<RtValue> out;
+  for (const RtValue& a : args) {
+    if (const auto* t = std::get_if<Tensor>(&a)) out.push_back(Tensor{std::make_shared<TensorData>(*t->data), t->dims});
+    else out.push_back(a);
+  }
+  return out;
+}
+
+std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::string& why) {
+  size_t sizeCount = 0;
+  for (unsigned i = 0; i < f.numParams(); ++i) sizeCount += f.param(i)->type().isIndex();
+  Rng rng{seed ^ 0x5eed};
+  for (const std::vector<int64_t>& sizes : sizeCandidates(sizeCount, rng)) {
+    std::optional<KernelInputs> in = tryInputs(f, sizes, seed, why);
+    if (!in) continue;
+    try {
+      Interpreter(f).run(copyArgs(in->args));
+      return in;
+    } catch (const RunError& e) {
+      why = e.what();
+    }
+    if (sizeCount == 0) break;  // the same run again would fault the same way
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+bool verifiesQuietly(const Module& m) {
+  SourceManager sources;
+  DiagnosticEngine quiet(sources);
+  return verifyModule(m, quiet);
+}
+
+}  // namespace
+
+void SemanticsInstrumentation::runBeforePipeline(const Module& m) {
+  baselines_.clear();
+  pending_ = true;
+  if (verifiesQuietly(m)) takeBaselines(m);
+}
+
+void SemanticsInstrumentation::takeBaselines(const Module& m) {
+  pending_ = false;
+  for (const auto& f : m.functions()) {
+    std::string why;
+    std::optional<KernelInputs> in = chooseInputs(*f, seed_, why);
+    if (!in) {
+      diags_.report(Diag::SemanticsUnchecked, f->loc(),
+                    "--verify-semantics does not check kernel '" + f->name() +
+                        "': it does not run on the inputs tried (" + why +
+                        "); give it sizes it accepts, or run it with tilec run to see why");
+      continue;
+    }
+    std::vector<RtValue> outputs = copyArgs(in->args);
+    Interpreter(*f).run(outputs);
+    baselines_.push_back({f->name(), std::move(*in), std::move(outputs)});
+  }
+}
+
+void SemanticsInstrumentation::runAfterPass(const Pass& pass, const Module& m) {
+  if (pending_) {
+    if (verifiesQuietly(m)) takeBaselines(m);
+    return;
+  }
+  const std::string who = "pass '" + std::string(pass.info().arg) + "'";
+  for (const Baseline& b : baselines_) {
+    const Function* f = m.lookup(b.kernel);
+    if (!f) throw InternalError(who + " removed kernel '" + b.kernel + "'");
+    std::vector<RtValue> outputs = copyArgs(b.inputs.args);
+    try {
+      Interpreter(*f).run(outputs);
+    } catch (const RunError& e) {
+      throw InternalError(who + " changed what kernel '" + b.kernel + "' computes (--verify-semantics): it ran "
+                          "before the pipeline but now faults: " + e.what());
+    }
+    for (unsigned i = 0; i < f->numParams(); ++i) {
+      const auto* want = std::get_if<Tensor>(&b.outputs[i]);
+      const auto* got = std::get_if<Tensor>(&outputs[i]);
+      if (!want || !got) continue;
+      const DType d = want->data->dtype;
+      for (size_t e = 0; e < want->data->elems.size(); ++e, ++compared_) {
+        if (same(want->data->elems[e], got->data->elems[e], d)) continue;
+        std::string name = f->param(i)->name();
+        throw InternalError(who + " changed what kernel '" + b.kernel + "' computes (--verify-semantics): tensor '" +
+                            name + "' element " + indexText(int64_t(e), want->dims) + " is " +
+                            numText(got->data->elems[e], d) + " after it but " + numText(want->data->elems[e], d) +
+                            " before the pipeline");
+      }
+    }
+  }
+}
+
+}  // namespace tilec::interp

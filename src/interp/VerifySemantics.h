@@ -1,0 +1,58 @@
+// --verify-semantics: runs every kernel of the module on the reference interpreter with
+// deterministic random inputs before the pipeline, then again after every pass, and
+// compares every output tensor element for element (exactly: each pass must leave the
+// computation itself unchanged, so even transcendental results are bit-identical). The
+// first pass that changes a result, or makes the kernel fault, is an internal error that
+// names the pass, the tensor and the element.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "interp/Interpreter.h"
+#include "passes/PassManager.h"
+
+namespace tilec::interp {
+
+// The inputs of one kernel run: an argument per parameter (tensors hold their initial
+// contents), chosen so that the original kernel runs without a fault.
+struct KernelInputs {
+  std::vector<RtValue> args;
+  std::vector<int64_t> sizes;  // the values of the size parameters, for messages
+};
+
+// Picks sizes and fills inputs from `seed` (pseudo-random, the same on every machine);
+// tries a few size choices and returns the first on which `f` runs, or nullopt with the
+// last fault in `why`.
+std::optional<KernelInputs> chooseInputs(const ir::Function& f, uint64_t seed, std::string& why);
+// A deep copy (tensors get memory of their own).
+std::vector<RtValue> copyArgs(const std::vector<RtValue>& args);
+
+class SemanticsInstrumentation final : public PassInstrumentation {
+ public:
+  SemanticsInstrumentation(uint64_t seed, DiagnosticEngine& diags) : seed_(seed), diags_(diags) {}
+  void runBeforePipeline(const ir::Module& m) override;
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+
+  int kernelsChecked() const { return int(baselines_.size()); }
+  int64_t outputsCompared() const { return compared_; }
+
+ private:
+  // The runs of the original kernels; taken on the first IR that verifies (before the
+  // pipeline for .tile input, after `verify` for .tir text, which may be malformed).
+  void takeBaselines(const ir::Module& m);
+
+  struct Baseline {
+    std::string kernel;
+    KernelInputs inputs;
+    std::vector<RtValue> outputs;  // the args after the original run
+  };
+
+  uint64_t seed_;
+  DiagnosticEngine& diags_;
+  std::vector<Baseline> baselines_;
+  bool pending_ = true;
+  int64_t compared_ = 0;
+};
+
+}  // namespace tilec::interp

@@ -1,0 +1,201 @@
+// The reference interpreter against straightforward C++ computations, for every sample:
+// each kernel runs on deterministic inputs as the frontend built it and again after the
+// whole a2a3 pipeline, and both runs match the reference written here element for element
+// (softmax's exp within 1 ulp of f32, since the reference rounds in another order). Then
+// the element arithmetic: bf16/f16 rounding and the cast modes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "backend/pto/PtoTargets.h"
+#include "frontend/Ast.h"
+#include "frontend/Frontend.h"
+#include "interp/Interpreter.h"
+#include "interp/Numeric.h"
+#include "passes/PassManager.h"
+
+using namespace tilec;
+using namespace tilec::interp;
+using ir::DType;
+
+namespace {
+
+std::string readSample(const std::string& name) {
+  std::ifstream in(std::string(TILEC_SOURCE_DIR) + "/samples/" + name + ".tile");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Compiled {
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  std::unique_ptr<ir::Module> module;
+
+  Compiled(const std::string& name, bool pipeline) {
+    FileId file = sources.addBuffer(name + ".tile", readSample(name));
+    auto ast = frontend::parse(sources, file, diags);
+    REQUIRE(ast);
+    module = frontend::lower(*ast, diags, ir::Target::A2A3);
+    REQUIRE(module);
+    if (!pipeline) return;
+    PassContext ctx{diags};
+    const target::TargetDesc& t = pto::a2a3Target();
+    PassManager pm(ctx, PropSSA, t.passes);
+    for (const std::string& p : t.pipeline) pm.addPass(t.passes.create(p));
+    REQUIRE(pm.run(*module));
+  }
+  const ir::Function& kernel() const { return *module->functions()[0]; }
+};
+
+Tensor tensor(DType d, std::vector<int64_t> dims, const std::function<double(int64_t)>& value) {
+  Tensor t{std::make_shared<TensorData>(), dims};
+  t.data->dtype = d;
+  int64_t n = 1;
+  for (int64_t x : dims) n *= x;
+  for (int64_t i = 0; i < n; ++i) {
+    Num e;
+    if (isFloatType(d)) e.f = roundFloat(value(i), d);
+    else e.i = int64_t(value(i));
+    t.data->elems.push_back(e);
+  }
+  return t;
+}
+
+Scalar size(int64_t v) {
+  Num n;
+  n.i = v;
+  return Scalar{DType::Index, n};
+}
+
+double at(const Tensor& t, int64_t i) { return t.data->elems[size_t(i)].f; }
+
+// Runs the sample's kernel before and after the pipeline on fresh copies of `args`;
+// `check` sees each run's arguments.
+void runBoth(const std::string& name, const std::function<std::vector<RtValue>()>& args,
+             const std::function<void(const std::vector<RtValue>&)>& check) {
+  for (bool pipeline : {false, true}) {
+    CAPTURE(pipeline);
+    Compiled c(name, pipeline);
+    std::vector<RtValue> a = args();
+    Interpreter(c.kernel()).run(a);
+    check(a);
+  }
+}
+
+double f32(double x) { return roundFloat(x, DType::F32); }
+
+}  // namespace
+
+TEST_CASE("interpreter: vector_add and add3d add elementwise") {
+  auto x = [](int64_t i) { return double(i % 97) / 8; };
+  auto y = [](int64_t i) { return double(i % 13) - 6.5; };
+  runBoth("vector_add", [&] {
+    return std::vector<RtValue>{tensor(DType::F32, {32, 64}, x), tensor(DType::F32, {32, 64}, y),
+                                tensor(DType::F32, {32, 64}, [](int64_t) { return 0; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& c = std::get<Tensor>(a[2]);
+    for (int64_t i = 0; i < 32 * 64; ++i) REQUIRE(at(c, i) == f32(x(i) + y(i)));
+  });
+  runBoth("add3d", [&] {
+    return std::vector<RtValue>{tensor(DType::F32, {2, 16, 64}, x), tensor(DType::F32, {2, 16, 64}, y),
+                                tensor(DType::F32, {2, 16, 64}, [](int64_t) { return 0; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& z = std::get<Tensor>(a[2]);
+    for (int64_t i = 0; i < 2 * 16 * 64; ++i) REQUIRE(at(z, i) == f32(x(i) + y(i)));
+  });
+}
+
+TEST_CASE("interpreter: transpose3d swaps the last two axes of each page") {
+  auto x = [](int64_t i) { return double(i); };
+  runBoth("transpose3d", [&] {
+    return std::vector<RtValue>{tensor(DType::F32, {2, 16, 8}, x),
+                                tensor(DType::F32, {2, 8, 16}, [](int64_t) { return -1; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& y = std::get<Tensor>(a[1]);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t i = 0; i < 8; ++i)
+        for (int64_t j = 0; j < 16; ++j) REQUIRE(at(y, (b * 8 + i) * 16 + j) == x((b * 16 + j) * 8 + i));
+  });
+}
+
+TEST_CASE("interpreter: chunked_cast and cast3d widen bf16 over runtime sizes with partial chunks") {
+  auto x = [](int64_t i) { return double(i % 251) / 7 - 17; };  // rounded to bf16 on the way in
+  for (int64_t S : {1, 16, 37}) {
+    CAPTURE(S);
+    runBoth("chunked_cast", [&] {
+      return std::vector<RtValue>{tensor(DType::BF16, {S, 512}, x),
+                                  tensor(DType::F32, {S, 512}, [](int64_t) { return NAN; }), size(S)};
+    }, [&](const std::vector<RtValue>& a) {
+      const Tensor& y = std::get<Tensor>(a[1]);
+      for (int64_t i = 0; i < S * 512; ++i) REQUIRE(at(y, i) == roundFloat(x(i), DType::BF16));
+    });
+  }
+  runBoth("cast3d", [&] {
+    return std::vector<RtValue>{tensor(DType::BF16, {3, 21, 512}, x),
+                                tensor(DType::F32, {3, 21, 512}, [](int64_t) { return NAN; }), size(3), size(21)};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& y = std::get<Tensor>(a[1]);
+    for (int64_t i = 0; i < 3 * 21 * 512; ++i) REQUIRE(at(y, i) == roundFloat(x(i), DType::BF16));
+  });
+}
+
+TEST_CASE("interpreter: matmul accumulates f16 products over K steps") {
+  auto av = [](int64_t i) { return double(i % 7) / 4 - 0.75; };
+  auto bv = [](int64_t i) { return double(i % 5) / 2 - 1; };
+  runBoth("matmul", [&] {
+    return std::vector<RtValue>{tensor(DType::F16, {32, 128}, av), tensor(DType::F16, {128, 64}, bv),
+                                tensor(DType::F32, {32, 64}, [](int64_t) { return 0; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& c = std::get<Tensor>(a[2]);
+    for (int64_t m = 0; m < 32; ++m)
+      for (int64_t n = 0; n < 64; ++n) {
+        double sum = 0;  // the products of these small values are exact, and so are the sums
+        for (int64_t k = 0; k < 128; ++k) sum += av(m * 128 + k) * bv(k * 64 + n);
+        REQUIRE(at(c, m * 64 + n) == f32(sum));
+      }
+  });
+}
+
+TEST_CASE("interpreter: softmax normalizes each row") {
+  auto x = [](int64_t i) { return double((i * 37) % 101) / 25 - 2; };
+  runBoth("softmax", [&] {
+    return std::vector<RtValue>{tensor(DType::F32, {64, 128}, x),
+                                tensor(DType::F32, {64, 128}, [](int64_t) { return 0; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& y = std::get<Tensor>(a[1]);
+    for (int64_t r = 0; r < 64; ++r) {
+      double m = -INFINITY, s = 0;
+      for (int64_t c = 0; c < 128; ++c) m = std::max(m, f32(x(r * 128 + c)));
+      std::vector<double> e(128);
+      for (int64_t c = 0; c < 128; ++c) s = f32(s + (e[size_t(c)] = f32(std::exp(f32(f32(x(r * 128 + c)) - m)))));
+      for (int64_t c = 0; c < 128; ++c) REQUIRE(at(y, r * 128 + c) == f32(e[size_t(c)] / s));
+    }
+  });
+}
+
+TEST_CASE("numeric: bf16 and f16 round to nearest even; cast modes") {
+  CHECK(roundFloat(1 + 1.0 / 256, DType::BF16) == 1);              // halfway: to even
+  CHECK(roundFloat(1 + 3.0 / 256, DType::BF16) == 1 + 4.0 / 256);  // halfway: to even (up)
+  CHECK(roundFloat(65520, DType::F16) == INFINITY);                // past the largest f16
+  CHECK(roundFloat(65519, DType::F16) == 65504);
+  CHECK(roundFloat(std::ldexp(1, -25), DType::F16) == 0);          // half the smallest subnormal: to even
+  CHECK(roundFloat(std::ldexp(3, -26), DType::F16) == std::ldexp(1, -24));
+  CHECK(roundFloat(1.0 / 3, DType::F32) == double(1.0f / 3));
+  CHECK(roundFloat(2.5, DType::F32, ir::RoundMode::Floor) == 2.5);
+  Num n;
+  n.f = -2.5;
+  CHECK(convert(n, DType::F32, DType::I32, ir::RoundMode::CastRint).i == -2);
+  CHECK(convert(n, DType::F32, DType::I32, ir::RoundMode::Round).i == -3);
+  CHECK(convert(n, DType::F32, DType::I32, ir::RoundMode::Floor).i == -3);
+  CHECK(convert(n, DType::F32, DType::I32, ir::RoundMode::Ceil).i == -2);
+  CHECK(convert(n, DType::F32, DType::I32, ir::RoundMode::Trunc).i == -2);
+  CHECK(convert(n, DType::F32, DType::I32, ir::RoundMode::Odd).i == -3);
+  n.f = 1e10;
+  CHECK(convert(n, DType::F32, DType::I8, ir::RoundMode::Rint).i == 127);  // saturates
+  n.i = 300;
+  CHECK(convert(n, DType::I32, DType::I8, ir::RoundMode::Rint).i == 44);   // wraps
+}
