@@ -333,13 +333,17 @@ void FunctionEmitter::emitSubview(const std::string& name, const Value* source,
 
 // The source is moved into a subview of the target's buffer (which the result shares). On
 // a2a3 a subview with other strides than its parent gets the parent's shape in PTOAS, which
-// tmov rejects, so such a window is written with tinsert (pto-legality checked its tiles).
+// tmov rejects (its shapes must match), so such a window is written with tinsert, or, for
+// the i16 and i32 tiles tinsert lacks, by adding 0 into the subview (elementwise ops compare
+// valid shapes only); pto-legality checked that one of the two applies.
 void FunctionEmitter::emitAssemble(const Op& op) {
   const Value* target = op.operand(0);
   const Value* source = op.operand(1);
   const auto* offsets = op.attr<std::vector<Expr>>("offsets");
   if (!offsets) return fail(op, "tile.assemble has no offsets");
-  if (target_ == Target::A2A3 && !windowKeepsStrides(target->type(), source->type().shape())) {
+  const bool byInsert = target_ == Target::A2A3 && !windowKeepsStrides(target->type(), source->type().shape());
+  const DType d = source->type().dtype();
+  if (byInsert && d != DType::I16 && d != DType::I32) {
     Operand src = operand(source), dst = operand(target);
     std::vector<std::string> at = indices(*offsets);
     body_.line("pto.tinsert ins(" + src.name + ", " + join(at) + " : " + src.type + ", index, index) outs(" +
@@ -353,6 +357,12 @@ void FunctionEmitter::emitAssemble(const Op& op) {
   std::string name = names_.fresh(hintOr(target, "tile") + "_part");
   emitSubview(name, target, *offsets, source->type(), type);
   Operand src = operand(source);
+  if (byInsert) {
+    std::string zero = scalars_.constant(d, int64_t(0));
+    body_.line("pto.tadds ins(" + src.name + ", " + zero + " : " + src.type + ", " + scalarType(d) + ") outs(" +
+               name + " : " + type + ")");
+    return;
+  }
   body_.line("pto.tmov ins(" + src.name + " : " + src.type + ") outs(" + name + " : " + type + ")");
 }
 

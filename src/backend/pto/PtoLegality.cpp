@@ -387,15 +387,16 @@ class FunctionLegality {
   }
 
   // PTOAS gives a subview that does not keep its parent's strides the parent's physical
-  // shape, and a2a3's tmov needs equal shapes: such an assemble is spelled as a vec tinsert,
-  // which a2a3 has for row-major i8, f16, bf16 and f32 tiles only.
+  // shape, and a2a3's tmov needs equal shapes: such an assemble is spelled as a vec tinsert
+  // (i8, f16, bf16, f32) or as adding 0 into the subview (i16, i32), on row-major tiles.
   void checkAssemble(const Op& op) {
     if (target_ != Target::A2A3) return;
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
     if (target.rank() != 2 || windowKeepsStrides(target, src.shape())) return;
     const DType d = src.dtype();
-    bool dtypeOk = d == DType::I8 || d == DType::F16 || d == DType::BF16 || d == DType::F32;
+    bool dtypeOk = d == DType::I8 || d == DType::I16 || d == DType::I32 || d == DType::F16 || d == DType::BF16 ||
+                   d == DType::F32;
     auto rowMajorVec = [](const Type& t) {
       return t.space() == MemSpace::Vec && t.layout().blayout == BLayout::RowMajor &&
              t.layout().slayout == SLayout::NoneBox;
@@ -404,8 +405,9 @@ class FunctionLegality {
     report(Diag::PtoAssembleInsert, op,
            "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
                passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) +
-               " that is not a full-width row band; on a2a3 that is a vec tinsert, which takes only "
-               "row-major vec tiles of i8, f16, bf16 or f32, but the tiles are " + dtypeName(d) + " in " +
+               " that is not a full-width row band; on a2a3 that is a vec tinsert or a vec add into "
+               "the window, which take only row-major vec tiles of i8, i16, i32, f16, bf16 or f32, but the "
+               "tiles are " + dtypeName(d) + " in " +
                memSpaceName(src.space()) + "; assemble whole rows (a source as wide as the target), "
                "or cast to f32 around the assemble");
   }
