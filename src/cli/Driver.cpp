@@ -13,11 +13,13 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
+#include "interp/Npy.h"
 #include "interp/VerifySemantics.h"
 #include "ir/IRText.h"
 #include "passes/PassInstrumentations.h"
@@ -141,12 +143,19 @@ int Driver::compile() {
   buildPipeline(initialProperties);
   // A pipeline chosen with --passes may not fit together: a usage error, found before
   // anything runs.
-  bool toFormat = opts_.emit == EmitKind::TargetFormat;
+  bool toFormat = opts_.emit == EmitKind::TargetFormat && !opts_.run;
   std::string problem = passManager_->pipelineProblem(
       toFormat ? opts_.format->requiredProps : 0u,
       toFormat ? "--emit=" + std::string(opts_.format->name) : std::string());
   if (!problem.empty()) return reportUsageError("--passes: " + problem);
   if (!runPipeline(*module)) return failure();
+  if (opts_.run) {
+    if (module->functions().empty()) {
+      diags_.report(Diag::NoKernel, {}, "'" + sources_.name(file_) + "' defines no kernel to run");
+      return failure();
+    }
+    return runKernel(*module->functions().front());
+  }
   std::optional<std::string> output = emit(*module);
   if (!output) return failure();
   return finish(*output);
@@ -167,11 +176,12 @@ std::string kernelList(const ir::Module& m) {
 bool Driver::selectKernel(ir::Module& m) {
   auto& fns = m.functions();
   if (opts_.kernel.empty()) {
-    bool oneKernel = opts_.emit == EmitKind::TargetFormat && opts_.format->oneKernel;
+    bool oneKernel = opts_.run || (opts_.emit == EmitKind::TargetFormat && opts_.format->oneKernel);
     if (!oneKernel || opts_.syntaxOnly || fns.size() <= 1) return true;
+    std::string what = opts_.run ? std::string("--run runs one") : std::string("a ") + opts_.format->extension + " file holds one";
     diags_.report(Diag::SeveralKernels, {},
                   "'" + sources_.name(file_) + "' defines " + std::to_string(fns.size()) + " kernels (" +
-                      kernelList(m) + ") but a " + opts_.format->extension + " file holds one; choose it with --kernel=NAME");
+                      kernelList(m) + ") but " + what + "; choose it with --kernel=NAME");
     return false;
   }
   auto keep = std::find_if(fns.begin(), fns.end(), [&](const auto& f) { return f->name() == opts_.kernel; });
@@ -308,6 +318,157 @@ std::optional<std::string> Driver::emit(const ir::Module& m) {
   emitting_ = nullptr;
   if (!ok) return std::nullopt;
   return os.str();
+}
+
+// --run: the kernel's parameters from --arg (or --random-inputs), the run, the --out files.
+int Driver::runKernel(const ir::Function& f) {
+  stage_ = "running the kernel";
+  std::map<unsigned, interp::RtValue> given;
+  std::map<std::string, unsigned> byName;
+  for (unsigned i = 0; i < f.numParams(); ++i) byName[f.param(i)->name()] = i;
+  auto paramNamed = [&](const std::string& name, const char* flag) -> std::optional<unsigned> {
+    auto it = byName.find(name);
+    if (it != byName.end()) return it->second;
+    std::string names;
+    for (unsigned i = 0; i < f.numParams(); ++i) names += (i ? ", " : "") + f.param(i)->name();
+    reportUsageError(std::string(flag) + " names '" + name + "', which is no parameter of kernel '" + f.name() +
+                     "' (" + names + ")");
+    return std::nullopt;
+  };
+  for (const auto& [name, value] : opts_.runArgs) {
+    std::optional<unsigned> i = paramNamed(name, "--arg");
+    if (!i) return kExitUsage;
+    const ir::Type& t = f.param(*i)->type();
+    if (t.isTensor()) {
+      interp::Tensor x;
+      std::string error;
+      if (!interp::readNpy(value, t.dtype(), x, error)) {
+        diags_.report(Diag::NpyFile, f.paramLoc(*i),
+                      "cannot read '" + value + "' for tensor '" + name + "': " + error + "; pass a .npy file");
+        return failure();
+      }
+      given[*i] = x;
+      dependencies_.push_back(value);
+      continue;
+    }
+    interp::Num n;
+    char* end = nullptr;
+    errno = 0;
+    if (interp::isFloatType(t.dtype())) n.f = interp::roundFloat(std::strtod(value.c_str(), &end), t.dtype());
+    else n.i = std::strtoll(value.c_str(), &end, 10);
+    if (errno || !end || *end || value.empty()) {
+      reportUsageError("--arg " + name + "=" + value + " is no " + ir::dtypeName(t.dtype()) + " value");
+      return kExitUsage;
+    }
+    given[*i] = interp::Scalar{t.dtype(), n};
+  }
+  // An output-only tensor nobody gave starts as zeros of its declared shape.
+  if (!opts_.randomInputs) {
+    auto sizeOf = [&](const ir::Value* v) -> std::optional<int64_t> {
+      auto it = given.find(v->index());
+      const auto* s = it != given.end() && v->ownerBlock() == &f.body() ? std::get_if<interp::Scalar>(&it->second) : nullptr;
+      return s ? std::optional<int64_t>(s->value.i) : std::nullopt;
+    };
+    for (unsigned i = 0; i < f.numParams(); ++i) {
+      const ir::Type& t = f.param(i)->type();
+      if (given.count(i) || f.paramDir(i) != ir::ParamDir::Out || !t.isTensor()) continue;
+      interp::Tensor x{std::make_shared<interp::TensorData>(), {}};
+      x.data->dtype = t.dtype();
+      bool known = true;
+      for (const ir::Expr& d : t.dims()) {
+        try {
+          x.dims.push_back(interp::evaluate(d, sizeOf, f.paramLoc(i)));
+        } catch (const interp::RunError&) {
+          known = false;  // a size is missing: reported below
+        }
+      }
+      if (!known) continue;
+      int64_t n = 1;
+      for (int64_t d : x.dims) n *= d;
+      x.data->elems.assign(size_t(std::max<int64_t>(n, 0)), interp::Num{});
+      given[i] = x;
+    }
+  }
+  std::vector<interp::RtValue> args;
+  if (given.size() == f.numParams()) {
+    for (unsigned i = 0; i < f.numParams(); ++i) args.push_back(given.at(i));
+  } else if (opts_.randomInputs) {
+    // Sizes not given are chosen so that the kernel runs if it can; where it runs on none
+    // (or every size is given), the run below shows the fault where it happens.
+    std::string why;
+    std::optional<interp::KernelInputs> in = interp::chooseInputs(f, *opts_.randomInputs, why, given);
+    size_t freeSizes = 0;
+    for (unsigned i = 0; i < f.numParams(); ++i) freeSizes += f.param(i)->type().isIndex() && !given.count(i);
+    if (!in) in = interp::makeInputs(f, std::vector<int64_t>(freeSizes, 16), *opts_.randomInputs, why, given);
+    if (!in) {
+      diags_.report(Diag::RunFault, f.loc(), "--random-inputs cannot fill the parameters of kernel '" + f.name() + "': " + why);
+      return failure();
+    }
+    args = std::move(in->args);
+  } else {
+    // Name a missing size first: the shapes of the outputs wait for it.
+    std::vector<unsigned> order;
+    for (bool sizes : {true, false})
+      for (unsigned i = 0; i < f.numParams(); ++i)
+        if (f.param(i)->type().isIndex() == sizes) order.push_back(i);
+    for (unsigned i : order)
+      if (!given.count(i)) {
+        reportUsageError("--run needs a value for parameter '" + f.param(i)->name() + "' of kernel '" + f.name() +
+                         "'; give it with --arg " + f.param(i)->name() + "=..., or use --random-inputs");
+        return kExitUsage;
+      }
+  }
+  // A given array must have the tensor's shape at the sizes of this run.
+  for (const auto& [i, value] : given) {
+    const auto* x = std::get_if<interp::Tensor>(&value);
+    if (!x) continue;
+    std::vector<int64_t> dims;
+    try {
+      for (const ir::Expr& d : f.param(i)->type().dims())
+        dims.push_back(interp::evaluate(d, [&](const ir::Value* v) -> std::optional<int64_t> {
+          const auto* s = std::get_if<interp::Scalar>(&args[v->index()]);
+          return s && v->ownerBlock() == &f.body() ? std::optional<int64_t>(s->value.i) : std::nullopt;
+        }, f.paramLoc(i)));
+    } catch (const interp::RunError& e) {
+      diags_.report(Diag::RunFault, e.loc(), e.what());
+      return failure();
+    }
+    if (dims != x->dims) {
+      auto text = [](const std::vector<int64_t>& xs) {
+        std::string s = "[";
+        for (size_t k = 0; k < xs.size(); ++k) s += (k ? ", " : "") + std::to_string(xs[k]);
+        return s + "]";
+      };
+      diags_.report(Diag::NpyFile, f.paramLoc(i),
+                    "the array given for tensor '" + f.param(i)->name() + "' is " + text(x->dims) +
+                        " but the tensor is " + text(dims) + " at the sizes of this run; give an array of that shape");
+      return failure();
+    }
+  }
+  try {
+    interp::Interpreter(f).run(args);
+  } catch (const interp::RunError& e) {
+    diags_.report(Diag::RunFault, e.loc(), e.what());
+    return failure();
+  }
+  for (const auto& [name, path] : opts_.runOutputs) {
+    std::optional<unsigned> i = paramNamed(name, "--out");
+    if (!i) return kExitUsage;
+    const auto* x = std::get_if<interp::Tensor>(&args[*i]);
+    if (!x) {
+      reportUsageError("--out " + name + " names a scalar; --out writes tensors");
+      return kExitUsage;
+    }
+    std::string error;
+    if (!writeFileAtomically(path, interp::npyBytes(*x), error)) {
+      diags_.report(Diag::OutputNotWritable, {}, "cannot write output '" + path + "': " + error +
+                                                     "; check that the directory exists and is writable");
+      return failure();
+    }
+    written_.push_back(path);
+  }
+  diags_.flush();
+  return diags_.hasErrors() ? kExitInputError : kExitOk;
 }
 
 int Driver::finish(const std::string& output) {

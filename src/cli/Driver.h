@@ -43,6 +43,7 @@ class Driver {
   bool runPipeline(ir::Module& m);
   std::optional<std::string> emit(const ir::Module& m);  // nullopt after reported errors
   int finish(const std::string& output);
+  int runKernel(const ir::Function& f);
   int failure();
   int internalError(const std::string& what);
   std::string writeCrashReproducer();

@@ -34,7 +34,9 @@ int usageError(const std::string& message) { return reportUsageError(message); }
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
-  std::string verifySemantics, debugMutateAfter;
+  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
+  std::vector<std::string> runArgs, runOutputs;
+  bool run = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
@@ -76,6 +78,18 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<level>");
   app.add_option("--passes", raw.passes, "run these passes instead of the default pipeline; "
                  "--passes= runs none")->type_name("<pass>,...");
+  app.add_option("--stop-after", raw.stopAfter, "run the pipeline up to and including this pass")
+      ->type_name("<pass>");
+  app.add_flag("--run", raw.run,
+               "run the kernel on the host after the pipeline (the reference interpreter) instead of "
+               "writing output; inputs from --arg, results to --out");
+  app.add_option("--arg", raw.runArgs, "with --run: a parameter's value, NAME=FILE.npy for a tensor, "
+                 "NAME=NUMBER for a size or scalar")
+      ->type_name("<name>=<value>");
+  app.add_option("--out", raw.runOutputs, "with --run: write this tensor parameter to FILE.npy afterwards")
+      ->type_name("<name>=<file>");
+  app.add_flag(std::string("--random-inputs{") + kDefaultSeed + "}", raw.randomInputs,
+               "with --run: fill the parameters no --arg gives from SEED (sizes too)");
   app.add_flag("--list-targets", raw.listTargets, "list the targets and their output formats, then exit");
   app.add_flag("--list-passes", raw.listPasses, "list the target's passes and their contracts, then exit");
   app.add_flag("--list-diagnostics", raw.listDiagnostics, "list the diagnostic codes (Markdown), then exit");
@@ -133,7 +147,8 @@ class HelpFormatter final : public CLI::FormatterBase {
     std::string spelling;
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
-    if (!longNames.empty() && longNames[0] == "verify-semantics") return spelling + "[=<seed>]";
+    if (!longNames.empty() && (longNames[0] == "verify-semantics" || longNames[0] == "random-inputs"))
+      return spelling + "[=<seed>]";
     std::string value = opt.get_type_name();
     value = value.substr(0, value.find(":{"));  // IsMember appends the choices; <a|b> names them
     if (value.empty()) return spelling;         // a flag
@@ -207,6 +222,12 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   if (!raw.debugCrashIn.empty())
     if (auto bad = checkPassNames({raw.debugCrashIn}, "--debug-crash-in", t)) return bad;
   o.pipeline = raw.passesGiven ? passes : t.pipeline;
+  if (!raw.stopAfter.empty()) {
+    auto stop = std::find(o.pipeline.begin(), o.pipeline.end(), raw.stopAfter);
+    if (stop == o.pipeline.end())
+      return usageError("--stop-after=" + raw.stopAfter + " names a pass that is not in the pipeline; see tilec --list-passes");
+    o.pipeline.erase(stop + 1, o.pipeline.end());
+  }
   if (!raw.emitIr.empty() && raw.emitIr != kFinalIr) {
     auto stop = std::find(o.pipeline.begin(), o.pipeline.end(), raw.emitIr);
     if (stop == o.pipeline.end())
@@ -241,10 +262,40 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   return std::nullopt;
 }
 
+// "NAME=VALUE" pairs of --arg and --out.
+std::optional<int> splitPairs(const std::vector<std::string>& items, const char* flag,
+                              std::vector<std::pair<std::string, std::string>>& out) {
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      return usageError(std::string(flag) + " " + item + " is not NAME=VALUE");
+    out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+UsageCheck resolveRun(const RawOptions& raw, Options& o) {
+  o.run = raw.run;
+  bool runOnly = !raw.runArgs.empty() || !raw.runOutputs.empty() || !raw.randomInputs.empty();
+  if (runOnly && !o.run) return usageError("--arg, --out and --random-inputs go with --run");
+  if (!o.run) return std::nullopt;
+  if (o.syntaxOnly || !raw.emit.empty() || !raw.emitIr.empty())
+    return usageError("--run executes the kernel and writes no compiled output; drop --emit, --emit-ir and -fsyntax-only");
+  if (auto bad = splitPairs(raw.runArgs, "--arg", o.runArgs)) return bad;
+  if (auto bad = splitPairs(raw.runOutputs, "--out", o.runOutputs)) return bad;
+  if (!raw.randomInputs.empty()) {
+    if (raw.randomInputs.find_first_not_of("0123456789") != std::string::npos || raw.randomInputs.size() > 19)
+      return usageError("--random-inputs=" + raw.randomInputs + " is no seed; give a non-negative integer");
+    o.randomInputs = std::stoull(raw.randomInputs);
+  }
+  o.output.clear();
+  return std::nullopt;
+}
+
 UsageCheck resolveDepfile(const RawOptions& raw, Options& o) {
   DepFileOptions& dep = o.depfile;
   dep.requested = raw.md || !raw.depfile.empty();
-  dep.enabled = dep.requested && !o.syntaxOnly;
+  dep.enabled = dep.requested && !o.syntaxOnly && !o.run;
   dep.targets = raw.depTargets;
   dep.quoted = raw.depQuoted;
   dep.phonyTargets = raw.mp;
@@ -273,7 +324,7 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
-  for (auto resolver : {resolveEmit, resolvePipeline, resolveDepfile})
+  for (auto resolver : {resolveEmit, resolvePipeline, resolveRun, resolveDepfile})
     if (UsageCheck bad = resolver(raw, o)) return *bad;
   return o;
 }

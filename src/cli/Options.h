@@ -50,6 +50,11 @@ struct Options {
   bool verifyEach = false;
   bool verifyRoundTrip = false;
   std::optional<uint64_t> verifySemantics;  // --verify-semantics[=SEED]
+  // --run: execute the kernel after the pipeline instead of writing output.
+  bool run = false;
+  std::vector<std::pair<std::string, std::string>> runArgs;     // --arg NAME=VALUE
+  std::vector<std::pair<std::string, std::string>> runOutputs;  // --out NAME=FILE
+  std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
   bool timePasses = false;
   std::string debugCrashIn;
   std::string debugMutatePass, debugMutation;  // --debug-mutate-after=PASS:MUTATION (tests)

@@ -67,8 +67,10 @@ std::vector<std::vector<int64_t>> sizeCandidates(size_t count, Rng& rng) {
   return out;
 }
 
-std::optional<KernelInputs> tryInputs(const Function& f, const std::vector<int64_t>& sizes, uint64_t seed,
-                                      std::string& why) {
+}  // namespace
+
+std::optional<KernelInputs> makeInputs(const Function& f, const std::vector<int64_t>& sizes, uint64_t seed,
+                                       std::string& why, const std::map<unsigned, RtValue>& given) {
   KernelInputs in;
   in.sizes = sizes;
   Rng rng{seed};
@@ -76,12 +78,19 @@ std::optional<KernelInputs> tryInputs(const Function& f, const std::vector<int64
   size_t nextSize = 0;
   for (unsigned i = 0; i < f.numParams(); ++i) {
     const Value* p = f.param(i);
-    if (p->type().isIndex()) sizeOf[p] = sizes[nextSize++];
+    if (!p->type().isIndex()) continue;
+    auto g = given.find(i);
+    sizeOf[p] = g != given.end() ? std::get<Scalar>(g->second).value.i : sizes[nextSize++];
   }
   int64_t elements = 0;
   for (unsigned i = 0; i < f.numParams(); ++i) {
     const Value* p = f.param(i);
     const Type& t = p->type();
+    if (auto g = given.find(i); g != given.end()) {
+      if (const auto* x = std::get_if<Tensor>(&g->second)) elements += int64_t(x->data->elems.size());
+      in.args.push_back(g->second);
+      continue;
+    }
     if (t.isTensor()) {
       Tensor x{std::make_shared<TensorData>(), {}};
       x.data->dtype = t.dtype();
@@ -110,8 +119,6 @@ std::optional<KernelInputs> tryInputs(const Function& f, const std::vector<int64
   return in;
 }
 
-}  // namespace
-
 std::vector<RtValue> copyArgs(const std::vector<RtValue>& args) {
   std::vector<RtValue> out;
   for (const RtValue& a : args) {
@@ -121,12 +128,13 @@ std::vector<RtValue> copyArgs(const std::vector<RtValue>& args) {
   return out;
 }
 
-std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::string& why) {
-  size_t sizeCount = 0;
-  for (unsigned i = 0; i < f.numParams(); ++i) sizeCount += f.param(i)->type().isIndex();
+std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::string& why,
+                                         const std::map<unsigned, RtValue>& given) {
+  size_t freeSizes = 0;
+  for (unsigned i = 0; i < f.numParams(); ++i) freeSizes += f.param(i)->type().isIndex() && !given.count(i);
   Rng rng{seed ^ 0x5eed};
-  for (const std::vector<int64_t>& sizes : sizeCandidates(sizeCount, rng)) {
-    std::optional<KernelInputs> in = tryInputs(f, sizes, seed, why);
+  for (const std::vector<int64_t>& sizes : sizeCandidates(freeSizes, rng)) {
+    std::optional<KernelInputs> in = makeInputs(f, sizes, seed, why, given);
     if (!in) continue;
     try {
       Interpreter(f).run(copyArgs(in->args));
@@ -134,7 +142,7 @@ std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::
     } catch (const RunError& e) {
       why = e.what();
     }
-    if (sizeCount == 0) break;  // the same run again would fault the same way
+    if (freeSizes == 0) break;  // the same run again would fault the same way
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 // names the pass, the tensor and the element.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -23,8 +24,13 @@ struct KernelInputs {
 
 // Picks sizes and fills inputs from `seed` (pseudo-random, the same on every machine);
 // tries a few size choices and returns the first on which `f` runs, or nullopt with the
-// last fault in `why`.
-std::optional<KernelInputs> chooseInputs(const ir::Function& f, uint64_t seed, std::string& why);
+// last fault in `why`. Parameters in `given` (by index) keep the value given there.
+std::optional<KernelInputs> chooseInputs(const ir::Function& f, uint64_t seed, std::string& why,
+                                         const std::map<unsigned, RtValue>& given = {});
+// The inputs at the given values of the free size parameters (in parameter order), without
+// running anything; nullopt (with the reason) when the tensors would be too large.
+std::optional<KernelInputs> makeInputs(const ir::Function& f, const std::vector<int64_t>& freeSizes, uint64_t seed,
+                                       std::string& why, const std::map<unsigned, RtValue>& given = {});
 // A deep copy (tensors get memory of their own).
 std::vector<RtValue> copyArgs(const std::vector<RtValue>& args);
 

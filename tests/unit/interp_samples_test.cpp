@@ -5,7 +5,11 @@
 // the element arithmetic: bf16/f16 rounding and the cast modes.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -14,6 +18,7 @@
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
 #include "interp/Interpreter.h"
+#include "interp/Npy.h"
 #include "interp/Numeric.h"
 #include "passes/PassManager.h"
 
@@ -198,4 +203,34 @@ TEST_CASE("numeric: bf16 and f16 round to nearest even; cast modes") {
   CHECK(convert(n, DType::F32, DType::I8, ir::RoundMode::Rint).i == 127);  // saturates
   n.i = 300;
   CHECK(convert(n, DType::I32, DType::I8, ir::RoundMode::Rint).i == 44);   // wraps
+}
+
+TEST_CASE("npy: every dtype round-trips through the file format; other float arrays are rounded") {
+  std::string dir = std::filesystem::temp_directory_path().string();
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::I8, DType::I16, DType::I32, DType::I64, DType::U8,
+                  DType::U16, DType::U32, DType::Bool}) {
+    CAPTURE(ir::dtypeName(d));
+    Tensor t = tensor(d, {3, 5}, [&](int64_t i) {
+      if (d == DType::Bool) return double(i % 2);
+      return isFloatType(d) ? double(i) / 3 - 2 : double(i * 7 - 40);
+    });
+    std::string path = dir + "/tilec-npy-" + std::to_string(getpid()) + ".npy";
+    { std::ofstream(path, std::ios::binary) << npyBytes(t); }
+    Tensor back;
+    std::string error;
+    REQUIRE_MESSAGE(readNpy(path, d, back, error), error);
+    CHECK(back.dims == t.dims);
+    for (size_t i = 0; i < t.data->elems.size(); ++i) {
+      if (isFloatType(d)) CHECK(back.data->elems[i].f == t.data->elems[i].f);
+      else CHECK(back.data->elems[i].i == wrapInt(t.data->elems[i].i, d));
+    }
+    if (d == DType::F32) {  // an f32 array read as a bf16 tensor is rounded to nearest even
+      Tensor narrow;
+      REQUIRE(readNpy(path, DType::BF16, narrow, error));
+      CHECK(narrow.data->elems[1].f == roundFloat(t.data->elems[1].f, DType::BF16));
+      CHECK_FALSE(readNpy(path, DType::I32, narrow, error));
+      CHECK(error == "it holds f32 elements but the tensor is i32");
+    }
+    std::remove(path.c_str());
+  }
 }
