@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::interp {
@@ -404,6 +405,11 @@ struct Interpreter::Impl {
     std::vector<int64_t> window;
     if (const auto* w = op.attr<std::vector<Expr>>("window")) {
       window = evalAll(*w, op);
+    } else if (op.kind() == OpKind::Store) {
+      // The language's rule, the one store-partition applies (a 2-D tile's rows may run on).
+      nd::StoreWindow sw = nd::storeWindow(constants(t.valid), constants(x.dims), constants(offsets));
+      if (sw.failure != nd::StoreWindow::Failure::None) throw RunError(op.loc(), sw.message);
+      window = evalAll(sw.window, op);
     } else {
       window.assign(x.dims.size() - t.valid.size(), 1);
       window.insert(window.end(), t.valid.begin(), t.valid.end());
@@ -417,6 +423,12 @@ struct Interpreter::Impl {
         throw RunError(op.loc(), std::string(op.name()) + " window " + indexStr(window) + " at " + indexStr(offsets) +
                                      " runs past the " + indexStr(x.dims) + " tensor on axis " + std::to_string(a));
     return {window, offsets};
+  }
+
+  static std::vector<Expr> constants(const std::vector<int64_t>& xs) {
+    std::vector<Expr> out;
+    for (int64_t x : xs) out.push_back(Expr::constant(x));
+    return out;
   }
 
   // The tile indices of the valid region, row-major: the order a window packs into.

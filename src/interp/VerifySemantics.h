@@ -39,6 +39,7 @@ class SemanticsInstrumentation final : public PassInstrumentation {
   SemanticsInstrumentation(uint64_t seed, DiagnosticEngine& diags) : seed_(seed), diags_(diags) {}
   void runBeforePipeline(const ir::Module& m) override;
   void runAfterPass(const Pass& pass, const ir::Module& m) override;
+  void runAfterPipeline(const ir::Module& m) override;  // logs what was compared (--log-level=info)
 
   int kernelsChecked() const { return int(baselines_.size()); }
   int64_t outputsCompared() const { return compared_; }
@@ -59,6 +60,7 @@ class SemanticsInstrumentation final : public PassInstrumentation {
   std::vector<Baseline> baselines_;
   bool pending_ = true;
   int64_t compared_ = 0;
+  int passesChecked_ = 0;
 };
 
 }  // namespace tilec::interp
