@@ -617,15 +617,31 @@ struct Interpreter::Impl {
 
   // The same memory read with another shape (and, for reinterpret_view, dtype):
   // element p of the result is element p of the source in physical row-major order.
+  // Between element sizes the bytes are regrouped, little-endian; a result element is
+  // defined when every source element it takes bytes from is.
   void runReshape(const Op& op) {
     const Tile& a = tile(op.operand(0), op);
     Tile r = blank(op.result()->type(), op);
-    if (r.dtype != a.dtype && dtypeBytes(r.dtype) != dtypeBytes(a.dtype))
-      throw RunError(op.loc(), "reinterpret_view between element sizes is not interpreted");
+    const size_t from = dtypeBytes(a.dtype), to = dtypeBytes(r.dtype);
     forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
       size_t i = size_t(flatten(at, r.shape));
-      r.defined[i] = a.defined[i];
-      r.elems[i] = r.dtype == a.dtype ? a.elems[i] : reinterpretBits(a.elems[i], a.dtype, r.dtype);
+      if (r.dtype == a.dtype) {
+        r.defined[i] = a.defined[i];
+        r.elems[i] = a.elems[i];
+        return;
+      }
+      uint64_t bits = 0;
+      bool defined = true;
+      for (size_t b = to; b-- > 0;) {  // byte b of the result element, most significant first
+        size_t byte = i * to + b, src = byte / from;
+        uint64_t word = isFloatType(a.dtype) ? floatBits(a.elems[src].f, a.dtype) : uint64_t(a.elems[src].i);
+        bits = (bits << 8) | ((word >> (8 * (byte % from))) & 0xff);
+        defined = defined && a.defined[src];
+      }
+      r.defined[i] = defined;
+      Num n;
+      n.i = int64_t(bits);
+      r.elems[i] = reinterpretBits(n, DType::I64, r.dtype);
     });
     set(op.result(), std::move(r));
   }
