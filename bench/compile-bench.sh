@@ -9,24 +9,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-runs=20
-tilec=$root/build/tilec
-while getopts "n:t:" opt; do
-  case $opt in
-    n) runs=$OPTARG ;;
-    t) tilec=$OPTARG ;;
-    *) echo "usage: $0 [-n RUNS] [-t TILEC] [SAMPLE.tile...]" >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-samples=("$@")
-if [[ ${#samples[@]} -eq 0 ]]; then
-  shopt -s nullglob
-  samples=("$root"/samples/*.tile)
-fi
-[[ -x $tilec ]] || { echo "compile-bench: no tilec at $tilec (build it first: scripts/build-samples.sh)" >&2; exit 1; }
-[[ ${#samples[@]} -gt 0 ]] || { echo "compile-bench: no samples to run" >&2; exit 1; }
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "compile-bench: -n needs a positive count" >&2; exit 2; }
+source "$root/bench/common.sh"
+bench_options compile-bench "$@"
 
 have_gnu_time=0
 [[ -x /usr/bin/time ]] && have_gnu_time=1  # peak RSS needs it; without it the column shows "-"
@@ -35,8 +19,6 @@ have_gnu_time=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Median of the numbers on stdin, one per line.
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 
 printf '%-24s %6s %14s %16s\n' "sample" "runs" "wall ms (med)" "peak RSS KiB"

@@ -9,20 +9,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-runs=20
-tilec=$root/build/tilec
-while getopts "n:t:" opt; do
-  case $opt in
-    n) runs=$OPTARG ;;
-    t) tilec=$OPTARG ;;
-    *) echo "usage: $0 [-n RUNS] [-t TILEC] [SAMPLE.tile...]" >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-samples=("$@")
-[[ ${#samples[@]} -gt 0 ]] || samples=("$root"/samples/*.tile)
-[[ -x $tilec ]] || { echo "interp-bench: no tilec at $tilec (build it first: scripts/build-samples.sh)" >&2; exit 1; }
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "interp-bench: -n needs a positive count" >&2; exit 2; }
+source "$root/bench/common.sh"
+bench_options interp-bench "$@"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -33,7 +21,7 @@ median_ms() {
     "$@" >/dev/null 2>"$work/stderr" || { echo "interp-bench: failed: $*" >&2; cat "$work/stderr" >&2; exit 1; }
     end=$EPOCHREALTIME
     awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }'
-  done | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  done | median
 }
 
 printf '%-16s %6s %16s %16s %12s\n' "sample" "runs" "run ms (med)" "compile ms (med)" "run - compile"

@@ -646,84 +646,47 @@ struct Interpreter::Impl {
     set(op.result(), std::move(r));
   }
 
-  static uint64_t floatBits(double x, DType d) {
-    if (d == DType::F32) {
-      float f = float(x);
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      return u;
-    }
-    if (d == DType::BF16) return floatBits(x, DType::F32) >> 16;  // x is exact in bf16
-    // f16: sign, 5 exponent bits, 10 mantissa bits; x is exact in f16.
-    uint64_t sign = std::signbit(x) ? 0x8000 : 0;
-    double m = std::fabs(x);
-    if (std::isnan(m)) return sign | 0x7e00;
-    if (std::isinf(m)) return sign | 0x7c00;
-    if (m == 0) return sign;
-    int e;
-    std::frexp(m, &e);  // m in [2^(e-1), 2^e)
-    if (e - 1 < -14) return sign | uint64_t(std::ldexp(m, 24));  // subnormal
-    return sign | (uint64_t(e - 1 + 15) << 10) | (uint64_t(std::ldexp(m, 11 - e)) & 0x3ff);
-  }
-
-  static double bitsFloat(uint64_t u, DType d) {
-    if (d == DType::F32 || d == DType::BF16) {
-      uint32_t w = d == DType::BF16 ? uint32_t(u << 16) : uint32_t(u);
-      float f;
-      std::memcpy(&f, &w, 4);
-      return f;
-    }
-    double sign = (u & 0x8000) ? -1 : 1;
-    int e = int((u >> 10) & 0x1f);
-    uint64_t m = u & 0x3ff;
-    if (e == 31) return m ? NAN : sign * INFINITY;
-    if (e == 0) return sign * std::ldexp(double(m), -24);
-    return sign * std::ldexp(double(m | 0x400), e - 25);
-  }
-
   static Num reinterpretBits(Num n, DType from, DType to) {
     uint64_t bits = isFloatType(from) ? floatBits(n.f, from) : uint64_t(n.i);
     uint64_t mask = dtypeBytes(to) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * dtypeBytes(to))) - 1;
     Num r;
-    if (isFloatType(to)) r.f = bitsFloat(bits & mask, to);
+    if (isFloatType(to)) r.f = bitsToFloat(bits & mask, to);
     else r.i = wrapInt(int64_t(bits & mask), to);
     return r;
   }
 
+  // Copies the `region` box from `from` at `fromAt` to `to` at `toAt` (the offsets of a
+  // slice or an assemble); an element is defined where its source is and it lies inside
+  // the destination's valid extents.
+  void copyRegion(const Tile& from, const std::vector<int64_t>& fromAt, Tile& to, const std::vector<int64_t>& toAt,
+                  const std::vector<int64_t>& region, const Op& op) {
+    forEachIndex(region, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> src = at, dst = at;
+      for (size_t i = 0; i < at.size(); ++i) src[i] += fromAt[i], dst[i] += toAt[i];
+      for (size_t i = 0; i < at.size(); ++i)
+        if (src[i] >= from.shape[i] || dst[i] >= to.shape[i])
+          throw RunError(op.loc(), std::string(op.name()) + " moves element " + indexStr(src) + " of the " + indexStr(from.shape) +
+                                       " tile to " + indexStr(dst) + " of the " + indexStr(to.shape) + " tile, past one of them");
+      size_t i = size_t(flatten(dst, to.shape)), j = size_t(flatten(src, from.shape));
+      to.elems[i] = from.elems[j];
+      to.defined[i] = from.defined[j] && insideValid(from, src) && insideValid(to, dst);
+    });
+  }
+
   void runSlice(const Op& op) {
     const Tile& a = tile(op.operand(0), op);
-    std::vector<int64_t> offsets = evalAll(*op.attr<std::vector<Expr>>("offsets"), op);
     Tile r = blank(op.result()->type(), op);
-    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
-      std::vector<int64_t> from = at;
-      for (size_t i = 0; i < from.size(); ++i) from[i] += offsets[i];
-      for (size_t i = 0; i < from.size(); ++i)
-        if (from[i] >= a.shape[i])
-          throw RunError(op.loc(), "tile.slice at " + indexStr(offsets) + " reads element " + indexStr(from) +
-                                       " past the " + indexStr(a.shape) + " tile");
-      size_t i = size_t(flatten(at, r.shape)), j = size_t(flatten(from, a.shape));
-      r.elems[i] = a.elems[j];
-      r.defined[i] = a.defined[j] && insideValid(a, from);
-    });
+    copyRegion(a, evalAll(*op.attr<std::vector<Expr>>("offsets"), op), r, std::vector<int64_t>(r.shape.size(), 0),
+               r.valid, op);
     set(op.result(), std::move(r));
   }
 
   void runAssemble(const Op& op) {
     Tile r = tile(op.operand(0), op);
     const Tile& src = tile(op.operand(1), op);
-    std::vector<int64_t> offsets = evalAll(*op.attr<std::vector<Expr>>("offsets"), op);
     r.valid = evalAll(op.result()->type().valid(), op);
-    forEachIndex(src.valid, [&](const std::vector<int64_t>& at) {
-      std::vector<int64_t> to = at;
-      for (size_t i = 0; i < to.size(); ++i) to[i] += offsets[i];
-      for (size_t i = 0; i < to.size(); ++i)
-        if (to[i] >= r.shape[i])
-          throw RunError(op.loc(), "tile.assemble at " + indexStr(offsets) + " writes element " + indexStr(to) +
-                                       " past the " + indexStr(r.shape) + " tile");
-      size_t i = size_t(flatten(to, r.shape)), j = size_t(flatten(at, src.shape));
-      r.elems[i] = src.elems[j];
-      r.defined[i] = src.defined[j] && insideValid(r, to);
-    });
+    copyRegion(src, std::vector<int64_t>(src.shape.size(), 0), r, evalAll(*op.attr<std::vector<Expr>>("offsets"), op),
+               src.valid, op);
     set(op.result(), std::move(r));
   }
 };

@@ -40,69 +40,15 @@ void storeLE(std::string& out, uint64_t v, unsigned n) {
   for (unsigned i = 0; i < n; ++i) out += char((v >> (8 * i)) & 0xff);
 }
 
-double halfToDouble(uint64_t u) {
-  double sign = (u & 0x8000) ? -1 : 1;
-  int e = int((u >> 10) & 0x1f);
-  uint64_t m = u & 0x3ff;
-  if (e == 31) return m ? NAN : sign * INFINITY;
-  if (e == 0) return sign * std::ldexp(double(m), -24);
-  return sign * std::ldexp(double(m | 0x400), e - 25);
-}
-
-uint64_t doubleToHalf(double x) {  // x is exact in f16
-  uint64_t sign = std::signbit(x) ? 0x8000 : 0;
-  double m = std::fabs(x);
-  if (std::isnan(m)) return sign | 0x7e00;
-  if (std::isinf(m)) return sign | 0x7c00;
-  if (m == 0) return sign;
-  int e;
-  std::frexp(m, &e);
-  if (e - 1 < -14) return sign | uint64_t(std::ldexp(m, 24));
-  return sign | (uint64_t(e - 1 + 15) << 10) | (uint64_t(std::ldexp(m, 11 - e)) & 0x3ff);
-}
-
 Num decode(const unsigned char* p, DType d) {
   Num n;
   uint64_t bits = loadLE(p, bytesOf(d));
-  switch (d) {
-    case DType::F32: {
-      uint32_t w = uint32_t(bits);
-      float f;
-      std::memcpy(&f, &w, 4);
-      n.f = f;
-      return n;
-    }
-    case DType::BF16: {
-      uint32_t w = uint32_t(bits) << 16;
-      float f;
-      std::memcpy(&f, &w, 4);
-      n.f = f;
-      return n;
-    }
-    case DType::F16: n.f = halfToDouble(bits); return n;
-    case DType::Bool: case DType::I8: case DType::I16: case DType::I32: case DType::I64: case DType::U8:
-    case DType::U16: case DType::U32: case DType::Index:
-      n.i = wrapInt(int64_t(bits), d);
-      return n;
-  }
+  if (isFloatType(d)) n.f = bitsToFloat(bits, d);
+  else n.i = wrapInt(int64_t(bits), d);
   return n;
 }
 
-uint64_t encode(Num n, DType d) {
-  switch (d) {
-    case DType::F32: case DType::BF16: {
-      float f = float(n.f);
-      uint32_t w;
-      std::memcpy(&w, &f, 4);
-      return d == DType::BF16 ? w >> 16 : w;
-    }
-    case DType::F16: return doubleToHalf(n.f);
-    case DType::Bool: case DType::I8: case DType::I16: case DType::I32: case DType::I64: case DType::U8:
-    case DType::U16: case DType::U32: case DType::Index:
-      return uint64_t(n.i);
-  }
-  return 0;
-}
+uint64_t encode(Num n, DType d) { return isFloatType(d) ? floatBits(n.f, d) : uint64_t(n.i); }
 
 // The value of `key` in the header dict: the text after "'key':" up to its end.
 std::string field(const std::string& header, const std::string& key) {

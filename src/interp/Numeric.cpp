@@ -1,6 +1,7 @@
 #include "interp/Numeric.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace tilec::interp {
@@ -53,6 +54,40 @@ bool towardZero(RoundMode m, bool negative) {
 }
 
 }  // namespace
+
+uint64_t floatBits(double x, DType d) {
+  if (d == DType::F32 || d == DType::BF16) {
+    float f = float(x);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return d == DType::BF16 ? u >> 16 : u;  // x is exact in bf16: the low half is zero
+  }
+  // f16: sign, 5 exponent bits (bias 15), 10 mantissa bits.
+  uint64_t sign = std::signbit(x) ? 0x8000 : 0;
+  double m = std::fabs(x);
+  if (std::isnan(m)) return sign | 0x7e00;
+  if (std::isinf(m)) return sign | 0x7c00;
+  if (m == 0) return sign;
+  int e;
+  std::frexp(m, &e);  // m in [2^(e-1), 2^e)
+  if (e - 1 < -14) return sign | uint64_t(std::ldexp(m, 24));  // subnormal
+  return sign | (uint64_t(e - 1 + 15) << 10) | (uint64_t(std::ldexp(m, 11 - e)) & 0x3ff);
+}
+
+double bitsToFloat(uint64_t u, DType d) {
+  if (d == DType::F32 || d == DType::BF16) {
+    uint32_t w = d == DType::BF16 ? uint32_t(u << 16) : uint32_t(u);
+    float f;
+    std::memcpy(&f, &w, 4);
+    return f;
+  }
+  double sign = (u & 0x8000) ? -1 : 1;
+  int e = int((u >> 10) & 0x1f);
+  uint64_t m = u & 0x3ff;
+  if (e == 31) return m ? NAN : sign * INFINITY;
+  if (e == 0) return sign * std::ldexp(double(m), -24);
+  return sign * std::ldexp(double(m | 0x400), e - 25);
+}
 
 bool isFloatType(DType d) { return d == DType::F16 || d == DType::BF16 || d == DType::F32; }
 

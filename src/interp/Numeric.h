@@ -29,6 +29,10 @@ int64_t wrapInt(int64_t x, ir::DType d);
 // does not fit exactly; float-to-integer conversion saturates and maps NaN to 0.
 Num convert(Num n, ir::DType from, ir::DType to, ir::RoundMode mode);
 
+// The bit pattern of `x` in float format `d` (x must be exact in it), and back.
+uint64_t floatBits(double x, ir::DType d);
+double bitsToFloat(uint64_t bits, ir::DType d);
+
 // A float rounded to an integer value with `mode` (cast_rint/rint/none: to nearest even,
 // round: half away from zero, odd: to odd).
 double roundToIntegral(double x, ir::RoundMode mode);

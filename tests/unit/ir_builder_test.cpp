@@ -10,11 +10,7 @@ using namespace tilec;
 using namespace tilec::ir;
 using testing::ParsedTir;
 
-namespace {
-
-Op& nth(Block& b, size_t i) { return **std::next(b.ops().begin(), long(i)); }
-
-}  // namespace
+using testing::nth;
 
 TEST_CASE("builder: results typed by the op rules; violations create nothing") {
   ParsedTir p("b.tir", R"(func @k(%x: tensor<f32, [16, 64]> in) incore {

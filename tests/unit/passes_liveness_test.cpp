@@ -9,11 +9,7 @@ using namespace tilec;
 using namespace tilec::ir;
 using testing::ParsedTir;
 
-namespace {
-
-Op& nth(Block& b, size_t i) { return **std::next(b.ops().begin(), long(i)); }
-
-}  // namespace
+using testing::nth;
 
 TEST_CASE("liveness: later reads, reads through views, next iterations and branches") {
   ParsedTir p("l.tir", R"(func @k(%x: tensor<f32, [16, 64]> in, %y: tensor<f32, [16, 64]> out, %n: index) incore {

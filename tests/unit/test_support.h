@@ -37,6 +37,9 @@ inline std::vector<std::string> pipelineUpTo(const std::string& last) {
   return out;
 }
 
+// The i-th op of a block.
+inline ir::Op& nth(ir::Block& b, size_t i) { return **std::next(b.ops().begin(), long(i)); }
+
 // .tir text parsed into a module (null when the text has errors).
 struct ParsedTir {
   ParsedTir(const std::string& name, const std::string& text, ir::Target target = ir::Target::A2A3) {
