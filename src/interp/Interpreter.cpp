@@ -438,17 +438,26 @@ struct Interpreter::Impl {
     return out;
   }
 
-  void runLoad(const Op& op) {
-    const Tensor& x = tensor(op.operand(0), op);
-    Tile t = blank(op.result()->type(), op);
+  // Pairs each element of a load's or store's window (its tensor element index) with the
+  // tile element it packs into: the window row-major, onto the valid region row-major.
+  void forEachTransfer(const Op& op, const Tile& t, const Tensor& x,
+                       const std::function<void(size_t tensorIndex, const std::vector<int64_t>& tileAt)>& f) const {
     auto [window, offsets] = windowOf(op, t, x);
     std::vector<std::vector<int64_t>> slots = validOrder(t);
     size_t k = 0;
     forEachIndex(window, [&](const std::vector<int64_t>& w) {
       std::vector<int64_t> at = offsets;
       for (size_t a = 0; a < at.size(); ++a) at[a] += w[a];
-      size_t i = size_t(flatten(slots[k++], t.shape));
-      t.elems[i] = x.data->elems[size_t(flatten(at, x.dims))];
+      f(size_t(flatten(at, x.dims)), slots[k++]);
+    });
+  }
+
+  void runLoad(const Op& op) {
+    const Tensor& x = tensor(op.operand(0), op);
+    Tile t = blank(op.result()->type(), op);
+    forEachTransfer(op, t, x, [&](size_t from, const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, t.shape));
+      t.elems[i] = x.data->elems[from];
       t.defined[i] = 1;
     });
     set(op.result(), std::move(t));
@@ -457,13 +466,8 @@ struct Interpreter::Impl {
   void runStore(const Op& op) {
     const Tile& t = tile(op.operand(0), op);
     const Tensor& x = tensor(op.operand(1), op);
-    auto [window, offsets] = windowOf(op, t, x);
-    std::vector<std::vector<int64_t>> slots = validOrder(t);
-    size_t k = 0;
-    forEachIndex(window, [&](const std::vector<int64_t>& w) {
-      std::vector<int64_t> at = offsets;
-      for (size_t a = 0; a < at.size(); ++a) at[a] += w[a];
-      x.data->elems[size_t(flatten(at, x.dims))] = read(t, slots[k++], op.operand(0), op);
+    forEachTransfer(op, t, x, [&](size_t to, const std::vector<int64_t>& at) {
+      x.data->elems[to] = read(t, at, op.operand(0), op);
     });
   }
 
