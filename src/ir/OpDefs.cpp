@@ -323,9 +323,15 @@ class Rules {
   }
 
   // A box of `extents` at `offsets` inside `dims`; an error only when provably outside.
+  // `past` replaces the code and the fix of a box that runs past the end.
+  struct PastEnd {
+    Diag id;
+    std::string fix;
+  };
   std::optional<OpError> checkInside(const std::vector<Expr>& offsets, const std::vector<Expr>& extents,
                                      const std::vector<Expr>& dims, const char* what,
-                                     const char* container, int operandIndex) const {
+                                     const char* container, int operandIndex,
+                                     std::optional<PastEnd> past = std::nullopt) const {
     for (size_t i = 0; i < dims.size(); ++i) {
       if (proven(CmpKind::LT, offsets[i], Expr::constant(0)))
         return fail(Diag::OutOfBounds,
@@ -333,10 +339,11 @@ class Rules {
                         std::to_string(i) + "; offsets must be >= 0",
                     operandIndex);
       if (proven(CmpKind::GT, offsets[i] + extents[i], dims[i]))
-        return fail(Diag::OutOfBounds,
+        return fail(past ? past->id : Diag::OutOfBounds,
                     op_ + " " + what + " " + listStr(extents) + " at offsets " + listStr(offsets) +
                         " runs past the " + container + " extents " + listStr(dims) + " on axis " +
-                        std::to_string(i) + "; shrink the " + what + " or move it inside",
+                        std::to_string(i) + "; " +
+                        (past ? past->fix : "shrink the " + std::string(what) + " or move it inside"),
                     operandIndex);
     }
     return std::nullopt;
@@ -376,12 +383,18 @@ class Rules {
     if (in_.kind == OpKind::Load)
       return checkInside(*offsets, paddedWindow(tile, tensor.rank()), tensor.dims(), "window",
                          "tensor", int(tensorIndex));
-    // A store's rows may be a collapse of several tensor axes ([6, 8] into [2, 3, 8]);
-    // storeWindow finds the box it writes, or says why there is none.
+    // A 2-D tile's rows may run on into outer axes ([6, 8] into [2, 3, 8]); storeWindow
+    // finds the box it writes, or says why there is none.
     nd::StoreWindow w = nd::storeWindow(tile.valid(), tensor.dims(), *offsets);
     if (w.failure != nd::StoreWindow::Failure::None)
       return fail(w.diag(), w.message, int(tensorIndex));
-    return checkInside(*offsets, w.window, tensor.dims(), "window", "tensor", int(tensorIndex));
+    std::optional<PastEnd> ndRule;  // an N-D tile is held to its axes, which can surprise
+    if (tile.rank() > 2)
+      ndRule = PastEnd{Diag::StorePastTensor,
+                       "the axes of a " + std::to_string(tile.rank()) +
+                           "-D tile are the tensor's trailing axes one for one (it is not reshaped), so store a "
+                           "smaller window, or reshape the tile to the tensor's axes first"};
+    return checkInside(*offsets, w.window, tensor.dims(), "window", "tensor", int(tensorIndex), ndRule);
   }
 
   // The memory space two tiles share: equal, or one unset.
