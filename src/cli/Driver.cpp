@@ -383,8 +383,15 @@ int Driver::runKernel(const ir::Function& f) {
         }
       }
       if (!known) continue;
-      int64_t n = 1;
-      for (int64_t d : x.dims) n *= d;
+      int64_t n = interp::cappedCount(x.dims, interp::RunLimits::kMaxTensorElements);
+      if (std::any_of(x.dims.begin(), x.dims.end(), [](int64_t d) { return d < 0; }) ||
+          n > interp::RunLimits::kMaxTensorElements) {
+        diags_.report(Diag::RunFault, f.paramLoc(i),
+                      "output tensor '" + f.param(i)->name() + "' would have a negative extent or more than " +
+                          std::to_string(interp::RunLimits::kMaxTensorElements) +
+                          " elements at these sizes, more than --run allocates; run it at other sizes");
+        return failure();
+      }
       x.data->elems.assign(size_t(std::max<int64_t>(n, 0)), interp::Num{});
       given[i] = x;
     }

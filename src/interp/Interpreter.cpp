@@ -188,6 +188,10 @@ struct Interpreter::Impl {
 
   // A tile of `type` with every element poison; its valid extents evaluated.
   Tile blank(const Type& type, const Op& at) const {
+    if (type.elementCount() > limits.maxTileElements)
+      throw RunError(at.loc(), std::string(at.name()) + " makes a tile of " + std::to_string(type.elementCount()) +
+                                   " elements, more than the interpreter holds (" +
+                                   std::to_string(limits.maxTileElements) + ")");
     Tile t{type.dtype(), type.shape(), evalAll(type.valid(), at), {}, {}};
     size_t n = size_t(product(t.shape));
     t.elems.assign(n, Num{});

@@ -57,8 +57,17 @@ struct Scalar {
 using RtValue = std::variant<std::monostate, Scalar, Tensor, Tile>;
 
 struct RunLimits {
-  int64_t maxSteps = 20'000'000;  // ops executed (loop bodies count every iteration)
+  int64_t maxSteps = 20'000'000;        // ops executed (loop bodies count every iteration)
+  int64_t maxTileElements = 1 << 22;   // far above any on-chip tile (UB is 192-248 KiB)
+  static constexpr int64_t kMaxTensorElements = 1 << 24;  // per tensor the host run allocates
 };
+
+// The product of non-negative extents, or cap + 1 when it is larger (never overflows).
+inline int64_t cappedCount(const std::vector<int64_t>& dims, int64_t cap) {
+  int64_t n = 1;
+  for (int64_t d : dims) n = d != 0 && n > cap / d ? cap + 1 : n * d;
+  return n;
+}
 
 class Interpreter {
  public:

@@ -125,8 +125,12 @@ bool readNpy(const std::string& path, DType dtype, Tensor& out, std::string& err
     dims.push_back(std::stoll(shape.substr(i, end - i)));
     i = end;
   }
-  int64_t count = 1;
-  for (int64_t d : dims) count *= d;
+  int64_t count = cappedCount(dims, RunLimits::kMaxTensorElements);
+  if (count > RunLimits::kMaxTensorElements) {
+    error = "its shape " + shape + " holds more than the " + std::to_string(RunLimits::kMaxTensorElements) +
+            " elements --run reads";
+    return false;
+  }
   size_t width = bytesOf(found->dtype);
   if (bytes.size() - dataAt < size_t(count) * width) {
     error = "it holds fewer bytes than its shape " + shape + " needs";

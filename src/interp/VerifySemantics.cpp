@@ -101,8 +101,12 @@ std::optional<KernelInputs> makeInputs(const Function& f, const std::vector<int6
           auto it = sizeOf.find(v);
           return it == sizeOf.end() ? std::nullopt : std::optional<int64_t>(it->second);
         }, f.loc()));
-      int64_t n = 1;
-      for (int64_t d : x.dims) n = d > 0 && n <= kMaxElements ? n * d : kMaxElements + 1;
+      for (int64_t d : x.dims)
+        if (d < 0) {
+          why = "tensor '" + p->name() + "' has the negative extent " + std::to_string(d) + " at the sizes tried";
+          return std::nullopt;
+        }
+      int64_t n = cappedCount(x.dims, kMaxElements);
       elements += n;
       if (elements > kMaxElements) {
         why = "its tensors hold more than " + std::to_string(kMaxElements) + " elements at the sizes tried";
