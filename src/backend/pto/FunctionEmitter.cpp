@@ -217,7 +217,9 @@ void FunctionEmitter::emitOp(const Op& op) {
       return emitAssemble(op);
     case OpKind::SetValidShape:
       return emitSetValidShape(op);
-    case OpKind::Full: case OpKind::Move:
+    case OpKind::Move:
+      return emitMove(op);
+    case OpKind::Full:
     case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
     case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
     case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
@@ -364,6 +366,26 @@ void FunctionEmitter::emitAssemble(const Op& op) {
     return;
   }
   body_.line("pto.tmov ins(" + src.name + " : " + src.type + ") outs(" + name + " : " + type + ")");
+}
+
+// A move out of a window of a mat tile reads the window with textract at its offsets into
+// the parent: PTOAS gives a mat subview its parent's shape, and a mat-source tmov needs
+// equal shapes.
+void FunctionEmitter::emitMove(const Op& op) {
+  const Value* src = op.operand(0);
+  std::vector<Expr> offsets;
+  const Value* parent = src;
+  while (parent->definingOp() && parent->definingOp()->kind() == OpKind::Slice) {
+    const auto* at = parent->definingOp()->attr<std::vector<Expr>>("offsets");
+    if (!at || at->size() != 2) return fail(op, "tile.slice has no 2-D offsets");
+    offsets = offsets.empty() ? *at : std::vector<Expr>{offsets[0] + (*at)[0], offsets[1] + (*at)[1]};
+    parent = parent->definingOp()->operand(0);
+  }
+  if (parent == src || src->type().space() != MemSpace::Mat)
+    return dps(ptoOp(op.kind()).mnemonic, {src}, op.result());
+  Operand from = operand(parent), to = operand(op.result());
+  body_.line("pto.textract ins(" + from.name + ", " + join(indices(offsets)) + " : " + from.type +
+             ", index, index) outs(" + to.name + " : " + to.type + ")");
 }
 
 void FunctionEmitter::emitSetValidShape(const Op& op) {

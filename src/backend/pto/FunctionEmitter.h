@@ -50,6 +50,7 @@ class FunctionEmitter {
                    const std::vector<ir::Expr>& offsets, const ir::Type& part,
                    const std::string& partType);
   void emitAssemble(const ir::Op& op);
+  void emitMove(const ir::Op& op);
   void emitSetValidShape(const ir::Op& op);
   // `pto.<name> ins(<ins> [attrs] : <types>) outs(<out> : <type>)`.
   void dps(const std::string& name, const std::vector<const ir::Value*>& ins,
