@@ -7,6 +7,8 @@
 // nothing is rewritten), then one program-order walk rewrites ops in place. Linear
 // in the number of ops, plus the per-batch pages an N-D transpose unrolls into
 // (at most kMaxTransposePages per transpose).
+#include <unordered_map>
+
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
 #include "ir/NdShape.h"
@@ -42,9 +44,13 @@ std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
 
 // ---- phase 1: preconditions ----
 
+// The 2-D offsets of the N-D slices flatten-nd-to-2d rewrites, decided by the precondition
+// phase while the sources still have their N-D shapes.
+using FoldedSlices = std::unordered_map<const Op*, std::vector<Expr>>;
+
 class Preconditions {
  public:
-  explicit Preconditions(DiagnosticEngine& diags) : diags_(diags) {}
+  Preconditions(DiagnosticEngine& diags, FoldedSlices& folded) : diags_(diags), folded_(folded) {}
 
   bool check(Function& f) {
     f.walk([&](Op& op) {
@@ -63,9 +69,7 @@ class Preconditions {
     const OpInfo& info = opInfo(op.kind());
     switch (op.kind()) {
       case OpKind::Slice:
-        return fail(Diag::NdSlice, op,
-                    "slice of a " + std::to_string(op.operand(0)->type().rank()) +
-                        "-D tile is not supported; slice a 2-D tile, or load the window directly");
+        return checkSlice(op);
       case OpKind::Assemble:
         return checkAssemble(op);
       case OpKind::Transpose:
@@ -77,9 +81,15 @@ class Preconditions {
       case OpKind::BatchMatmul:
       case OpKind::BatchMatmulAcc:
         return fail(Diag::NdBatchMatmul, op,
-                    std::string(info.name) +
-                        " is not lowered by this version of tilec; write the batch loop in the "
-                        "kernel with 2-D matmul/matmul_acc on each page");
+                    op.kind() == OpKind::BatchMatmul
+                        ? std::string(info.name) +
+                              " is lowered (by expand-batch-matmul) only when its result is only stored, "
+                              "one matmul and store per batch page; here it is used otherwise, so store "
+                              "it first, or write the batch loop in the kernel with 2-D matmul on each page"
+                        : std::string(info.name) +
+                              " is not lowered by this version of tilec (accumulator packing is not "
+                              "implemented); write the batch loop in the kernel with 2-D matmul_acc on "
+                              "each page");
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store:
       case OpKind::Create: case OpKind::Full: case OpKind::Move: case OpKind::Add:
@@ -114,6 +124,25 @@ class Preconditions {
                       "elements are valid; narrow only the outermost axis that holds more than one "
                       "entry, or work on one 2-D page at a time in a loop");
     }
+  }
+
+  // An N-D slice whose region is one contiguous row band of its source (a batch page) is a
+  // 2-D row slice at the folded offset, decided here while the source is still N-D.
+  void checkSlice(const Op& op) {
+    const Type& src = op.operand(0)->type();
+    const Type& part = op.result()->type();
+    const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+    if (src.rank() <= 2 || !offsets) return;
+    if (nd::packedIsPhysical(src) && offsets->back().asConst() == std::optional<int64_t>(0) &&
+        part.shape().back() == src.shape().back() &&
+        nd::collapsesContiguously(constExprs(part.shape()), constExprs(src.shape()))) {
+      folded_[&op] = nd::foldOffsets(*offsets, constExprs(src.shape()));
+      return;
+    }
+    fail(Diag::NdSlice, op,
+         "slice of a " + nd::shapeStr(part.shape()) + " region of a " + nd::shapeStr(src.shape()) +
+             " tile is not one contiguous band of whole rows once the tile is 2-D; slice whole pages "
+             "(leading extents of 1, full inner axes), slice a 2-D tile, or load the window directly");
   }
 
   void checkAssemble(const Op& op) {
@@ -160,6 +189,7 @@ class Preconditions {
   }
 
   DiagnosticEngine& diags_;
+  FoldedSlices& folded_;
   bool ok_ = true;
 };
 
@@ -167,7 +197,8 @@ class Preconditions {
 
 class Rewriter {
  public:
-  Rewriter(Target target, DiagnosticEngine& diags) : target_(target), diags_(diags) {}
+  Rewriter(Target target, DiagnosticEngine& diags, const FoldedSlices& folded)
+      : target_(target), diags_(diags), folded_(folded) {}
 
   bool run(Function& f) {
     rewriteBlock(f.body());
@@ -196,6 +227,9 @@ class Rewriter {
       case OpKind::Transpose:
         if (isNdTile(op.result()->type())) return unrollTranspose(op);
         return;
+      case OpKind::Slice:
+        if (auto it = folded_.find(&op); it != folded_.end()) op.setAttr("offsets", it->second);
+        return collapseResults(op);
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
       case OpKind::Store: case OpKind::Create: case OpKind::Full: case OpKind::Move:
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
@@ -207,8 +241,7 @@ class Rewriter {
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
       case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::TransposeView:
-      case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
-      case OpKind::SetValidShape:
+      case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::SetValidShape:
         return collapseResults(op);
     }
   }
@@ -314,6 +347,7 @@ class Rewriter {
 
   Target target_;
   DiagnosticEngine& diags_;
+  const FoldedSlices& folded_;
   bool ok_ = true;
 };
 
@@ -328,9 +362,10 @@ class FlattenNdTo2D final : public Pass {
 
   bool run(Module& m, PassContext& ctx) override {
     bool ok = true;
-    for (auto& f : m.functions()) ok = Preconditions(ctx.diags).check(*f) && ok;
+    FoldedSlices folded;
+    for (auto& f : m.functions()) ok = Preconditions(ctx.diags, folded).check(*f) && ok;
     if (!ok) return false;
-    for (auto& f : m.functions()) ok = Rewriter(m.target(), ctx.diags).run(*f) && ok;
+    for (auto& f : m.functions()) ok = Rewriter(m.target(), ctx.diags, folded).run(*f) && ok;
     return ok;
   }
 };

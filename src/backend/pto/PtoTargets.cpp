@@ -32,7 +32,7 @@ PassRegistry passes() {
 }
 
 const std::vector<std::string> kPipeline = {
-    "verify",           "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
+    "verify",           "expand-batch-matmul", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
     "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality"};
 
