@@ -76,6 +76,20 @@ std::optional<Liveness::LaterRead> Liveness::readAfter(Value* v, const Point& p)
   return std::nullopt;
 }
 
+int Liveness::liveEnd(Value* v) const {
+  Point d = defOf(v);
+  int end = d.index;
+  std::vector<const Op*> reads;
+  collectReads(v, reads);
+  for (const Op* r : reads) {
+    int e = spans_.at(r).second;
+    for (const Op* loop = r->parentOp(); loop; loop = loop->parentOp())
+      if (loop->kind() == OpKind::For && !inside(d, loop)) e = std::max(e, spans_.at(loop).second);
+    end = std::max(end, e);
+  }
+  return end;
+}
+
 void Liveness::placeBefore(const Op* op, const Op* before) {
   int enter = spans_.at(before).first;
   spans_[op] = {enter - 2, enter - 1};

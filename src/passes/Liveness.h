@@ -51,6 +51,11 @@ class Liveness {
   };
   std::optional<LaterRead> readAfter(ir::Value* v, const Point& p) const;
 
+  // The last point at which `v` is still needed: the exit of its last read, or of the
+  // outermost loop around a read that does not contain its definition (the read comes
+  // again every iteration); its definition when nothing reads it.
+  int liveEnd(ir::Value* v) const;
+
   // Gives `op`, just inserted before `before`, points of its own in the gap the
   // numbering leaves in front of every op.
   void placeBefore(const ir::Op* op, const ir::Op* before);

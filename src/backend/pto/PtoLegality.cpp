@@ -1,17 +1,14 @@
 // pto-legality: every PTO rule tilec can check before PTOAS (its verifiers) or
 // pto-isa (static_asserts when the generated C++ is compiled) would reject the
 // output. One diagnostic code per rule (E05xx); see docs/passes.md for the list.
-// Tile rules are checked once per defined tile, op rules once per op, and the
-// capacity of each memory space once per function (a warning: PTOAS reuses
-// buffers whose lifetimes do not overlap, so the sum is an upper bound).
-// Linear in program size.
+// Tile rules are checked once per defined tile, op rules once per op (capacity is
+// check-capacity's). Linear in program size.
 #include <map>
 #include <set>
 #include <tuple>
 #include <optional>
 
 #include "backend/pto/PtoOps.h"
-#include "backend/pto/PtoTargets.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -37,12 +34,6 @@ std::string dtypeList(uint32_t set) {
   return out;
 }
 
-constexpr int64_t KiB = 1024;
-
-std::string bytesStr(int64_t bytes) {
-  if (bytes == INT64_MAX) return "more than 8 EiB";  // byteSize() saturated
-  return bytes % KiB == 0 ? std::to_string(bytes / KiB) + " KiB" : std::to_string(bytes) + " bytes";
-}
 
 // Move pairs tmov supports (pto-isa; a2a3 has no acc-to-vec path).
 bool movable(MemSpace from, MemSpace to, Target t) {
@@ -108,7 +99,6 @@ class FunctionLegality {
       for (Value* v : op->results())
         if (passes::isTile(v)) checkTile(*op, v);
     }
-    checkCapacity();
   }
 
  private:
@@ -487,49 +477,6 @@ class FunctionLegality {
     report(Diag::PtoMatmulValid, op,
            std::string(op.name()) + " valid " + dim + " must be in [1, 4095] but is " +
                std::to_string(*c) + "; split the matmul into smaller tiles");
-  }
-
-  // ---- capacity ----
-
-  struct Buffer {
-    const Op* def;
-    const Value* value;
-    int64_t bytes;
-  };
-
-  void checkCapacity() {
-    std::map<int64_t, Buffer> buffers;  // by id: deterministic
-    for (Op* op : passes::preorder(f_)) {
-      const auto* ids = op->attr<std::vector<int64_t>>("buffers");
-      for (unsigned i = 0; ids && i < ids->size() && i < op->numResults(); ++i)
-        if ((*ids)[i] >= 0 && passes::isTile(op->result(i)))
-          buffers.emplace((*ids)[i], Buffer{op, op->result(i), op->result(i)->type().byteSize()});
-    }
-    for (const target::MemorySpace& s : pto::ptoTarget(target_).spaces) checkSpace(s, buffers);
-  }
-
-  void checkSpace(const target::MemorySpace& s, const std::map<int64_t, Buffer>& buffers) {
-    int64_t total = 0;
-    const Buffer* largest = nullptr;
-    for (const auto& [id, b] : buffers) {
-      if (b.value->type().space() != s.space) continue;
-      // Saturating: byteSize() saturates for huge tiles, and so must the sum.
-      int64_t rem = b.bytes % s.alignment, aligned;
-      if (__builtin_add_overflow(b.bytes - rem, rem ? s.alignment : 0, &aligned)) aligned = INT64_MAX;
-      if (__builtin_add_overflow(total, aligned, &total)) total = INT64_MAX;
-      if (!largest || b.bytes > largest->bytes) largest = &b;
-    }
-    int64_t capacity = s.capacityBytes;
-    if (total <= capacity) return;
-    Diagnostic& d = diags_.report(
-        Diag::PtoCapacity, f_.loc(),
-        std::string(memSpaceName(s.space)) + " tiles of kernel '" + f_.name() + "' take " +
-            bytesStr(total) + " but " + targetStr() + " has " + bytesStr(capacity) + " of " +
-            s.memory + " (an upper bound: PTOAS reuses buffers whose lifetimes do not "
-            "overlap); use smaller tiles if ptoas reports an overflow");
-    passes::addNote(d, largest->def->loc(),
-                    "the largest is " + describe(largest->value) + " (" +
-                        bytesStr(largest->bytes) + ")");
   }
 
   Function& f_;

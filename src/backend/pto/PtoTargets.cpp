@@ -8,10 +8,11 @@ namespace {
 constexpr int64_t KiB = 1024;
 using ir::MemSpace;
 
-// PTOAS PlanMemory's per-function sizes and alignments (pto-assembly.md, 3.6).
+// PTOAS PlanMemory's per-function sizes and alignments (pto-assembly.md, 3.6); on a2a3
+// the top 8 KiB of the 192 KiB UB are reserved.
 std::vector<target::MemorySpace> spaces(bool a5) {
   return {
-      {MemSpace::Vec, "UB", (a5 ? 248 : 192) * KiB, 32},
+      {MemSpace::Vec, "UB", (a5 ? 248 : 184) * KiB, 32},
       {MemSpace::Mat, "L1", 512 * KiB, 32},
       {MemSpace::Left, "L0A", 64 * KiB, 512},
       {MemSpace::Right, "L0B", 64 * KiB, 512},
@@ -28,13 +29,14 @@ PassRegistry passes() {
   r.add("insert-reduction-scratch", &createInsertReductionScratchPass);
   r.add("assign-buffers", &createAssignBuffersPass);
   r.add("pto-legality", &createPtoLegalityPass);
+  r.add("check-capacity", &createCheckCapacityPass);
   return r;
 }
 
 const std::vector<std::string> kPipeline = {
     "verify",           "expand-batch-matmul", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
     "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "insert-reduction-scratch",
-    "assign-buffers",   "pto-legality"};
+    "assign-buffers",   "pto-legality",       "check-capacity"};
 
 std::vector<target::OutputFormat> formats() {
   return {{"pto", "PTO assembly (MLIR pto dialect text) for PTOAS", ".pto", PropPtoLegal,

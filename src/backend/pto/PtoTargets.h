@@ -12,6 +12,7 @@ std::unique_ptr<Pass> createInferMemorySpacePass();
 std::unique_ptr<Pass> createInsertReductionScratchPass();
 std::unique_ptr<Pass> createAssignBuffersPass();
 std::unique_ptr<Pass> createPtoLegalityPass();
+std::unique_ptr<Pass> createCheckCapacityPass();
 
 namespace pto {
 
