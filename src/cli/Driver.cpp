@@ -103,14 +103,17 @@ Driver::Driver(Options options)
 }
 
 int Driver::run() {
-  installFatalSignalHandlers(this);
+  stack_t previous = installFatalSignalHandlers(this);
+  int code;
   try {
-    return compile();
+    code = compile();
   } catch (const std::exception& e) {
-    return internalError(e.what());
+    code = internalError(e.what());
   } catch (...) {
-    return internalError("unknown exception");
+    code = internalError("unknown exception");
   }
+  uninstallFatalSignalHandlers(previous);
+  return code;
 }
 
 int Driver::compile() {
@@ -557,19 +560,32 @@ int Driver::internalError(const std::string& what) {
   return kExitInternalError;
 }
 
-void Driver::installFatalSignalHandlers(Driver* driver) {
+stack_t Driver::installFatalSignalHandlers(Driver* driver) {
   gCrashDriver = driver;
   // The handler runs on its own stack, so a stack overflow is reported like any crash.
   static char alternateStack[1 << 16];
-  stack_t ss{};
+  stack_t ss{}, previous{};
   ss.ss_sp = alternateStack;
   ss.ss_size = sizeof alternateStack;
-  sigaltstack(&ss, nullptr);
+  sigaltstack(&ss, &previous);
   struct sigaction action {};
   action.sa_handler = &Driver::onFatalSignal;
   action.sa_flags = SA_RESETHAND | SA_ONSTACK;  // a second fault inside the handler ends the process
   sigemptyset(&action.sa_mask);
   for (int signal : {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS}) sigaction(signal, &action, nullptr);
+  return previous;
+}
+
+// After the run: the default handlers and the thread's previous alternate stack again (a
+// runtime that set its own, like AddressSanitizer's, frees it when the thread ends), and no
+// driver for a late signal to report on.
+void Driver::uninstallFatalSignalHandlers(const stack_t& previous) {
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS}) sigaction(signal, &action, nullptr);
+  sigaltstack(&previous, nullptr);
+  gCrashDriver = nullptr;
 }
 
 // Uses only write/open/close/unlink/_exit on strings built before the crash. The

@@ -2,6 +2,7 @@
 // the pass pipeline with the requested instrumentation, emit, and write the output
 // and depfile atomically. Turns every outcome into tilec's exit code.
 #pragma once
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,7 +51,8 @@ class Driver {
   std::string crashStage() const;
   // Fatal signals (a failed assertion, a segfault) get the internal-error report too;
   // the handler only writes data prepared in advance (async-signal-safe calls).
-  static void installFatalSignalHandlers(Driver* driver);
+  static stack_t installFatalSignalHandlers(Driver* driver);  // returns the previous alternate stack
+  static void uninstallFatalSignalHandlers(const stack_t& previous);
   static void onFatalSignal(int signal);
 
   Options opts_;

@@ -15,6 +15,7 @@ using namespace ir;
 namespace {
 
 int64_t floorDiv(int64_t a, int64_t b) {
+  if (b == -1) return int64_t(0 - uint64_t(a));  // wraps for INT64_MIN, as the hardware does
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -26,9 +27,9 @@ std::string indexStr(const std::vector<int64_t>& xs) {
 }
 
 int64_t product(const std::vector<int64_t>& xs) {
-  int64_t n = 1;
-  for (int64_t x : xs) n *= x;
-  return n;
+  uint64_t n = 1;  // wraps rather than overflowing; callers bound their extents first
+  for (int64_t x : xs) n *= uint64_t(x);
+  return int64_t(n);
 }
 
 // Row-major flat index of `at` in `shape`.
@@ -91,22 +92,22 @@ int64_t evaluate(const Expr& e, const std::function<std::optional<int64_t>(const
       if (!v) throw RunError(loc, "the expression names " + valueName(e.var()) + ", which has no value here");
       return *v;
     }
-    case ExprKind::Add: {
-      int64_t s = 0;
-      for (const Expr& o : ops) s += ev(o);
-      return s;
+    case ExprKind::Add: {  // 64-bit two's complement, like the index arithmetic of the hardware
+      uint64_t s = 0;
+      for (const Expr& o : ops) s += uint64_t(ev(o));
+      return int64_t(s);
     }
     case ExprKind::Mul: {
-      int64_t p = 1;
-      for (const Expr& o : ops) p *= ev(o);
-      return p;
+      uint64_t p = 1;
+      for (const Expr& o : ops) p *= uint64_t(ev(o));
+      return int64_t(p);
     }
     case ExprKind::FloorDiv: case ExprKind::CeilDiv: case ExprKind::Mod: {
       int64_t a = ev(ops[0]), b = ev(ops[1]);
       if (b == 0) throw RunError(loc, "division by zero in index arithmetic");
       if (e.kind() == ExprKind::FloorDiv) return floorDiv(a, b);
-      if (e.kind() == ExprKind::CeilDiv) return -floorDiv(-a, b);
-      return a - floorDiv(a, b) * b;
+      if (e.kind() == ExprKind::CeilDiv) return int64_t(0 - uint64_t(floorDiv(int64_t(0 - uint64_t(a)), b)));
+      return int64_t(uint64_t(a) - uint64_t(floorDiv(a, b)) * uint64_t(b));
     }
     case ExprKind::Min: case ExprKind::Max: {
       int64_t r = ev(ops[0]);

@@ -137,8 +137,8 @@ class FunctionLegality {
     const Type& t = v->type();
     int64_t bytes = dtypeBytes(t.dtype());
     bool columns = t.layout().blayout == BLayout::ColMajor;
-    int64_t line = (columns ? t.shape()[0] : t.shape()[1]) * bytes;
-    if (line % 32 == 0) return;
+    int64_t line;
+    if (__builtin_mul_overflow(columns ? t.shape()[0] : t.shape()[1], bytes, &line) || line % 32 == 0) return;
     int64_t multiple = 32 / std::min<int64_t>(32, bytes);
     report(Diag::PtoVecRowAlign, op,
            std::string(columns ? "vec column vectors" : "vec tile rows") +

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds tilec and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in
+# build-sanitize/ and runs the whole test suite there; any sanitizer report (a leak, an
+# out-of-bounds access, undefined behaviour) fails the run.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build-sanitize
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILEC_BUILD_TESTS=ON \
+  -DTILEC_WERROR=ON -DTILEC_SANITIZE=ON
+cmake --build "$build"
+cd "$build"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --output-on-failure -j2
