@@ -471,6 +471,7 @@ int Driver::runKernel(const ir::Function& f) {
     }
     std::string error;
     if (!writeFileAtomically(path, interp::npyBytes(*x), error)) {
+      for (const std::string& done : written_) std::remove(done.c_str());  // all or nothing
       diags_.report(Diag::OutputNotWritable, {}, "cannot write output '" + path + "': " + error +
                                                      "; check that the directory exists and is writable");
       return failure();
