@@ -1,26 +1,31 @@
-# Shared by the benchmarks: options -n RUNS and -t TILEC, samples from the arguments (default
-# samples/*.tile), and the median of numbers. Sourced, not run.
+# Shared by the benchmarks: options -n RUNS and -t TILEC, the operands after them, and the
+# median of numbers. Sourced, not run.
 
-# Sets runs, tilec and samples from "$@"; $1 names the calling script for messages.
+# bench_options NAME OPERANDS DEFAULT_RUNS "$@": sets runs, tilec and operands (the rest);
+# NAME and OPERANDS (e.g. "[SAMPLE.tile...]") are for the usage message.
 bench_options() {
-  local name=$1
-  shift
-  runs=20
+  local name=$1 usage=$2
+  runs=$3
+  shift 3
   tilec=$root/build/tilec
   local OPTIND opt
   while getopts "n:t:" opt; do
     case $opt in
       n) runs=$OPTARG ;;
       t) tilec=$OPTARG ;;
-      *) echo "usage: $name [-n RUNS] [-t TILEC] [SAMPLE.tile...]" >&2; exit 2 ;;
+      *) echo "usage: $name [-n RUNS] [-t TILEC] $usage" >&2; exit 2 ;;
     esac
   done
   shift $((OPTIND - 1))
-  samples=("$@")
-  [[ ${#samples[@]} -gt 0 ]] || samples=("$root"/samples/*.tile)
+  operands=("$@")
   [[ -x $tilec ]] || { echo "$name: no tilec at $tilec (build it first: scripts/build-samples.sh)" >&2; exit 1; }
-  [[ -e ${samples[0]} ]] || { echo "$name: no samples to run" >&2; exit 1; }
   [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "$name: -n needs a positive count" >&2; exit 2; }
+}
+
+# The samples named by the operands, or every sample.
+bench_samples() {
+  samples=("${operands[@]}")
+  [[ ${#samples[@]} -gt 0 ]] || samples=("$root"/samples/*.tile)
 }
 
 # Median of the numbers on stdin, one per line.

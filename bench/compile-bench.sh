@@ -10,7 +10,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/bench/common.sh"
-bench_options compile-bench "$@"
+bench_options compile-bench "[SAMPLE.tile...]" 20 "$@"
+bench_samples
 
 have_gnu_time=0
 [[ -x /usr/bin/time ]] && have_gnu_time=1  # peak RSS needs it; without it the column shows "-"

@@ -10,7 +10,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/bench/common.sh"
-bench_options interp-bench "$@"
+bench_options interp-bench "[SAMPLE.tile...]" 20 "$@"
+bench_samples
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

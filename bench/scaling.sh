@@ -6,19 +6,10 @@
 #   ./bench/scaling.sh [-n RUNS] [-t TILEC] [STEPS ...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-tilec=$root/build/tilec
-runs=5
-while getopts "n:t:" opt; do
-  case $opt in
-    t) tilec=$OPTARG ;;
-    n) runs=$OPTARG ;;
-    *) echo "usage: $0 [-n RUNS] [-t TILEC] [STEPS ...]" >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-sizes=("$@")
+source "$root/bench/common.sh"
+bench_options scaling "[STEPS ...]" 5 "$@"
+sizes=("${operands[@]}")
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(500 1000 2000 4000)
-[[ -x $tilec ]] || { echo "no tilec at $tilec; run ./scripts/build-samples.sh first" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -39,14 +30,12 @@ generate() {  # N -> a kernel with N steps alternating add, mul by a scalar and 
   echo "}"
 }
 
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-
 printf '%8s %14s %14s\n' "steps" "wall ms (med)" "us per step"
 for n in "${sizes[@]}"; do
   generate "$n" > "$work/k$n.tile"
   for ((r = 0; r < runs; r++)); do
     start=$EPOCHREALTIME
-    "$tilec" "$work/k$n.tile" -o "$work/k$n.pto" 2>/dev/null  # the capacity warning is expected
+    "$tilec" "$work/k$n.tile" -o "$work/k$n.pto"
     end=$EPOCHREALTIME
     awk -v s="$start" -v e="$end" 'BEGIN {printf "%.3f\n", (e - s) * 1000}'
   done | median > "$work/ms"

@@ -22,6 +22,7 @@
 #include "interp/Npy.h"
 #include "interp/VerifySemantics.h"
 #include "ir/IRText.h"
+#include "ir/NdShape.h"
 #include "passes/PassInstrumentations.h"
 #include "support/AtomicFile.h"
 #include "support/DepFile.h"
@@ -323,6 +324,28 @@ std::optional<std::string> Driver::emit(const ir::Module& m) {
   return os.str();
 }
 
+namespace {
+
+// The extents of tensor parameter `i` at the size parameters' values (`param(index)`, null
+// when not known yet); nullopt when a size is missing or the shape cannot be evaluated.
+std::optional<std::vector<int64_t>> dimsAt(const ir::Function& f, unsigned i,
+                                           const std::function<const interp::RtValue*(unsigned)>& param) {
+  std::vector<int64_t> dims;
+  try {
+    for (const ir::Expr& d : f.param(i)->type().dims())
+      dims.push_back(interp::evaluate(d, [&](const ir::Value* v) -> std::optional<int64_t> {
+        const interp::RtValue* x = v->ownerBlock() == &f.body() ? param(v->index()) : nullptr;
+        const auto* s = x ? std::get_if<interp::Scalar>(x) : nullptr;
+        return s ? std::optional<int64_t>(s->value.i) : std::nullopt;
+      }, f.paramLoc(i)));
+  } catch (const interp::RunError&) {
+    return std::nullopt;
+  }
+  return dims;
+}
+
+}  // namespace
+
 // --run: the kernel's parameters from --arg (or --random-inputs), the run, the --out files.
 int Driver::runKernel(const ir::Function& f) {
   stage_ = "running the kernel";
@@ -367,25 +390,17 @@ int Driver::runKernel(const ir::Function& f) {
   }
   // An output-only tensor nobody gave starts as zeros of its declared shape.
   if (!opts_.randomInputs) {
-    auto sizeOf = [&](const ir::Value* v) -> std::optional<int64_t> {
-      auto it = given.find(v->index());
-      const auto* s = it != given.end() && v->ownerBlock() == &f.body() ? std::get_if<interp::Scalar>(&it->second) : nullptr;
-      return s ? std::optional<int64_t>(s->value.i) : std::nullopt;
+    auto givenParam = [&](unsigned k) -> const interp::RtValue* {
+      auto it = given.find(k);
+      return it == given.end() ? nullptr : &it->second;
     };
     for (unsigned i = 0; i < f.numParams(); ++i) {
       const ir::Type& t = f.param(i)->type();
       if (given.count(i) || f.paramDir(i) != ir::ParamDir::Out || !t.isTensor()) continue;
-      interp::Tensor x{std::make_shared<interp::TensorData>(), {}};
+      std::optional<std::vector<int64_t>> dims = dimsAt(f, i, givenParam);
+      if (!dims) continue;  // a size is missing: reported below
+      interp::Tensor x{std::make_shared<interp::TensorData>(), *dims};
       x.data->dtype = t.dtype();
-      bool known = true;
-      for (const ir::Expr& d : t.dims()) {
-        try {
-          x.dims.push_back(interp::evaluate(d, sizeOf, f.paramLoc(i)));
-        } catch (const interp::RunError&) {
-          known = false;  // a size is missing: reported below
-        }
-      }
-      if (!known) continue;
       int64_t n = interp::cappedCount(x.dims, interp::RunLimits::kMaxTensorElements);
       if (std::any_of(x.dims.begin(), x.dims.end(), [](int64_t d) { return d < 0; }) ||
           n > interp::RunLimits::kMaxTensorElements) {
@@ -432,26 +447,17 @@ int Driver::runKernel(const ir::Function& f) {
   for (const auto& [i, value] : given) {
     const auto* x = std::get_if<interp::Tensor>(&value);
     if (!x) continue;
-    std::vector<int64_t> dims;
-    try {
-      for (const ir::Expr& d : f.param(i)->type().dims())
-        dims.push_back(interp::evaluate(d, [&](const ir::Value* v) -> std::optional<int64_t> {
-          const auto* s = std::get_if<interp::Scalar>(&args[v->index()]);
-          return s && v->ownerBlock() == &f.body() ? std::optional<int64_t>(s->value.i) : std::nullopt;
-        }, f.paramLoc(i)));
-    } catch (const interp::RunError& e) {
-      diags_.report(Diag::RunFault, e.loc(), e.what());
+    std::optional<std::vector<int64_t>> dims = dimsAt(f, i, [&](unsigned k) { return &args[k]; });
+    if (!dims) {
+      diags_.report(Diag::RunFault, f.paramLoc(i),
+                    "the shape of tensor '" + f.param(i)->name() + "' cannot be evaluated at the sizes of this run "
+                    "(a division by zero); give other sizes");
       return failure();
     }
-    if (dims != x->dims) {
-      auto text = [](const std::vector<int64_t>& xs) {
-        std::string s = "[";
-        for (size_t k = 0; k < xs.size(); ++k) s += (k ? ", " : "") + std::to_string(xs[k]);
-        return s + "]";
-      };
+    if (*dims != x->dims) {
       diags_.report(Diag::NpyFile, f.paramLoc(i),
-                    "the array given for tensor '" + f.param(i)->name() + "' is " + text(x->dims) +
-                        " but the tensor is " + text(dims) + " at the sizes of this run; give an array of that shape");
+                    "the array given for tensor '" + f.param(i)->name() + "' is " + nd::shapeStr(x->dims) +
+                        " but the tensor is " + nd::shapeStr(*dims) + " at the sizes of this run; give an array of that shape");
       return failure();
     }
   }

@@ -20,12 +20,6 @@ int64_t floorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-std::string indexStr(const std::vector<int64_t>& xs) {
-  std::string s = "[";
-  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
-  return s + "]";
-}
-
 int64_t product(const std::vector<int64_t>& xs) {
   uint64_t n = 1;  // wraps rather than overflowing; callers bound their extents first
   for (int64_t x : xs) n *= uint64_t(x);
@@ -215,7 +209,7 @@ struct Interpreter::Impl {
   Num read(const Tile& t, const std::vector<int64_t>& at, const Value* v, const Op& op) const {
     int64_t i = flatten(at, t.shape);
     if (!t.defined[size_t(i)])
-      throw RunError(op.loc(), std::string(op.name()) + " reads element " + indexStr(at) + " of " + valueName(v) +
+      throw RunError(op.loc(), std::string(op.name()) + " reads element " + nd::shapeStr(at) + " of " + valueName(v) +
                                    ", which holds no defined value (poison: never written, or outside the "
                                    "valid extents it was computed under)");
     return t.elems[size_t(i)];
@@ -327,8 +321,8 @@ struct Interpreter::Impl {
         Tensor t = tensor(op.operand(0), op);
         t.dims = evalAll(op.result()->type().dims(), op);
         if (product(t.dims) != int64_t(t.data->elems.size()))
-          throw RunError(op.loc(), "tensor.view of " + indexStr(tensor(op.operand(0), op).dims) + " as " +
-                                       indexStr(t.dims) + " changes the element count");
+          throw RunError(op.loc(), "tensor.view of " + nd::shapeStr(tensor(op.operand(0), op).dims) + " as " +
+                                       nd::shapeStr(t.dims) + " changes the element count");
         return set(op.result(), t);
       }
       case OpKind::Load: return runLoad(op);
@@ -412,7 +406,7 @@ struct Interpreter::Impl {
       window = evalAll(*w, op);
     } else if (op.kind() == OpKind::Store) {
       // The language's rule, the one store-partition applies (a 2-D tile's rows may run on).
-      nd::StoreWindow sw = nd::storeWindow(constants(t.valid), constants(x.dims), constants(offsets));
+      nd::StoreWindow sw = nd::storeWindow(constExprs(t.valid), constExprs(x.dims), constExprs(offsets));
       if (sw.failure != nd::StoreWindow::Failure::None) throw RunError(op.loc(), sw.message);
       window = evalAll(sw.window, op);
     } else {
@@ -420,20 +414,14 @@ struct Interpreter::Impl {
       window.insert(window.end(), t.valid.begin(), t.valid.end());
     }
     if (product(window) != product(t.valid))
-      throw RunError(op.loc(), std::string(op.name()) + " moves the window " + indexStr(window) + " (" +
+      throw RunError(op.loc(), std::string(op.name()) + " moves the window " + nd::shapeStr(window) + " (" +
                                    std::to_string(product(window)) + " elements) but the tile's valid extents " +
-                                   indexStr(t.valid) + " hold " + std::to_string(product(t.valid)));
+                                   nd::shapeStr(t.valid) + " hold " + std::to_string(product(t.valid)));
     for (size_t a = 0; a < x.dims.size(); ++a)
       if (offsets[a] < 0 || offsets[a] + window[a] > x.dims[a])
-        throw RunError(op.loc(), std::string(op.name()) + " window " + indexStr(window) + " at " + indexStr(offsets) +
-                                     " runs past the " + indexStr(x.dims) + " tensor on axis " + std::to_string(a));
+        throw RunError(op.loc(), std::string(op.name()) + " window " + nd::shapeStr(window) + " at " + nd::shapeStr(offsets) +
+                                     " runs past the " + nd::shapeStr(x.dims) + " tensor on axis " + std::to_string(a));
     return {window, offsets};
-  }
-
-  static std::vector<Expr> constants(const std::vector<int64_t>& xs) {
-    std::vector<Expr> out;
-    for (int64_t x : xs) out.push_back(Expr::constant(x));
-    return out;
   }
 
   // The tile indices of the valid region, row-major: the order a window packs into.
@@ -674,8 +662,8 @@ struct Interpreter::Impl {
       for (size_t i = 0; i < at.size(); ++i) src[i] += fromAt[i], dst[i] += toAt[i];
       for (size_t i = 0; i < at.size(); ++i)
         if (src[i] >= from.shape[i] || dst[i] >= to.shape[i])
-          throw RunError(op.loc(), std::string(op.name()) + " moves element " + indexStr(src) + " of the " + indexStr(from.shape) +
-                                       " tile to " + indexStr(dst) + " of the " + indexStr(to.shape) + " tile, past one of them");
+          throw RunError(op.loc(), std::string(op.name()) + " moves element " + nd::shapeStr(src) + " of the " + nd::shapeStr(from.shape) +
+                                       " tile to " + nd::shapeStr(dst) + " of the " + nd::shapeStr(to.shape) + " tile, past one of them");
       size_t i = size_t(flatten(dst, to.shape)), j = size_t(flatten(src, from.shape));
       to.elems[i] = from.elems[j];
       to.defined[i] = from.defined[j] && insideValid(from, src) && insideValid(to, dst);

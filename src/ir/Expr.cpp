@@ -764,6 +764,13 @@ Expr Expr::select(Expr c, Expr a, Expr b) {
   return B::make(ExprKind::Select, {c, a, b});
 }
 
+std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
+  std::vector<Expr> out;
+  out.reserve(xs.size());
+  for (int64_t x : xs) out.push_back(Expr::constant(x));
+  return out;
+}
+
 Expr product(const std::vector<Expr>& es) {
   Expr r = Expr::constant(1);
   for (const Expr& e : es) r = r * e;

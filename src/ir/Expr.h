@@ -123,5 +123,7 @@ inline Expr operator*(Expr a, int64_t b) { return a * Expr::constant(b); }
 
 // Product of a list (1 when empty).
 Expr product(const std::vector<Expr>& es);
+// The constants of a list of integers: a static shape as extents.
+std::vector<Expr> constExprs(const std::vector<int64_t>& xs);
 
 }  // namespace tilec::ir

@@ -136,10 +136,7 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
 }
 
 bool packedIsPhysical(const ir::Type& t) {
-  if (t.rank() <= 2) return true;
-  std::vector<Expr> shape;
-  for (int64_t d : t.shape()) shape.push_back(Expr::constant(d));
-  return collapsesContiguously(t.valid(), shape);
+  return t.rank() <= 2 || collapsesContiguously(t.valid(), ir::constExprs(t.shape()));
 }
 
 Diag StoreWindow::diag() const {

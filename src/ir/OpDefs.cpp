@@ -126,12 +126,6 @@ std::string shapeStr(const std::vector<int64_t>& xs) {
   return s + "]";
 }
 
-std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
-  std::vector<Expr> out;
-  for (int64_t x : xs) out.push_back(Expr::constant(x));
-  return out;
-}
-
 const char* kindNoun(const Type& t) {
   switch (t.kind()) {
     case TypeKind::Scalar: return "a scalar";

@@ -50,13 +50,6 @@ std::string joinInts(const std::vector<int64_t>& xs) {
   return s + "]";
 }
 
-std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
-  std::vector<Expr> out;
-  out.reserve(xs.size());
-  for (int64_t x : xs) out.push_back(Expr::constant(x));
-  return out;
-}
-
 bool sameExprs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)

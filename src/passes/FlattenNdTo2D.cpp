@@ -36,12 +36,6 @@ const std::vector<Expr>* exprListAttr(const Op& op, const char* key) {
   return op.attr<std::vector<Expr>>(key);
 }
 
-std::vector<Expr> constExprs(const std::vector<int64_t>& xs) {
-  std::vector<Expr> out;
-  for (int64_t x : xs) out.push_back(Expr::constant(x));
-  return out;
-}
-
 // ---- phase 1: preconditions ----
 
 // The 2-D offsets of the N-D slices flatten-nd-to-2d rewrites, decided by the precondition
