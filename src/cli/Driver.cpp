@@ -255,12 +255,12 @@ Driver::FrontendResult Driver::buildFromTile() {
     return {nullptr, os.str()};
   }
   stage_ = "checking and lowering to IR";
-  return {frontend::lower(*ast, diags_, opts_.target->layouts), std::nullopt};
+  return {frontend::lower(*ast, diags_, *opts_.target->model), std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {
   stage_ = "parsing IR";
-  std::unique_ptr<ir::Module> module = ir::parseModule(sources_, file_, diags_, opts_.target->layouts);
+  std::unique_ptr<ir::Module> module = ir::parseModule(sources_, file_, diags_, *opts_.target->model);
   if (module && opts_.syntaxOnly) {
     stage_ = "verifying IR";
     if (!ir::verifyModule(*module, diags_)) return nullptr;

@@ -47,7 +47,7 @@ void printTargetList(std::ostream& os) {
       os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
     os << "; also ir, ast, tokens\n  memory:";
     for (const target::MemorySpace& m : t->spaces)
-      os << ' ' << ir::memSpaceName(m.space) << '=' << m.memory << ' ' << m.capacityBytes / 1024 << " KiB"
+      os << ' ' << t->model->spaceName(m.space) << '=' << m.memory << ' ' << m.capacityBytes / 1024 << " KiB"
          << (m.capacityBytes % 1024 ? "+" : "");
     os << '\n';
   }

@@ -217,7 +217,8 @@ struct SymbolDecl : Node {
 };
 
 struct Kernel : Node {
-  ir::FuncKind kind = ir::FuncKind::Incore;
+  std::string kind;  // as written (`aiv`); empty when the kernel names none
+  SourceRange kindRange;
   std::string name;
   SourceRange nameRange;
   std::vector<Param> params;

@@ -94,7 +94,10 @@ std::unique_ptr<ast::ConstDecl> AstBuilder::constDecl(P::ConstDeclContext* ctx) 
 std::unique_ptr<ast::Kernel> AstBuilder::kernel(P::KernelDeclContext* ctx) {
   auto k = std::make_unique<ast::Kernel>();
   k->range = range(ctx);
-  if (P::KernelKindContext* kind = ctx->kernelKind()) k->kind = *ir::parseFuncKind(kind->getText());
+  if (P::KernelKindContext* kind = ctx->kernelKind()) {
+    k->kind = kind->getText();
+    k->kindRange = range(kind);
+  }
   k->name = ctx->ID()->getText();
   k->nameRange = range(ctx->ID());
   if (P::ParamListContext* params = ctx->paramList())

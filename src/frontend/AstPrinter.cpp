@@ -46,7 +46,7 @@ class AstPrinter {
   }
 
   void kernel(const ast::Kernel& k, int depth) {
-    line(depth, "Kernel " + k.name + " " + ir::funcKindName(k.kind), k.range);
+    line(depth, "Kernel " + k.name + (k.kind.empty() ? "" : " " + k.kind), k.range);
     for (const ast::Param& p : k.params) {
       std::string text = "Param " + p.name;
       if (p.dir != ir::ParamDir::None) text += std::string(" ") + ir::paramDirName(p.dir);

@@ -18,7 +18,7 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
 
 // Checks names, types and shapes and builds SSA IR. Reports every independent
 // error (E02xx); returns null if any.
-std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, ir::Target target);
+std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target);
 
 // --emit=ast and --emit=tokens.
 void printAst(const ast::Module& m, const SourceManager& sm, std::ostream& os);

@@ -251,13 +251,17 @@ std::optional<std::vector<ir::Expr>> Lowerer::validList(const ast::Expr* e, cons
   return valid;
 }
 
-std::optional<ir::MemSpace> Lowerer::spaceArg(const ast::Expr* e) {
-  if (!e) return ir::MemSpace::None;
+std::optional<ir::SpaceId> Lowerer::spaceArg(const ast::Expr* e) {
+  if (!e) return ir::kNoSpace;
   const auto* name = ast::dynCast<ast::NameRef>(e);
-  std::optional<ir::MemSpace> space = name ? ir::parseMemSpace(name->name) : std::nullopt;
-  if (!space || *space == ir::MemSpace::None) {
-    error(Diag::BadKeywordValue, e->range,
-          "'" + text(e->range) + "' is not a memory space; use vec, mat, left, right, acc, bias or scaling");
+  return spaceNamed(name ? name->name : text(e->range), e->range);
+}
+
+std::optional<ir::SpaceId> Lowerer::spaceNamed(const std::string& name, SourceRange at) {
+  std::optional<ir::SpaceId> space = target_.parseSpace(name);
+  if (!space || *space == ir::kNoSpace) {
+    error(Diag::BadKeywordValue, at,
+          "'" + name + "' is not a memory space; use " + target_.spaceList());
     return std::nullopt;
   }
   return space;
@@ -271,9 +275,9 @@ Val Lowerer::callLoad(ir::OpKind kind, const CallArgs& a) {
   std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
   std::optional<std::vector<int64_t>> shape = staticShape(a.pos(2), "the tile shape");
   std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
-  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
   if (!t || !offsets || !shape || !valid || !space) return Val::poison(a.call.range);
-  ir::Type declared = ir::Type::tile(t->type().dtype(), *shape, *valid, *space, std::nullopt, target_);
+  ir::Type declared = ir::Type::tile(t->type().dtype(), *shape, *valid, *space, std::nullopt, &target_);
   return tileOp(kind, {{t, tensor.range}}, {{"offsets", *offsets}}, declared, a.call.range);
 }
 
@@ -292,7 +296,7 @@ Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
     return Val::poison(a.call.range);
   }
   std::vector<Operand> operands = {{src, tile.range}, {t, tensor.range}};
-  ir::OpBuilder builder(*block_, target_);
+  ir::OpBuilder builder(*block_);
   builder.setLoc(a.call.range);
   auto made = builder.tryCreate(kind, {src, t}, {{"offsets", *offsets}});
   if (const auto* err = std::get_if<ir::OpError>(&made)) {
@@ -305,9 +309,9 @@ Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
 Val Lowerer::callCreate(ir::OpKind kind, const CallArgs& a) {
   std::optional<std::vector<int64_t>> shape = staticShape(a.pos(0), "the tile shape");
   std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
-  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
   if (!shape || !valid || !space) return Val::poison(a.call.range);
-  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, target_);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, &target_);
   return tileOp(kind, {}, {}, declared, a.call.range);
 }
 
@@ -316,9 +320,9 @@ Val Lowerer::callFull(ir::OpKind kind, const CallArgs& a) {
   Val value = eval(a.pos(1));
   ir::Value* scalar = scalarOperand(value, *a.call.typeArg, "the fill value");
   std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
-  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
   if (!shape || !scalar || !valid || !space) return Val::poison(a.call.range);
-  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, target_);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, &target_);
   return tileOp(kind, {{scalar, value.range}}, {}, declared, a.call.range);
 }
 
@@ -329,7 +333,7 @@ Val Lowerer::callMove(ir::OpKind kind, const CallArgs& a) {
     error(Diag::BuiltinArity, a.call.range, "move needs a target memory space; call it as move(t, space = vec)");
     return Val::poison(a.call.range);
   }
-  std::optional<ir::MemSpace> space = spaceArg(a.kw("space"));
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
   if (!t || !space) return Val::poison(a.call.range);
   return tileOp(kind, {{t, tile.range}}, {}, t->type().withSpace(*space, target_), a.call.range);
 }

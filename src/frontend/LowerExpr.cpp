@@ -328,7 +328,7 @@ ir::Value* Lowerer::materialize(const ir::Expr& e, const ir::Type& type, SourceR
 
 Val Lowerer::tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,
                     SourceRange at) {
-  ir::OpBuilder builder(*block_, target_);
+  ir::OpBuilder builder(*block_);
   builder.setLoc(at);
   std::vector<ir::Value*> values;
   for (const Operand& o : operands) values.push_back(o.value);

@@ -155,7 +155,7 @@ std::string sourceName(const ir::Value* v) {
 }
 }  // namespace
 
-std::string Lowerer::typeText(const ir::Type& t) const { return t.str(sourceName, target_); }
+std::string Lowerer::typeText(const ir::Type& t) const { return t.str(sourceName); }
 
 void Lowerer::define(const std::string& name, BindKind kind, SourceRange at, Val v) {
   if (Binding* previous = scopes_.lookupInCurrent(name)) {
@@ -169,8 +169,7 @@ void Lowerer::define(const std::string& name, BindKind kind, SourceRange at, Val
 // ---------------------------------------------------------------- module
 
 std::unique_ptr<ir::Module> Lowerer::lowerModule(const ast::Module& m) {
-  auto module = std::make_unique<ir::Module>();
-  module->setTarget(target_);
+  auto module = std::make_unique<ir::Module>(target_);
   unsigned errorsBefore = diags_.errorCount();
   scopes_.push();  // file constants
   // Constants first, in order, so kernels may use a constant declared below them.
@@ -204,7 +203,14 @@ void Lowerer::lowerKernel(const ast::Kernel& k, ir::Module& module) {
     error(Diag::Redefinition, k.nameRange, "kernel '" + k.name + "' is defined twice; rename one of them")
         .notes.push_back({"'" + k.name + "' first defined here", it->second});
   }
-  ir::Function& fn = module.addFunction(k.name, k.kind);
+  std::optional<ir::KernelKind> kind = k.kind.empty() ? ir::KernelKind(0) : target_.parseKernelKind(k.kind);
+  if (!kind) {
+    error(Diag::BadKeywordValue, k.kindRange,
+          "target " + std::string(target_.name) + " has no '" + k.kind + "' kernels; use one of " +
+              target_.kernelKindList() + ", or leave the kind out");
+    kind = 0;
+  }
+  ir::Function& fn = module.addFunction(k.name, *kind);
   fn.setLoc(k.range);
   fn_ = &fn;
   block_ = &fn.body();
@@ -270,7 +276,7 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
 
 // ---------------------------------------------------------------- entry point
 
-std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, ir::Target target) {
+std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target) {
   return Lowerer(diags, target).lowerModule(m);
 }
 

@@ -208,18 +208,14 @@ void Lowerer::checkAnnotation(const ast::TypeAnn& t, const Val& v) {
   Val shapeList = Val::make(ValKind::List, t.range);
   for (const ast::ExprPtr& d : t.shape) shapeList.elems.push_back(eval(*d));
   std::optional<std::vector<int64_t>> shape = staticShapeOf(shapeList, "the annotated shape");
-  std::optional<ir::MemSpace> space = ir::MemSpace::None;
+  std::optional<ir::SpaceId> space = ir::kNoSpace;
   if (t.space) {
-    space = ir::parseMemSpace(*t.space);
-    if (!space || *space == ir::MemSpace::None) {
-      error(Diag::BadKeywordValue, t.spaceRange,
-            "'" + *t.space + "' is not a memory space; use vec, mat, left, right, acc, bias or scaling");
-      return;
-    }
+    space = spaceNamed(*t.space, t.spaceRange);
+    if (!space) return;
   }
   if (!shape) return;
   bool ok = actual.dtype() == t.dtype && actual.shape() == *shape &&
-            (*space == ir::MemSpace::None || actual.space() == ir::MemSpace::None || actual.space() == *space);
+            (*space == ir::kNoSpace || actual.space() == ir::kNoSpace || actual.space() == *space);
   if (ok && !t.valid.empty()) {
     ok = t.valid.size() == actual.valid().size();
     for (size_t i = 0; ok && i < t.valid.size(); ++i) {

@@ -106,7 +106,7 @@ struct BuiltinSig;
 
 class Lowerer {
  public:
-  Lowerer(DiagnosticEngine& diags, ir::Target target) : diags_(diags), target_(target) {}
+  Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target) : diags_(diags), target_(target) {}
   std::unique_ptr<ir::Module> lowerModule(const ast::Module& m);
 
   // ---- used by the built-in handlers (LowerBuiltins.cpp) ----
@@ -175,7 +175,8 @@ class Lowerer {
   bool isList(const Val& v, const char* what, const char* example);
   std::optional<std::vector<ir::Expr>> intList(const ast::Expr& e, const char* what);
   std::optional<std::vector<ir::Expr>> validList(const ast::Expr* e, const std::vector<int64_t>& shape);
-  std::optional<ir::MemSpace> spaceArg(const ast::Expr* e);
+  std::optional<ir::SpaceId> spaceArg(const ast::Expr* e);
+  std::optional<ir::SpaceId> spaceNamed(const std::string& name, SourceRange at);
   Val callLoad(ir::OpKind, const CallArgs& a);
   Val callStore(ir::OpKind, const CallArgs& a);
   Val callCreate(ir::OpKind, const CallArgs& a);
@@ -197,7 +198,7 @@ class Lowerer {
   friend const std::vector<BuiltinSig>& builtins();
 
   DiagnosticEngine& diags_;
-  ir::Target target_;
+  const ir::TargetModel& target_;
   Scopes scopes_;
   ir::Function* fn_ = nullptr;
   ir::Block* block_ = nullptr;  // where new ops go

@@ -29,8 +29,8 @@ AttrValue remap(const AttrValue& v, const ValueMapping& m) {
   return v;
 }
 
-OpBuilder OpBuilder::before(Op& op, Target target) {
-  OpBuilder b(*op.parentBlock(), target, &op);
+OpBuilder OpBuilder::before(Op& op) {
+  OpBuilder b(*op.parentBlock(), &op);
   b.setLoc(op.loc());
   return b;
 }
@@ -44,7 +44,6 @@ std::variant<Op*, OpError> OpBuilder::tryCreate(OpKind kind, const std::vector<V
   for (const Value* v : operands) in.operands.push_back(v->type());
   in.attrs = &attrs;
   in.declared = std::move(declared);
-  in.target = target_;
   std::variant<Type, OpError> result = inferResultType(in);
   if (auto* err = std::get_if<OpError>(&result)) return std::move(*err);
   Op* op = insert(kind);
@@ -80,7 +79,7 @@ Op* OpBuilder::clone(const Op& op, ValueMapping& mapping) {
     const Block& from = op.body(i);
     Block& to = copy->addRegion().block();
     for (const auto& arg : from.args()) mapping[arg.get()] = to.addArg(remap(arg->type(), mapping), arg->name());
-    OpBuilder inner(to, target_);
+    OpBuilder inner(to);
     for (const auto& nested : from.ops()) inner.clone(*nested, mapping);
   }
   return copy;

@@ -23,10 +23,9 @@ Type remap(const Type& t, const ValueMapping& m);
 class OpBuilder {
  public:
   // New ops go before `before` (which must be in `block`), or at the end of `block`.
-  OpBuilder(Block& block, Target target, Op* before = nullptr)
-      : block_(&block), before_(before), target_(target) {}
+  OpBuilder(Block& block, Op* before = nullptr) : block_(&block), before_(before) {}
   // New ops go just before `op`, located at `op` unless setLoc says otherwise.
-  static OpBuilder before(Op& op, Target target);
+  static OpBuilder before(Op& op);
 
   void setLoc(SourceRange loc) { loc_ = loc; }
   SourceRange loc() const { return loc_; }
@@ -57,7 +56,6 @@ class OpBuilder {
 
   Block* block_;
   Op* before_;
-  Target target_;
   SourceRange loc_;
 };
 

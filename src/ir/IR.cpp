@@ -186,21 +186,13 @@ void Block::moveHere(Op* op, Op* before) {
 // ---- Function / Module ----
 
 namespace {
-constexpr std::array<const char*, 3> kFuncKindNames{"incore", "aic", "aiv"};
 constexpr std::array<const char*, 4> kParamDirNames{"", "in", "out", "inout"};
 }  // namespace
 
-const char* funcKindName(FuncKind k) { return kFuncKindNames[size_t(k)]; }
-
-std::optional<FuncKind> parseFuncKind(std::string_view s) {
-  for (size_t i = 0; i < kFuncKindNames.size(); ++i)
-    if (s == kFuncKindNames[i]) return FuncKind(i);
-  return std::nullopt;
-}
-
 const char* paramDirName(ParamDir d) { return kParamDirNames[size_t(d)]; }
 
-Function::Function(std::string name, FuncKind kind) : name_(std::move(name)), kind_(kind) {
+Function::Function(Module& module, std::string name, KernelKind kind)
+    : module_(&module), name_(std::move(name)), kind_(kind) {
   body_ = std::make_unique<Block>();
   body_->fn_ = this;
 }
@@ -215,8 +207,8 @@ void Function::walk(const std::function<void(Op&)>& f) {
   for (auto& op : body_->ops()) op->walk(f);
 }
 
-Function& Module::addFunction(std::string name, FuncKind kind) {
-  functions_.push_back(std::make_unique<Function>(std::move(name), kind));
+Function& Module::addFunction(std::string name, KernelKind kind) {
+  functions_.push_back(std::make_unique<Function>(*this, std::move(name), kind));
   return *functions_.back();
 }
 

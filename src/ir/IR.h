@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ir/Expr.h"
+#include "ir/TargetModel.h"
 #include "ir/Type.h"
 #include "support/Source.h"
 
@@ -195,19 +196,16 @@ class Block {
   OpList ops_;
 };
 
-enum class FuncKind : uint8_t { Incore, Aic, Aiv };  // later: AIE sequences, ...
-const char* funcKindName(FuncKind k);
-std::optional<FuncKind> parseFuncKind(std::string_view s);
-
 enum class ParamDir : uint8_t { None, In, Out, InOut };  // None: scalar and size parameters
 const char* paramDirName(ParamDir d);
 
 class Function {
  public:
-  Function(std::string name, FuncKind kind);
+  Function(class Module& module, std::string name, KernelKind kind);
+  const class Module& module() const { return *module_; }
   const std::string& name() const { return name_; }
-  FuncKind kind() const { return kind_; }
-  void setKind(FuncKind k) { kind_ = k; }
+  KernelKind kind() const { return kind_; }  // an index into the module's TargetModel::kernelKinds
+  void setKind(KernelKind k) { kind_ = k; }
   SourceRange loc() const { return loc_; }
   void setLoc(SourceRange r) { loc_ = r; }
 
@@ -228,8 +226,9 @@ class Function {
  private:
   friend class Op;
   friend class Block;
+  class Module* module_;
   std::string name_;
-  FuncKind kind_;
+  KernelKind kind_;
   SourceRange loc_;
   std::unique_ptr<Block> body_;
   std::vector<ParamDir> dirs_;
@@ -241,14 +240,15 @@ class Module {
  public:
   std::vector<std::unique_ptr<Function>>& functions() { return functions_; }
   const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
-  Function& addFunction(std::string name, FuncKind kind);
+  explicit Module(const TargetModel& target = neutralModel()) : target_(&target) {}
+  Function& addFunction(std::string name, KernelKind kind = 0);
   Function* lookup(const std::string& name) const;
-  Target target() const { return target_; }
-  void setTarget(Target t) { target_ = t; }
+  // The target the module is compiled for: it defines the module's spaces and kernel kinds.
+  const TargetModel& target() const { return *target_; }
 
  private:
   std::vector<std::unique_ptr<Function>> functions_;
-  Target target_ = Target::A2A3;
+  const TargetModel* target_;
 };
 
 }  // namespace tilec::ir

@@ -13,7 +13,6 @@ namespace tilec::ir {
 struct PrintOptions {
   bool locations = false;  // append `loc(file:line:col)` to ops (off for --emit-ir goldens)
   const SourceManager* sources = nullptr;  // resolves op ranges for `locations`
-  Target target = Target::A2A3;  // layout defaults for printFunction (printModule: the module's)
 };
 
 // The names the printer gives a function's values (without the '%'), assigned in
@@ -39,7 +38,7 @@ std::string printToString(const Module& m, const PrintOptions& opts = {});
 // Returns null when there were errors. Ops get source ranges inside the .tir file, so
 // diagnostics of later passes point into it.
 std::unique_ptr<Module> parseModule(const SourceManager& sm, FileId file, DiagnosticEngine& diags,
-                                    Target target);
+                                    const TargetModel& target);
 
 // Structural and per-op verification (dominance, region shapes, terminators, types,
 // verifyOp for every op). Reports E0302 diagnostics; returns true when the module is valid.

@@ -27,12 +27,9 @@ static std::vector<Expr> collapseValid(const std::vector<Expr>& valid, int64_t r
   return flat;
 }
 
-ir::Type collapseTile(const ir::Type& t, ir::Target target) {
-  bool defaultLayout = t.layout() == ir::defaultLayout(t.space(), t.shape(), target);
+ir::Type collapseTile(const ir::Type& t) {
   std::vector<int64_t> shape = collapseShape(t.shape());
-  ir::Type flat = t.withShape(shape, collapseValid(t.valid(), shape[0]));
-  if (defaultLayout) flat = flat.withLayout(ir::defaultLayout(t.space(), shape, target));
-  return flat;
+  return t.reshapedTo(shape, collapseValid(t.valid(), shape[0]));
 }
 
 std::vector<Expr> foldOffsets(const std::vector<Expr>& offsets, const std::vector<Expr>& dims) {

@@ -140,13 +140,6 @@ bool proven(CmpKind k, const Expr& a, const Expr& b) {
   return prove(k, a, b) == std::optional<bool>(true);
 }
 
-// A type derived from `t` with a new shape: a default layout stays the default of the
-// new shape (a [R, 1] result becomes a column vector), an explicit one is kept.
-Type reshaped(const Type& t, std::vector<int64_t> shape, std::vector<Expr> valid, Target target) {
-  bool wasDefault = t.layout() == defaultLayout(t.space(), t.shape(), target);
-  Type r = t.withShape(std::move(shape), std::move(valid));
-  return wasDefault ? r.withLayout(defaultLayout(r.space(), r.shape(), target)) : r;
-}
 
 using Result = std::variant<Type, OpError>;
 
@@ -392,13 +385,15 @@ class Rules {
   }
 
   // The memory space two tiles share: equal, or one unset.
-  std::variant<MemSpace, OpError> joinSpaces(unsigned a, unsigned b) const {
-    MemSpace x = operand(a).space(), y = operand(b).space();
-    if (x == y || y == MemSpace::None) return x;
-    if (x == MemSpace::None) return y;
+  // The space both operands are in (an unplaced operand takes the other's), and the
+  // operand whose type carries it.
+  std::variant<unsigned, OpError> joinSpaces(unsigned a, unsigned b) const {
+    SpaceId x = operand(a).space(), y = operand(b).space();
+    if (x == y || y == kNoSpace) return a;
+    if (x == kNoSpace) return b;
     return fail(Diag::SpaceMismatch,
-                op_ + " operands are in different memory spaces (" + memSpaceName(x) + " and " +
-                    memSpaceName(y) + "); move one of them with move(t, space = ...)",
+                op_ + " operands are in different memory spaces (" + operand(a).spaceName() + " and " +
+                    operand(b).spaceName() + "); move one of them with move(t, space = ...)",
                 int(b));
   }
 
@@ -555,8 +550,8 @@ class Rules {
                     1);
     auto space = joinSpaces(0, 1);
     if (auto* e = std::get_if<OpError>(&space)) return *e;
-    MemSpace s = std::get<MemSpace>(space);
-    return s == operand(0).space() ? operand(0) : operand(0).withSpace(s, in_.target);
+    const Type& placed = operand(std::get<unsigned>(space));
+    return placed.space() == operand(0).space() ? operand(0) : operand(0).withSpace(placed.space(), *placed.model());
   }
 
   Result inferTileScalar() {
@@ -613,7 +608,7 @@ class Rules {
     std::vector<Expr> valid = src.valid();
     shape.back() = 1;
     valid.back() = Expr::constant(1);
-    return reshaped(src, shape, valid, in_.target);
+    return src.reshapedTo(shape, valid);
   }
 
   Result inferColReduce() {
@@ -624,7 +619,7 @@ class Rules {
                   op_ + " reduces axis 0 of a 2-D tile, but the source has rank " +
                       std::to_string(src.rank()) + "; reshape it to 2-D first",
                   0);
-    return reshaped(src, {1, src.shape()[1]}, {Expr::constant(1), src.valid()[1]}, in_.target);
+    return src.reshapedTo({1, src.shape()[1]}, {Expr::constant(1), src.valid()[1]});
   }
 
   Result inferRowExpand() {
@@ -654,8 +649,8 @@ class Rules {
                     1);
     auto space = joinSpaces(0, 1);
     if (auto* e = std::get_if<OpError>(&space)) return *e;
-    MemSpace s = std::get<MemSpace>(space);
-    return s == t.space() ? t : t.withSpace(s, in_.target);
+    const Type& placed = operand(std::get<unsigned>(space));
+    return placed.space() == t.space() ? t : t.withSpace(placed.space(), *placed.model());
   }
 
   // ---- cube ----
@@ -705,15 +700,17 @@ class Rules {
                   op_ + " supports f16, bf16, f32 and i8 operands, not " +
                       std::string(dtypeName(lhs.dtype())) + "; cast the operands to one of those",
                   int(l));
-    MemSpace space =
-        lhs.space() != MemSpace::None || rhs.space() != MemSpace::None ? MemSpace::Acc : MemSpace::None;
+    // Placed operands feed the matrix unit, which writes the target's result space.
+    const Type& placed = lhs.space() != kNoSpace ? lhs : rhs;
+    const TargetModel* model = placed.space() != kNoSpace ? placed.model() : nullptr;
+    SpaceId space = model ? model->spaceWithRole(kMatmulResult) : kNoSpace;
     std::vector<int64_t> shape(lhs.shape().begin(), lhs.shape().end() - 2);
     std::vector<Expr> valid(lhs.valid().begin(), lhs.valid().end() - 2);
     shape.push_back(lhs.shape()[n - 2]);
     shape.push_back(rhs.shape()[n - 1]);
     valid.push_back(lhs.valid()[n - 2]);
     valid.push_back(rhs.valid()[n - 1]);
-    return Type::tile(*out, shape, valid, space, std::nullopt, in_.target);
+    return Type::tile(*out, shape, valid, space, std::nullopt, model);
   }
 
   Result inferBatchMatmul(unsigned first) {
@@ -744,7 +741,7 @@ class Rules {
       shape[i] = fromRhs ? b : a;
       valid[i] = fromRhs ? rhs.valid()[i] : lhs.valid()[i];
     }
-    return Type::tile(t.dtype(), shape, valid, t.space(), std::nullopt, in_.target);
+    return Type::tile(t.dtype(), shape, valid, t.space(), std::nullopt, t.model());
   }
 
   Result checkAccumulator(Result product) {
@@ -783,15 +780,16 @@ class Rules {
     std::vector<Expr> valid = src.valid();
     std::swap(shape[size_t(axes[0])], shape[size_t(axes[1])]);
     std::swap(valid[size_t(axes[0])], valid[size_t(axes[1])]);
-    return reshaped(src, shape, valid, in_.target);
+    return src.reshapedTo(shape, valid);
   }
 
   // Views keep the memory (and so the space) of their operand.
   std::optional<OpError> checkViewSpace() const {
-    MemSpace a = operand(0).space(), b = in_.declared.space();
-    if (a == b || a == MemSpace::None || b == MemSpace::None) return std::nullopt;
+    SpaceId a = operand(0).space(), b = in_.declared.space();
+    if (a == b || a == kNoSpace || b == kNoSpace) return std::nullopt;
     return fail(Diag::SpaceMismatch,
-                op_ + " views a " + memSpaceName(a) + " tile but declares space " + memSpaceName(b) +
+                op_ + " views a " + std::string(operand(0).spaceName()) + " tile but declares space " +
+                    in_.declared.spaceName() +
                     "; a view stays in its operand's space (use move to change spaces)",
                 0);
   }
@@ -889,7 +887,7 @@ std::string resultTypeMessage(const Op& op, const Type& actual, const Type& infe
 
 std::variant<Type, OpError> inferResultType(const InferInput& in) { return Rules(in).infer(); }
 
-std::optional<OpError> verifyOp(const Op& op, Target target) {
+std::optional<OpError> verifyOp(const Op& op) {
   const OpInfo& info = opInfo(op.kind());
   for (unsigned i = 0; i < op.numOperands(); ++i)
     if (!op.operand(i))
@@ -904,7 +902,7 @@ std::optional<OpError> verifyOp(const Op& op, Target target) {
     return OpError{Diag::IRVerify, std::string(op.name()) + " has " + std::to_string(op.numRegions()) +
                                        " regions but the op defines " + std::to_string(info.numRegions) +
                                        "; give it exactly that many"};
-  InferInput in{op.kind(), {}, &op.attrs(), Type(), target};
+  InferInput in{op.kind(), {}, &op.attrs(), Type()};
   for (Value* v : op.operands()) in.operands.push_back(v->type());
   if (const auto* buffers = op.attr<std::vector<int64_t>>("buffers"))
     if (buffers->size() != op.numResults())

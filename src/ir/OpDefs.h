@@ -81,14 +81,13 @@ struct InferInput {
   std::vector<Type> operands;
   const AttrMap* attrs = nullptr;
   Type declared;  // TypeKind::None when not applicable
-  Target target = Target::A2A3;
 };
 // Returns the result type, or the first rule violation.
 std::variant<Type, OpError> inferResultType(const InferInput& in);
 
 // Checks one op against its rules (operand/result counts and types, attributes).
 // Structural rules (dominance, regions, terminators) are the verifier's.
-std::optional<OpError> verifyOp(const Op& op, Target target);
+std::optional<OpError> verifyOp(const Op& op);
 
 // Whether the op's result is a view sharing its operand's memory (the View trait).
 inline bool isView(OpKind k) { return opInfo(k).has(View); }

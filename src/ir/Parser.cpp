@@ -183,14 +183,13 @@ std::string hintOf(const Token& t) {
 
 class Parser {
  public:
-  Parser(const SourceManager& sm, FileId file, DiagnosticEngine& diags, Target target)
+  Parser(const SourceManager& sm, FileId file, DiagnosticEngine& diags, const TargetModel& target)
       : sm_(sm), file_(file), diags_(diags), target_(target) {}
 
   std::unique_ptr<Module> run() {
     Lexer(sm_.contents(file_), file_, lexErrors_).run(toks_);
     if (!checkBraceDepth()) return nullptr;
-    module_ = std::make_unique<Module>();
-    module_->setTarget(target_);
+    module_ = std::make_unique<Module>(target_);
     while (!at(Tok::End)) {
       if (atIdent("func")) {
         if (!parseFunction()) recoverToFunction();
@@ -636,7 +635,7 @@ class Parser {
                                "tile dimensions must be positive, but the shape is " + shapeText(shape) +
                                    "; put a runtime extent in valid=[...]");
     std::vector<Expr> valid;
-    MemSpace space = MemSpace::None;
+    SpaceId space = kNoSpace;
     std::optional<TileLayout> layout;
     while (consume(Tok::Comma)) {
       if (atIdent("valid")) {
@@ -647,15 +646,15 @@ class Parser {
                               std::to_string(shape.size()) + "; give one extent per axis");
       } else if (atIdent("layout")) {
         if (!parseLayout(layout)) return false;
-      } else if (at(Tok::Ident) && parseMemSpace(tok().text)) {
-        space = *parseMemSpace(advance().text);
+      } else if (at(Tok::Ident) && target_.parseSpace(tok().text)) {
+        space = *target_.parseSpace(advance().text);
       } else {
         return error(tok(), "expected valid=[...], a memory space or layout=... in the tile type, found " +
                                 describe(tok()));
       }
     }
     if (!expect(Tok::Greater, "'>' to close the tile type")) return false;
-    out = Type::tile(d, std::move(shape), std::move(valid), space, layout, target_);
+    out = Type::tile(d, std::move(shape), std::move(valid), space, layout, &target_);
     return true;
   }
 
@@ -984,8 +983,7 @@ class Parser {
   }
 
   std::string typeText(const Type& t) const {
-    return t.str([](const Value* v) { return "%" + (v->name().empty() ? std::to_string(v->id()) : v->name()); },
-                 target_);
+    return t.str([](const Value* v) { return "%" + (v->name().empty() ? std::to_string(v->id()) : v->name()); });
   }
 
   // [%r, ... =] scf.if cond [-> (types)] { then } [else { else }] [{attrs}]
@@ -1106,14 +1104,15 @@ class Parser {
     const Token& name = advance();
     std::string fname(name.text.substr(1));
     if (module_->lookup(fname)) return error(name, "function '" + std::string(name.text) + "' is defined twice; rename one");
-    Function& f = module_->addFunction(fname, FuncKind::Incore);
+    Function& f = module_->addFunction(fname);
     f.setLoc(rangeFrom(first));
     visible_.clear();
     scopeNames_.assign(1, {});
     definedAt_.clear();
     if (!parseParams(f)) return false;
-    auto kind = at(Tok::Ident) ? parseFuncKind(tok().text) : std::nullopt;
-    if (!kind) return error(tok(), "expected the function kind (incore, aic or aiv), found " + describe(tok()));
+    auto kind = at(Tok::Ident) ? target_.parseKernelKind(tok().text) : std::nullopt;
+    if (!kind)
+      return error(tok(), "expected the function kind (" + target_.kernelKindList() + "), found " + describe(tok()));
     advance();
     f.setKind(*kind);
     if (!expect(Tok::LBrace, "'{' to open the function body")) return false;
@@ -1129,7 +1128,7 @@ class Parser {
   const SourceManager& sm_;
   FileId file_;
   DiagnosticEngine& diags_;
-  Target target_;
+  const TargetModel& target_;
   std::vector<Token> toks_;
   std::vector<LexError> lexErrors_;
   size_t nextLexError_ = 0;
@@ -1144,7 +1143,8 @@ class Parser {
 
 }  // namespace
 
-std::unique_ptr<Module> parseModule(const SourceManager& sm, FileId file, DiagnosticEngine& diags, Target target) {
+std::unique_ptr<Module> parseModule(const SourceManager& sm, FileId file, DiagnosticEngine& diags,
+                                    const TargetModel& target) {
   return Parser(sm, file, diags, target).run();
 }
 

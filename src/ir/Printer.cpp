@@ -118,8 +118,8 @@ bool isEmptyRegion(const Block& b) {
 
 class FunctionPrinter {
  public:
-  FunctionPrinter(const Function& f, std::ostream& os, const PrintOptions& opts, Target target)
-      : f_(f), os_(os), opts_(opts), target_(target), names_(f) {
+  FunctionPrinter(const Function& f, std::ostream& os, const PrintOptions& opts)
+      : f_(f), os_(os), opts_(opts), names_(f) {
     nameFn_ = [this](const Value* v) { return "%" + names_(v); };
   }
 
@@ -130,14 +130,14 @@ class FunctionPrinter {
       os_ << ref(f_.param(i)) << ": " << type(f_.param(i)->type());
       if (f_.paramDir(i) != ParamDir::None) os_ << " " << paramDirName(f_.paramDir(i));
     }
-    os_ << ") " << funcKindName(f_.kind()) << " {\n";
+    os_ << ") " << f_.module().target().kernelKindName(f_.kind()) << " {\n";
     printOps(f_.body(), 1);
     os_ << "}\n";
   }
 
  private:
   std::string ref(const Value* v) const { return nameFn_(v); }
-  std::string type(const Type& t) const { return t.str(nameFn_, target_); }
+  std::string type(const Type& t) const { return t.str(nameFn_); }
   std::string expr(const Expr& e) const { return e.str(nameFn_); }
 
   std::string refs(const std::vector<Value*>& vs) const {
@@ -265,7 +265,6 @@ class FunctionPrinter {
   const Function& f_;
   std::ostream& os_;
   const PrintOptions& opts_;
-  Target target_;
   ValueNames names_;
   std::function<std::string(const Value*)> nameFn_;
 };
@@ -273,13 +272,13 @@ class FunctionPrinter {
 }  // namespace
 
 void printFunction(const Function& f, std::ostream& os, const PrintOptions& opts) {
-  FunctionPrinter(f, os, opts, opts.target).print();
+  FunctionPrinter(f, os, opts).print();
 }
 
 void printModule(const Module& m, std::ostream& os, const PrintOptions& opts) {
   for (size_t i = 0; i < m.functions().size(); ++i) {
     if (i) os << "\n";
-    FunctionPrinter(*m.functions()[i], os, opts, m.target()).print();
+    FunctionPrinter(*m.functions()[i], os, opts).print();
   }
 }
 

@@ -1,6 +1,9 @@
 #include "ir/Type.h"
 
+#include "ir/TargetModel.h"
+
 #include <array>
+#include <cassert>
 
 namespace tilec::ir {
 namespace {
@@ -17,9 +20,6 @@ constexpr std::array<DTypeFacts, 12> kDTypes{{
     {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},   {DType::Index, "index", 8},
 }};
 
-constexpr std::array<const char*, 8> kSpaceNames{"none", "vec",  "mat",  "left",
-                                                 "right", "acc", "bias", "scaling"};
-
 template <class Enum, size_t N>
 std::optional<Enum> lookupName(const std::array<const char*, N>& names, std::string_view s) {
   for (size_t i = 0; i < N; ++i)
@@ -29,7 +29,6 @@ std::optional<Enum> lookupName(const std::array<const char*, N>& names, std::str
 
 constexpr std::array<const char*, 2> kBLayoutNames{"row_major", "col_major"};
 constexpr std::array<const char*, 3> kSLayoutNames{"none_box", "row_major", "col_major"};
-constexpr std::array<const char*, 2> kTargetNames{"a2a3", "a5"};
 
 std::string joinExprs(const std::vector<Expr>& es,
                       const std::function<std::string(const Value*)>& name) {
@@ -75,10 +74,6 @@ bool isSigned(DType d) {
          d == DType::Index || isFloat(d);
 }
 
-const char* memSpaceName(MemSpace m) { return kSpaceNames[size_t(m)]; }
-std::optional<MemSpace> parseMemSpace(std::string_view s) {
-  return lookupName<MemSpace>(kSpaceNames, s);
-}
 const char* blayoutName(BLayout b) { return kBLayoutNames[size_t(b)]; }
 const char* slayoutName(SLayout s) { return kSLayoutNames[size_t(s)]; }
 std::optional<BLayout> parseBLayout(std::string_view s) {
@@ -87,8 +82,6 @@ std::optional<BLayout> parseBLayout(std::string_view s) {
 std::optional<SLayout> parseSLayout(std::string_view s) {
   return lookupName<SLayout>(kSLayoutNames, s);
 }
-const char* targetName(Target t) { return kTargetNames[size_t(t)]; }
-std::optional<Target> parseTarget(std::string_view s) { return lookupName<Target>(kTargetNames, s); }
 
 bool windowKeepsStrides(const Type& parent, const std::vector<int64_t>& part) {
   const std::vector<int64_t>& whole = parent.shape();
@@ -97,25 +90,10 @@ bool windowKeepsStrides(const Type& parent, const std::vector<int64_t>& part) {
   return parent.layout().blayout == BLayout::RowMajor ? part[1] == whole[1] : part[0] == whole[0];
 }
 
-TileLayout defaultLayout(MemSpace space, const std::vector<int64_t>& shape, Target t) {
-  switch (space) {
-    case MemSpace::Mat:
-      return {BLayout::ColMajor, SLayout::RowMajor, 512, PadValue::Null};
-    case MemSpace::Left:
-      // PTOAS rewrites the left blayout by target: zZ on a2a3, nZ on a5.
-      return {t == Target::A5 ? BLayout::ColMajor : BLayout::RowMajor, SLayout::RowMajor, 512,
-              PadValue::Null};
-    case MemSpace::Right:
-      return {BLayout::RowMajor, SLayout::ColMajor, 512, PadValue::Null};
-    case MemSpace::Acc:
-      return {BLayout::ColMajor, SLayout::RowMajor, 1024, PadValue::Null};
-    default: {
-      // A [N, 1] column vector (row-reduction result) is stored column-major (DN).
-      bool columnVector = shape.size() == 2 && shape[1] == 1 && shape[0] > 1;
-      return {columnVector ? BLayout::ColMajor : BLayout::RowMajor, SLayout::NoneBox, 512,
-              PadValue::Null};
-    }
-  }
+TileLayout defaultLayout(SpaceId space, const std::vector<int64_t>& shape, const TargetModel* model) {
+  if (space != kNoSpace && model) return model->defaultLayout(space, shape);
+  bool columnVector = shape.size() == 2 && shape[1] == 1 && shape[0] > 1;
+  return {columnVector ? BLayout::ColMajor : BLayout::RowMajor, SLayout::NoneBox, 512, PadValue::Null};
 }
 
 Type Type::scalar(DType d) {
@@ -133,17 +111,21 @@ Type Type::tensor(DType d, std::vector<Expr> dims) {
   return t;
 }
 
-Type Type::tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid, MemSpace space,
-                std::optional<TileLayout> layout, Target target) {
+Type Type::tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid, SpaceId space,
+                std::optional<TileLayout> layout, const TargetModel* model) {
   Type t;
   t.kind_ = TypeKind::Tile;
   t.dtype_ = d;
   t.valid_ = valid.empty() ? constExprs(shape) : std::move(valid);
   t.shape_ = std::move(shape);
+  assert(space == kNoSpace || model);  // the model defines the space
   t.space_ = space;
-  t.layout_ = layout ? *layout : defaultLayout(space, t.shape_, target);
+  t.model_ = model;
+  t.layout_ = layout ? *layout : defaultLayout(space, t.shape_, model);
   return t;
 }
+
+const char* Type::spaceName() const { return model_ ? model_->spaceName(space_) : "none"; }
 
 bool Type::hasFullValid() const { return sameExprs(valid_, constExprs(shape_)); }
 
@@ -183,10 +165,11 @@ Type Type::withValid(std::vector<Expr> valid) const {
   return t;
 }
 
-Type Type::withSpace(MemSpace m, Target target) const {
+Type Type::withSpace(SpaceId m, const TargetModel& model) const {
   Type t = *this;
   t.space_ = m;
-  t.layout_ = defaultLayout(m, shape_, target);
+  t.model_ = &model;
+  t.layout_ = defaultLayout(m, shape_, &model);
   return t;
 }
 
@@ -195,6 +178,13 @@ Type Type::mapExprs(const std::function<Expr(const Expr&)>& f) const {
   for (Expr& e : t.dims_) e = f(e);
   for (Expr& e : t.valid_) e = f(e);
   return t;
+}
+
+bool Type::hasDefaultLayout() const { return layout_ == defaultLayout(space_, shape_, model_); }
+
+Type Type::reshapedTo(std::vector<int64_t> shape, std::vector<Expr> valid) const {
+  Type r = withShape(std::move(shape), std::move(valid));
+  return hasDefaultLayout() ? r.withLayout(defaultLayout(r.space_, r.shape_, model_)) : r;
 }
 
 Type Type::withLayout(TileLayout l) const {
@@ -219,7 +209,7 @@ bool Type::operator==(const Type& o) const {
   return false;
 }
 
-std::string Type::str(const std::function<std::string(const Value*)>& name, Target target) const {
+std::string Type::str(const std::function<std::string(const Value*)>& name) const {
   switch (kind_) {
     case TypeKind::None:
       return "none";
@@ -230,8 +220,8 @@ std::string Type::str(const std::function<std::string(const Value*)>& name, Targ
     case TypeKind::Tile: {
       std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + joinInts(shape_);
       if (!hasFullValid()) s += ", valid=" + joinExprs(valid_, name);
-      if (space_ != MemSpace::None) s += std::string(", ") + memSpaceName(space_);
-      if (layout_ != defaultLayout(space_, shape_, target))
+      if (space_ != kNoSpace) s += std::string(", ") + spaceName();
+      if (layout_ != defaultLayout(space_, shape_, model_))
         s += std::string(", layout=") + blayoutName(layout_.blayout) + "/" +
              slayoutName(layout_.slayout) + "/" + std::to_string(layout_.fractal) + "/pad" +
              std::to_string(int(layout_.pad));

@@ -21,9 +21,13 @@ bool isFloat(DType d);
 bool isInteger(DType d);                               // i*/u*/index (not bool)
 bool isSigned(DType d);
 
-enum class MemSpace : uint8_t { None, Vec, Mat, Left, Right, Acc, Bias, Scaling };
-const char* memSpaceName(MemSpace m);                  // "none", "vec", ...
-std::optional<MemSpace> parseMemSpace(std::string_view s);
+// A memory space, as an index into the target model's space table (TargetModel.h);
+// kNoSpace is a tile not yet placed.
+using SpaceId = uint8_t;
+constexpr SpaceId kNoSpace = 0;
+// A kernel kind, as an index into the target model's kind table; 0 before inference.
+using KernelKind = uint8_t;
+struct TargetModel;
 
 enum class BLayout : uint8_t { RowMajor, ColMajor };
 enum class SLayout : uint8_t { NoneBox, RowMajor, ColMajor };
@@ -32,10 +36,6 @@ const char* blayoutName(BLayout b);                    // "row_major" / "col_maj
 const char* slayoutName(SLayout s);                    // "none_box" / ...
 std::optional<BLayout> parseBLayout(std::string_view s);
 std::optional<SLayout> parseSLayout(std::string_view s);
-
-enum class Target : uint8_t { A2A3, A5 };
-const char* targetName(Target t);                      // "a2a3" / "a5"
-std::optional<Target> parseTarget(std::string_view s);
 
 struct TileLayout {
   BLayout blayout = BLayout::RowMajor;
@@ -47,10 +47,10 @@ struct TileLayout {
   }
   bool operator!=(const TileLayout& o) const { return !(*this == o); }
 };
-// The layout a tile in `space` with 2D `shape` has unless stated otherwise
-// (vec ND row_major/none_box, vec [N,1] column vector col_major, mat NZ,
-// left zZ on a2a3 / nZ on a5, right zN, acc NZ with 1024-byte fractals).
-TileLayout defaultLayout(MemSpace space, const std::vector<int64_t>& shape, Target t);
+// The layout a tile in `space` with 2D `shape` has unless stated otherwise: the model's
+// rule for a placed tile; for an unplaced one (or no model), row-major unboxed, except
+// that a [N, 1] column vector (a row reduction's result) is column-major.
+TileLayout defaultLayout(SpaceId space, const std::vector<int64_t>& shape, const TargetModel* model);
 
 // True when a `part`-shaped window of a 2-D tile of type `parent` has the parent's row and
 // column strides as a tile of its own: a full-width row band of an unboxed row-major tile,
@@ -66,9 +66,10 @@ class Type {
   static Type index() { return scalar(DType::Index); }
   static Type tensor(DType d, std::vector<Expr> dims);
   // valid defaults to the physical shape when empty; layout defaults to defaultLayout(space).
+  // A placed tile (space != kNoSpace) needs the model that defines its space.
   static Type tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid = {},
-                   MemSpace space = MemSpace::None, std::optional<TileLayout> layout = std::nullopt,
-                   Target t = Target::A2A3);
+                   SpaceId space = kNoSpace, std::optional<TileLayout> layout = std::nullopt,
+                   const TargetModel* model = nullptr);
 
   TypeKind kind() const { return kind_; }
   bool isNone() const { return kind_ == TypeKind::None; }
@@ -83,8 +84,11 @@ class Type {
   // Tile
   const std::vector<int64_t>& shape() const { return shape_; }
   const std::vector<Expr>& valid() const { return valid_; }
-  MemSpace space() const { return space_; }
+  SpaceId space() const { return space_; }
+  const char* spaceName() const;  // "none" for an unplaced tile
   const TileLayout& layout() const { return layout_; }
+  const TargetModel* model() const { return model_; }  // null for an unplaced tile
+  bool hasDefaultLayout() const;
   size_t rank() const { return isTensor() ? dims_.size() : shape_.size(); }
   bool hasFullValid() const;     // valid == shape
   int64_t elementCount() const;  // product of the physical shape; both saturate at INT64_MAX
@@ -95,8 +99,11 @@ class Type {
   Type withShape(std::vector<int64_t> shape, std::vector<Expr> valid) const;
   Type withValid(std::vector<Expr> valid) const;
   Type withFullValid() const { return withShape(shape_, {}); }
-  Type withSpace(MemSpace m, Target t = Target::A2A3) const;  // resets layout to the default
+  Type withSpace(SpaceId m, const TargetModel& model) const;  // resets layout to the default
   Type withLayout(TileLayout l) const;
+  // withShape for a derived tile: a default layout stays the default of the new shape
+  // (a [R, 1] result becomes a column vector), an explicit one is kept.
+  Type reshapedTo(std::vector<int64_t> shape, std::vector<Expr> valid) const;
   // The type with every expression in it (tensor dims, tile valid extents) rewritten by `f`.
   Type mapExprs(const std::function<Expr(const Expr&)>& f) const;
 
@@ -106,7 +113,7 @@ class Type {
   // `f32`, `index`, `tensor<bf16, [%S, 512]>`,
   // `tile<f32, [16, 512], valid=[min(16, %S - %c), 512], vec>`; a layout that is not
   // the space's default prints as `layout=col_major/row_major/512/pad0`.
-  std::string str(const std::function<std::string(const Value*)>& name, Target t = Target::A2A3) const;
+  std::string str(const std::function<std::string(const Value*)>& name) const;
 
  private:
   TypeKind kind_ = TypeKind::None;
@@ -114,7 +121,8 @@ class Type {
   std::vector<Expr> dims_;
   std::vector<int64_t> shape_;
   std::vector<Expr> valid_;
-  MemSpace space_ = MemSpace::None;
+  SpaceId space_ = kNoSpace;
+  const TargetModel* model_ = nullptr;  // defines space_ and the default layout
   TileLayout layout_;
 };
 

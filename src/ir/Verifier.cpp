@@ -15,8 +15,7 @@ namespace {
 
 class FunctionVerifier {
  public:
-  FunctionVerifier(const Function& f, Target target, DiagnosticEngine& diags)
-      : f_(f), target_(target), diags_(diags), names_(f) {}
+  FunctionVerifier(const Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags), names_(f) {}
 
   bool run() {
     const Block& body = f_.body();
@@ -141,7 +140,7 @@ class FunctionVerifier {
   }
 
   void checkRules(const Op& op) {
-    auto e = ir::verifyOp(op, target_);
+    auto e = ir::verifyOp(op);
     if (!e) return;
     const Value* about = e->operand >= 0 && unsigned(e->operand) < op.numOperands() ? op.operand(unsigned(e->operand))
                                                                                     : nullptr;
@@ -183,7 +182,7 @@ class FunctionVerifier {
   }
 
   std::string typeStr(const Type& t) const {
-    return t.str([&](const Value* v) { return "%" + names_(v); }, target_);
+    return t.str([&](const Value* v) { return "%" + names_(v); });
   }
 
   void checkFor(const Op& op) {
@@ -234,7 +233,6 @@ class FunctionVerifier {
   }
 
   const Function& f_;
-  Target target_;
   DiagnosticEngine& diags_;
   ValueNames names_;
   std::unordered_set<const Value*> visible_;  // lookups only; never iterated
@@ -245,7 +243,7 @@ class FunctionVerifier {
 
 bool verifyModule(const Module& m, DiagnosticEngine& diags) {
   bool ok = true;
-  for (const auto& f : m.functions()) ok = FunctionVerifier(*f, m.target(), diags).run() && ok;
+  for (const auto& f : m.functions()) ok = FunctionVerifier(*f, diags).run() && ok;
   return ok;
 }
 

@@ -62,7 +62,7 @@ class ExpandBatchMatmul final : public Pass {
       f->walk([&](Op& op) {
         if (op.kind() == OpKind::BatchMatmul && expandable(op)) found.push_back(&op);
       });
-      for (Op* op : found) expand(*op, m.target());
+      for (Op* op : found) expand(*op);
     }
     return true;
   }
@@ -79,14 +79,14 @@ class ExpandBatchMatmul final : public Pass {
     return true;
   }
 
-  static void expand(Op& op, Target target) {
+  static void expand(Op& op) {
     const Type& result = op.result()->type();
     const size_t n = result.rank();
     std::vector<int64_t> batch(result.shape().begin(), result.shape().end() - 2);
     std::vector<Op*> stores;
     for (const Use& u : op.result()->uses()) stores.push_back(u.user);
     const std::string base = op.result()->name().empty() ? "mm" : op.result()->name();
-    OpBuilder build = OpBuilder::before(op, target);
+    OpBuilder build = OpBuilder::before(op);
     std::vector<int64_t> at(batch.size(), 0);
     int64_t pages = 1;
     for (int64_t b : batch) pages *= b;
@@ -101,7 +101,7 @@ class ExpandBatchMatmul final : public Pass {
         std::vector<Expr> offsets = *store->attr<std::vector<Expr>>("offsets");
         size_t lead = offsets.size() - n;
         for (size_t i = 0; i < batch.size(); ++i) offsets[lead + i] = offsets[lead + i] + at[i];
-        OpBuilder::before(*store, target).create(OpKind::Store, {product, store->operand(1)}, {{"offsets", offsets}});
+        OpBuilder::before(*store).create(OpKind::Store, {product, store->operand(1)}, {{"offsets", offsets}});
       }
       for (size_t i = batch.size(); i-- > 0;)  // the next batch index, row-major
         if (++at[i] < batch[i]) break;

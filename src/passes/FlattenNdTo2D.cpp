@@ -191,8 +191,7 @@ class Preconditions {
 
 class Rewriter {
  public:
-  Rewriter(Target target, DiagnosticEngine& diags, const FoldedSlices& folded)
-      : target_(target), diags_(diags), folded_(folded) {}
+  Rewriter(DiagnosticEngine& diags, const FoldedSlices& folded) : diags_(diags), folded_(folded) {}
 
   bool run(Function& f) {
     rewriteBlock(f.body());
@@ -243,7 +242,7 @@ class Rewriter {
   void collapseResults(Op& op) {
     for (unsigned i = 0; i < op.numResults(); ++i) {
       Value* r = op.result(i);
-      if (isNdTile(r->type())) r->setType(nd::collapseTile(r->type(), target_));
+      if (isNdTile(r->type())) r->setType(nd::collapseTile(r->type()));
     }
   }
 
@@ -269,9 +268,8 @@ class Rewriter {
     const Type& tensor = op.operand(0)->type();
     std::vector<Expr> window(tensor.rank() - tile.rank(), Expr::constant(1));
     window.insert(window.end(), tile.valid().begin(), tile.valid().end());
-    bool naturalNz = tile.space() == MemSpace::Mat &&
-                     tile.layout() == defaultLayout(MemSpace::Mat, tile.shape(), target_);
-    r->setType(nd::collapseTile(tile, target_));
+    bool naturalNz = tile.model() && tile.model()->hasRole(tile.space(), kMatmulStage) && tile.hasDefaultLayout();
+    r->setType(nd::collapseTile(tile));
     if (!naturalNz) {
       op.setAttr("window", window);
       return;
@@ -285,7 +283,7 @@ class Rewriter {
       ok_ = false;
       return;
     }
-    Value* view = OpBuilder::before(op, target_).createValue(
+    Value* view = OpBuilder::before(op).createValue(
         OpKind::TensorView, {op.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
         op.operand(0)->name() + "_2d");
     op.setOperand(0, view);
@@ -316,14 +314,14 @@ class Rewriter {
     const Type flatIn = in->type();
     // The result's valid extents are the input page's, swapped (batch axes are full).
     const std::vector<Expr> pageValid{ndOut.valid()[n - 1], ndOut.valid()[n - 2]};
-    OpBuilder build = OpBuilder::before(op, target_);
+    OpBuilder build = OpBuilder::before(op);
     auto slice = [&](Value* from, Expr row, std::vector<Expr> valid, const std::string& name) {
       return build.createValue(OpKind::Slice, {from}, {{"offsets", std::vector<Expr>{std::move(row), Expr::constant(0)}}},
                                flatIn.withShape({a, b}, std::move(valid)), name);
     };
 
     const std::string base = op.result()->name().empty() ? "transpose" : op.result()->name();
-    Value* acc = build.createValue(OpKind::Create, {}, {}, nd::collapseTile(ndOut, target_), base);
+    Value* acc = build.createValue(OpKind::Create, {}, {}, nd::collapseTile(ndOut), base);
     Value* pool = build.createValue(OpKind::Create, {}, {}, flatIn.withFullValid(), base + "_scratch");
     for (int64_t p = 0; p < pages; ++p) {
       std::string idx = std::to_string(p);
@@ -339,7 +337,6 @@ class Rewriter {
     op.parentBlock()->erase(&op);
   }
 
-  Target target_;
   DiagnosticEngine& diags_;
   const FoldedSlices& folded_;
   bool ok_ = true;
@@ -359,7 +356,7 @@ class FlattenNdTo2D final : public Pass {
     FoldedSlices folded;
     for (auto& f : m.functions()) ok = Preconditions(ctx.diags, folded).check(*f) && ok;
     if (!ok) return false;
-    for (auto& f : m.functions()) ok = Rewriter(m.target(), ctx.diags, folded).run(*f) && ok;
+    for (auto& f : m.functions()) ok = Rewriter(ctx.diags, folded).run(*f) && ok;
     return ok;
   }
 };

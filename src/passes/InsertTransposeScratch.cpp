@@ -24,7 +24,7 @@ class InsertTransposeScratch final : public Pass {
         if (op->kind() != OpKind::Transpose || op->numOperands() != 1) continue;
         Value* src = op->operand(0);
         std::string name = (src->name().empty() ? std::string("transpose") : src->name()) + "_scratch";
-        passes::appendScratch(*op, src->type().withFullValid(), name, m.target());
+        passes::appendScratch(*op, src->type().withFullValid(), name);
       }
     return true;
   }

@@ -41,11 +41,6 @@ std::vector<Op*> preorder(Function& f) {
 
 bool isTile(const Value* v) { return v && v->type().isTile(); }
 
-bool isCubeSpace(MemSpace m) {
-  return m == MemSpace::Mat || m == MemSpace::Left || m == MemSpace::Right ||
-         m == MemSpace::Acc || m == MemSpace::Bias || m == MemSpace::Scaling;
-}
-
 ValueUnionFind::Entry& ValueUnionFind::entry(Value* v) {
   auto it = entries_.find(v);
   if (it == entries_.end()) it = entries_.emplace(v, Entry{v, 1}).first;
@@ -131,8 +126,8 @@ void addNote(Diagnostic& d, SourceRange range, std::string message) {
   d.notes.push_back({std::move(message), range});
 }
 
-ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name, ir::Target target) {
-  ir::Value* v = ir::OpBuilder::before(op, target).createValue(ir::OpKind::Create, {}, {}, std::move(type),
+ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name) {
+  ir::Value* v = ir::OpBuilder::before(op).createValue(ir::OpKind::Create, {}, {}, std::move(type),
                                                                std::move(name));
   op.addOperand(v);
   return v;

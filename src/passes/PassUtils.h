@@ -18,7 +18,6 @@ std::vector<ir::Op*> preorder(ir::Function& f);
 bool isTile(const ir::Value* v);
 // Zero-copy tile views: the result is the operand's memory seen with another type.
 // mat, left, right, acc, bias and scaling belong to the cube core; vec to the vector core.
-bool isCubeSpace(ir::MemSpace m);
 
 // Union-find with path halving and union by size: near-linear in the number of values.
 class ValueUnionFind {
@@ -44,7 +43,7 @@ void forEachTileJoin(ir::Function& f, bool views,
 
 // Creates a `tile.create` of `type` right before `op` and appends its result to op's
 // operands: the scratch tile some PTO instructions need (trow*, ttrans).
-ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name, ir::Target target);
+ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
 
 // `'acc'` for a named value, otherwise a description of where it comes from.
 std::string describe(const ir::Value* v);
@@ -66,12 +65,12 @@ class ErrorWatch {
   unsigned before_;
 };
 
-// Runs `Worker(function, target, diags).run()` on every function of `m`; the pass
+// Runs `Worker(function, m.target(), diags).run()` on every function of `m`; the pass
 // fails when any error was reported (the shape of every function-level pass).
 template <class Worker>
-bool runOnFunctions(ir::Module& m, ir::Target target, DiagnosticEngine& diags) {
+bool runOnFunctions(ir::Module& m, DiagnosticEngine& diags) {
   ErrorWatch errors(diags);
-  for (auto& f : m.functions()) Worker(*f, target, diags).run();
+  for (auto& f : m.functions()) Worker(*f, m.target(), diags).run();
   return errors.clean();
 }
 

@@ -160,7 +160,7 @@ TEST_CASE("pass manager: the running pass is known after it throws") {
 
 TEST_CASE("instrumentation: crash injector throws in the named pass after the snapshot") {
   Fixture f;
-  f.module.addFunction("k", ir::FuncKind::Aiv);
+  f.module.addFunction("k", ir::KernelKind(pto::Kernel::Aiv));
   PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("a"));
   pm.addPass(f.pass("b"));
@@ -225,7 +225,7 @@ TEST_CASE("instrumentation: timing prints one row per pass in order, then the to
 
 TEST_CASE("instrumentation: tree dir gets the input and one numbered file per pass") {
   Fixture f;
-  f.module.addFunction("k", ir::FuncKind::Aiv);
+  f.module.addFunction("k", ir::KernelKind(pto::Kernel::Aiv));
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("tilec-tree-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/Expr.h"
 #include "ir/IR.h"
 #include "ir/IRText.h"
@@ -17,7 +18,8 @@ namespace {
 
 // Index values S, c, i, j (ids in that order) to build expressions over.
 struct Vars {
-  Function f{"k", FuncKind::Incore};
+  Module m;
+  Function& f = m.addFunction("k");
   Expr S = Expr::var(f.addParam(Type::index(), "S", ParamDir::None));
   Expr c = Expr::var(f.addParam(Type::index(), "c", ParamDir::None));
   Expr i = Expr::var(f.addParam(Type::index(), "i", ParamDir::None));
@@ -38,7 +40,7 @@ std::string reparse(const std::string& text) {
                     "  %r = arith.index {value = " + text + "} : index\n}\n";
   FileId file = sm.addBuffer("expr.tir", src);
   DiagnosticEngine diags(sm);
-  auto m = parseModule(sm, file, diags, Target::A2A3);
+  auto m = parseModule(sm, file, diags, pto::ptoModel(pto::Arch::A2A3));
   REQUIRE_MESSAGE(m, "parse failed for " << text);
   const Op& op = *m->functions()[0]->body().ops().front();
   return str(*op.attr<Expr>("value"));

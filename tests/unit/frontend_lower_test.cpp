@@ -2,6 +2,7 @@
 // positive cases, code + position + message for errors.
 #include <doctest/doctest.h>
 
+#include "backend/pto/PtoModel.h"
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
 #include "ir/IRText.h"
@@ -17,7 +18,7 @@ struct Lowered {
     FileId file = sm.addBuffer("t.tile", src);
     std::unique_ptr<ast::Module> ast = frontend::parse(sm, file, diags);
     REQUIRE(ast);
-    std::unique_ptr<ir::Module> m = frontend::lower(*ast, diags, ir::Target::A2A3);
+    std::unique_ptr<ir::Module> m = frontend::lower(*ast, diags, pto::ptoModel(pto::Arch::A2A3));
     if (!m) return;
     ir = ir::printToString(*m);
     verified = ir::verifyModule(*m, diags);

@@ -52,7 +52,7 @@ TEST_CASE("frontend parse: kernels, kinds, parameters and sizes") {
   CHECK(std::holds_alternative<std::unique_ptr<ast::ConstDecl>>(p.module->decls[0]));
   const ast::Kernel& a = kernelAt(*p.module, 1);
   CHECK(a.name == "a");
-  CHECK(a.kind == ir::FuncKind::Aiv);
+  CHECK(a.kind == "aiv");
   REQUIRE(a.params.size() == 5);
   CHECK(a.params[0].dir == ir::ParamDir::In);
   CHECK(a.params[0].dtype == ir::DType::BF16);
@@ -66,7 +66,7 @@ TEST_CASE("frontend parse: kernels, kinds, parameters and sizes") {
   REQUIRE(a.symbols.size() == 1);
   CHECK(a.symbols[0].name == "S");
   const ast::Kernel& b = kernelAt(*p.module, 2);
-  CHECK(b.kind == ir::FuncKind::Incore);
+  CHECK(b.kind.empty());
   CHECK(b.params.size() == 1);
   CHECK(b.symbols.size() == 2);
 }
@@ -76,7 +76,7 @@ TEST_CASE("frontend parse: operator precedence and the AST dump") {
   REQUIRE(p.module);
   CHECK(p.ast() ==
         "Module\n"
-        "  Kernel k incore @1:1\n"
+        "  Kernel k @1:1\n"
         "    Block @1:12\n"
         "      Let v @2:3\n"
         "        Binary || @2:11\n"
@@ -108,7 +108,7 @@ TEST_CASE("frontend parse: statements, calls and annotations in the AST dump") {
   REQUIRE(p.module);
   CHECK(p.ast() ==
         "Module\n"
-        "  Kernel k incore @1:1\n"
+        "  Kernel k @1:1\n"
         "    Param x in f32 tensor @1:10\n"
         "      Int 16 @1:20\n"
         "      Int 16 @1:24\n"

@@ -44,7 +44,7 @@ struct Compiled {
     FileId file = sources.addBuffer(name + ".tile", readSample(name));
     auto ast = frontend::parse(sources, file, diags);
     REQUIRE(ast);
-    module = frontend::lower(*ast, diags, ir::Target::A2A3);
+    module = frontend::lower(*ast, diags, pto::ptoModel(pto::Arch::A2A3));
     REQUIRE(module);
     if (!pipeline) return;
     PassContext ctx{diags};

@@ -2,6 +2,7 @@
 // replaceAllUsesWith reach values inside expressions, attributes and types.
 #include <doctest/doctest.h>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/Builder.h"
 #include "ir/IRText.h"
 #include "test_support.h"
@@ -20,7 +21,7 @@ TEST_CASE("builder: results typed by the op rules; violations create nothing") {
   REQUIRE(p.module);
   Function& f = *p.module->functions()[0];
   Value* t = nth(f.body(), 0).result();
-  OpBuilder b(f.body(), Target::A2A3);
+  OpBuilder b(f.body());
   Value* sum = b.createValue(OpKind::Add, {t, t}, {}, {}, "sum");
   CHECK(sum->type() == t->type());
   Value* rows = b.createValue(OpKind::RowSum, {sum}, {}, {}, "rows");
@@ -34,7 +35,7 @@ TEST_CASE("builder: results typed by the op rules; violations create nothing") {
 
   // Inserted before an op, at its location.
   Op& load = nth(f.body(), 0);
-  OpBuilder front = OpBuilder::before(load, Target::A2A3);
+  OpBuilder front = OpBuilder::before(load);
   Op* c = front.create(OpKind::Create, {}, {}, Type::tile(DType::F32, {8, 8}), "c");
   CHECK(&nth(f.body(), 0) == c);
   CHECK(c->loc().begin == load.loc().begin);
@@ -54,7 +55,7 @@ TEST_CASE("builder: clone maps operands, block arguments and values inside expre
   // Clone the loop with %S replaced by a new size parameter %T.
   Value* T = f.addParam(Type::index(), "T", ParamDir::None);
   ValueMapping mapping{{f.param(2), T}};
-  OpBuilder b(f.body(), Target::A2A3);
+  OpBuilder b(f.body());
   Op* copy = b.clone(loop, mapping);
   std::string text = printToString(*p.module);
   CHECK(text.find("scf.for %c_1 = 0 to %T step 16 {") != std::string::npos);

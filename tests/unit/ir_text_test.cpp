@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
 #include "test_support.h"
@@ -20,12 +21,12 @@ namespace {
 
 using Parsed = testing::ParsedTir;
 
-std::unique_ptr<Parsed> parse(const std::string& text, Target target = Target::A2A3) {
+std::unique_ptr<Parsed> parse(const std::string& text, const TargetModel& target = pto::ptoModel(pto::Arch::A2A3)) {
   return std::make_unique<Parsed>("test.tir", text, target);
 }
 
 // print(parse(text)) must be `text` itself, and reparsing the print must print it again.
-void checkRoundTrip(const std::string& text, Target target = Target::A2A3) {
+void checkRoundTrip(const std::string& text, const TargetModel& target = pto::ptoModel(pto::Arch::A2A3)) {
   auto p = parse(text, target);
   for (const std::string& e : p->diagnostics(false)) MESSAGE(e);
   REQUIRE(p->module);
@@ -218,25 +219,26 @@ TEST_CASE("layouts print only when they differ from the target's default") {
   %l_1 = tile.move %a : tile<f16, [16, 16], left, layout=row_major/row_major/512/pad0>
 }
 )";
-  checkRoundTrip(a5, Target::A5);
-  auto p = parse(a5, Target::A5);
+  checkRoundTrip(a5, pto::ptoModel(pto::Arch::A5));
+  auto p = parse(a5, pto::ptoModel(pto::Arch::A5));
   REQUIRE(p->module);
   const auto& ops = p->module->functions()[0]->body().ops();
   const Type& left = (*std::next(ops.begin()))->result()->type();
-  CHECK(left.layout() == defaultLayout(MemSpace::Left, {16, 16}, Target::A5));
+  CHECK(left.layout() == defaultLayout(pto::Left, {16, 16}, &pto::ptoModel(pto::Arch::A5)));
   CHECK(left.layout().blayout == BLayout::ColMajor);
-  // Printed for a2a3, the a5 default is explicit and the a2a3 one implied.
-  p->module->setTarget(Target::A2A3);
-  std::string printed = printToString(*p->module);
-  CHECK(printed.find("left, layout=col_major/row_major/512/pad0>") != std::string::npos);
+  // Parsed for a2a3, the row-major left layout is the default and prints implied.
+  auto a2a3 = parse(a5, pto::ptoModel(pto::Arch::A2A3));
+  REQUIRE(a2a3->module);
+  std::string printed = printToString(*a2a3->module);
+  CHECK(printed.find("%l = tile.move %a : tile<f16, [16, 16], left>") != std::string::npos);
   CHECK(printed.find("%l_1 = tile.move %a : tile<f16, [16, 16], left>") != std::string::npos);
 }
 
 TEST_CASE("value names: hints made unique in program order, numbers otherwise") {
-  Module m;
-  Function& f = m.addFunction("names", FuncKind::Aiv);
+  Module m(pto::ptoModel(pto::Arch::A2A3));
+  Function& f = m.addFunction("names", ir::KernelKind(pto::Kernel::Aiv));
   Value* x = f.addParam(Type::tensor(DType::F32, {Expr::constant(16), Expr::constant(16)}), "x", ParamDir::In);
-  Type t = Type::tile(DType::F32, {16, 16}, {}, MemSpace::Vec);
+  Type t = Type::tile(DType::F32, {16, 16}, {}, pto::Vec, std::nullopt, &m.target());
   auto load = [&](const std::string& hint) {
     Op* op = f.body().create(OpKind::Load, {});
     op->addOperand(x);
@@ -296,7 +298,7 @@ TEST_CASE("locations print and parse back when the file is loaded") {
   std::string text = "func @k(%i: index) incore {\n  %a = arith.index {value = %i + 1} : index\n}\n";
   FileId f = sm.addBuffer("loc.tir", text);
   DiagnosticEngine diags(sm);
-  auto m = parseModule(sm, f, diags, Target::A2A3);
+  auto m = parseModule(sm, f, diags, pto::ptoModel(pto::Arch::A2A3));
   REQUIRE(m);
   PrintOptions opts;
   opts.locations = true;
@@ -304,7 +306,7 @@ TEST_CASE("locations print and parse back when the file is loaded") {
   std::string printed = printToString(*m, opts);
   CHECK(printed == "func @k(%i: index) incore {\n  %a = arith.index {value = %i + 1} : index loc(\"loc.tir\":2:3)\n}\n");
   FileId f2 = sm.addBuffer("loc2.tir", printed);
-  auto m2 = parseModule(sm, f2, diags, Target::A2A3);
+  auto m2 = parseModule(sm, f2, diags, pto::ptoModel(pto::Arch::A2A3));
   REQUIRE(m2);
   const Op& op = *m2->functions()[0]->body().ops().front();
   CHECK(op.loc().file == f);

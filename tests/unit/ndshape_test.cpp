@@ -1,6 +1,7 @@
 // The ND shape rules shared by flatten-nd-to-2d, store-partition and store typing.
 #include <doctest/doctest.h>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/IR.h"
 #include "ir/NdShape.h"
 
@@ -31,7 +32,8 @@ TEST_CASE("collapse merges every leading dim into the rows") {
 }
 
 TEST_CASE("symbolic valid factors survive the collapse") {
-  Function f("k", FuncKind::Incore);
+  Module m;
+  Function& f = m.addFunction("k");
   Expr S = Expr::var(f.addParam(Type::index(), "S", ParamDir::None));
   CHECK(nd::collapseExprs({Expr::constant(1), S, Expr::constant(512)}) ==
         std::vector<Expr>{S, Expr::constant(512)});
@@ -40,10 +42,10 @@ TEST_CASE("symbolic valid factors survive the collapse") {
 }
 
 TEST_CASE("collapsed tile types keep a default layout default") {
-  Type t = Type::tile(DType::F32, {2, 3, 1}, {}, MemSpace::Vec);
-  Type flat = nd::collapseTile(t, Target::A2A3);
+  Type t = Type::tile(DType::F32, {2, 3, 1}, {}, pto::Vec, std::nullopt, &pto::ptoModel(pto::Arch::A2A3));
+  Type flat = nd::collapseTile(t);
   CHECK(flat.shape() == std::vector<int64_t>{6, 1});
-  CHECK(flat.layout() == defaultLayout(MemSpace::Vec, {6, 1}, Target::A2A3));  // a column vector
+  CHECK(flat.layout() == defaultLayout(pto::Vec, {6, 1}, &pto::ptoModel(pto::Arch::A2A3)));  // a column vector
 }
 
 TEST_CASE("offsets fold row-major over the dims") {

@@ -20,8 +20,8 @@ std::vector<Expr> ks(std::initializer_list<int64_t> xs) {
   return out;
 }
 
-Type tile(DType d, std::vector<int64_t> shape, MemSpace s = MemSpace::None, std::vector<Expr> valid = {}) {
-  return Type::tile(d, std::move(shape), std::move(valid), s);
+Type tile(DType d, std::vector<int64_t> shape, ir::SpaceId s = ir::kNoSpace, std::vector<Expr> valid = {}) {
+  return Type::tile(d, std::move(shape), std::move(valid), s, std::nullopt, &pto::ptoModel(pto::Arch::A2A3));
 }
 
 Type tensor(DType d, std::vector<Expr> dims) { return Type::tensor(d, std::move(dims)); }
@@ -52,7 +52,8 @@ AttrMap offsets(std::vector<Expr> offs) { return {{"offsets", std::move(offs)}};
 
 // A function with index values %S and %c to build symbolic shapes from.
 struct Syms {
-  Function f{"k", FuncKind::Incore};
+  Module m;
+  Function& f = m.addFunction("k");
   Expr S = Expr::var(f.addParam(Type::index(), "S", ParamDir::None));
   Expr c = Expr::var(f.addParam(Type::index(), "c", ParamDir::None));
 };
@@ -113,7 +114,7 @@ TEST_CASE("attribute schema") {
 TEST_CASE("load") {
   Syms s;
   Type x = tensor(DType::BF16, {s.S, k(512)});
-  Type t = tile(DType::BF16, {16, 512}, MemSpace::None, {Expr::min(k(16), s.S - s.c), k(512)});
+  Type t = tile(DType::BF16, {16, 512}, ir::kNoSpace, {Expr::min(k(16), s.S - s.c), k(512)});
   CHECK(Infer{OpKind::Load, {x}, offsets({s.c, k(0)}), t}.type() == t);
   // A rank-1 tile reads a window padded with leading 1s.
   Type row = tile(DType::BF16, {512});
@@ -136,14 +137,14 @@ TEST_CASE("load") {
   CHECK(e.message == "load window [16, 512] at offsets [56, 0] runs past the tensor extents [64, 512] on axis 0; shrink "
                      "the window or move it inside");
   // The valid extent bounds the window: a partial tile at the tail is fine.
-  Type tail = tile(DType::BF16, {16, 512}, MemSpace::None, ks({8, 512}));
+  Type tail = tile(DType::BF16, {16, 512}, ir::kNoSpace, ks({8, 512}));
   CHECK(Infer{OpKind::Load, {tensor(DType::BF16, ks({64, 512}))}, offsets(ks({56, 0})), tail}.type() == tail);
   e = Infer{OpKind::Load, {x}, offsets(ks({-1, 0})), t}.error();
   CHECK(e.id == Diag::OutOfBounds);
-  e = Infer{OpKind::Load, {x}, offsets({s.c, k(0)}), tile(DType::BF16, {16, 512}, MemSpace::None, {s.S - s.c, k(512)})}.error();
+  e = Infer{OpKind::Load, {x}, offsets({s.c, k(0)}), tile(DType::BF16, {16, 512}, ir::kNoSpace, {s.S - s.c, k(512)})}.error();
   CHECK(e.id == Diag::ValidExtent);
   CHECK(e.message == "valid extent S - c of axis 0 may exceed the physical extent 16; bound it, e.g. min(16, S - c)");
-  e = Infer{OpKind::Load, {x}, offsets(ks({0, 0})), tile(DType::BF16, {16, 512}, MemSpace::None, ks({0, 512}))}.error();
+  e = Infer{OpKind::Load, {x}, offsets(ks({0, 0})), tile(DType::BF16, {16, 512}, ir::kNoSpace, ks({0, 512}))}.error();
   CHECK(e.id == Diag::ValidExtent);
   // An explicit window (ND stores and loads) is checked instead of the padded valid shape.
   AttrMap windowed = offsets(ks({0, 0}));
@@ -184,7 +185,7 @@ TEST_CASE("store") {
 }
 
 TEST_CASE("create and full") {
-  Type t = tile(DType::F32, {16, 64}, MemSpace::Vec);
+  Type t = tile(DType::F32, {16, 64}, pto::Vec);
   CHECK(Infer{OpKind::Create, {}, {}, t}.type() == t);
   CHECK(Infer{OpKind::Create, {}, {}, f32}.error().id == Diag::OperandKind);
   CHECK(Infer{OpKind::Full, {f32}, {}, t}.type() == t);
@@ -196,14 +197,14 @@ TEST_CASE("create and full") {
 }
 
 TEST_CASE("move and cast change only what they may") {
-  Type mat = tile(DType::F16, {32, 32}, MemSpace::Mat);
-  Type left = tile(DType::F16, {32, 32}, MemSpace::Left);
+  Type mat = tile(DType::F16, {32, 32}, pto::Mat);
+  Type left = tile(DType::F16, {32, 32}, pto::Left);
   CHECK(Infer{OpKind::Move, {mat}, {}, left}.type() == left);
-  OpError e = Infer{OpKind::Move, {mat}, {}, tile(DType::F16, {32, 16}, MemSpace::Left)}.error();
+  OpError e = Infer{OpKind::Move, {mat}, {}, tile(DType::F16, {32, 16}, pto::Left)}.error();
   CHECK(e.id == Diag::DeclaredTypeChange);
   CHECK(e.message == "move may change only the memory space and layout, but turns tile<f16, [32, 32], mat> into "
                      "tile<f16, [32, 16], left>; keep the rest of the type");
-  Type f = tile(DType::F32, {32, 32}, MemSpace::Mat);
+  Type f = tile(DType::F32, {32, 32}, pto::Mat);
   AttrMap round{{"rmode", RoundMode::Round}};
   CHECK(Infer{OpKind::Cast, {mat}, round, f}.type() == f);
   CHECK(Infer{OpKind::Cast, {mat}, round, tile(DType::F32, {32, 32})}.error().id == Diag::DeclaredTypeChange);
@@ -213,7 +214,7 @@ TEST_CASE("move and cast change only what they may") {
 
 TEST_CASE("elementwise binary ops") {
   Type a = tile(DType::F32, {16, 64});
-  Type v = tile(DType::F32, {16, 64}, MemSpace::Vec);
+  Type v = tile(DType::F32, {16, 64}, pto::Vec);
   CHECK(Infer{OpKind::Add, {a, a}}.type() == a);
   CHECK(Infer{OpKind::Max, {a, v}}.type() == v);  // one space unset: the set one
   OpError e = Infer{OpKind::Sub, {a, tile(DType::F16, {16, 64})}}.error();
@@ -225,9 +226,9 @@ TEST_CASE("elementwise binary ops") {
                      "value use row_expand_sub(tile, column)");
   e = Infer{OpKind::Max, {a, tile(DType::F32, {8, 64})}}.error();
   CHECK(e.message == "max operands have different shapes ([16, 64] and [8, 64]); make the shapes equal");
-  e = Infer{OpKind::Mul, {a, tile(DType::F32, {16, 64}, MemSpace::None, ks({8, 64}))}}.error();
+  e = Infer{OpKind::Mul, {a, tile(DType::F32, {16, 64}, ir::kNoSpace, ks({8, 64}))}}.error();
   CHECK(e.id == Diag::ValidShapeMismatch);
-  e = Infer{OpKind::Div, {v, tile(DType::F32, {16, 64}, MemSpace::Mat)}}.error();
+  e = Infer{OpKind::Div, {v, tile(DType::F32, {16, 64}, pto::Mat)}}.error();
   CHECK(e.id == Diag::SpaceMismatch);
   CHECK(e.message == "div operands are in different memory spaces (vec and mat); move one of them with move(t, space = ...)");
   CHECK(Infer{OpKind::Min, {a, f32}}.error().id == Diag::OperandKind);
@@ -257,18 +258,18 @@ TEST_CASE("unary ops") {
 }
 
 TEST_CASE("row and column reductions") {
-  Type a = tile(DType::F32, {16, 128}, MemSpace::Vec);
+  Type a = tile(DType::F32, {16, 128}, pto::Vec);
   Type r = Infer{OpKind::RowMax, {a}}.type();
   CHECK(r.shape() == std::vector<int64_t>{16, 1});
   CHECK(r.layout().blayout == BLayout::ColMajor);  // a column vector
-  CHECK(r == tile(DType::F32, {16, 1}, MemSpace::Vec));
+  CHECK(r == tile(DType::F32, {16, 1}, pto::Vec));
   CHECK(Infer{OpKind::RowSum, {a, a}}.type() == r);
   Syms s;
-  Type partial = tile(DType::F32, {16, 128}, MemSpace::None, {Expr::min(k(16), s.S), k(100)});
+  Type partial = tile(DType::F32, {16, 128}, ir::kNoSpace, {Expr::min(k(16), s.S), k(100)});
   CHECK(Infer{OpKind::RowMin, {partial}}.type().valid() == std::vector<Expr>{Expr::min(k(16), s.S), k(1)});
   CHECK(Infer{OpKind::RowMax, {tile(DType::F32, {2, 8, 16})}}.type().shape() == std::vector<int64_t>{2, 8, 1});
   CHECK(Infer{OpKind::RowMax, {tile(DType::F32, {128})}}.error().id == Diag::RankNotSupported);
-  OpError e = Infer{OpKind::RowSum, {a, tile(DType::F32, {16, 64}, MemSpace::Vec)}}.error();
+  OpError e = Infer{OpKind::RowSum, {a, tile(DType::F32, {16, 64}, pto::Vec)}}.error();
   CHECK(e.id == Diag::ShapeMismatch);
   CHECK(e.operand == 1);
   CHECK(Infer{OpKind::RowSum, {a, a, a}}.error().id == Diag::IRVerify);
@@ -288,17 +289,17 @@ TEST_CASE("row broadcasts") {
   CHECK(e.message == "row_expand_mul needs the per-row column to be [16, 1] for a [16, 128] tile, but it is [1, 128]; "
                      "reduce the rows with row_max/row_sum/row_min to get that column");
   CHECK(Infer{OpKind::RowExpandAdd, {a, tile(DType::F16, {16, 1})}}.error().id == Diag::DTypeMismatch);
-  CHECK(Infer{OpKind::RowExpandDiv, {a, tile(DType::F32, {16, 1}, MemSpace::None, ks({8, 1}))}}.error().id ==
+  CHECK(Infer{OpKind::RowExpandDiv, {a, tile(DType::F32, {16, 1}, ir::kNoSpace, ks({8, 1}))}}.error().id ==
         Diag::ValidShapeMismatch);
 }
 
 TEST_CASE("matmul") {
-  Type lhs = tile(DType::F16, {16, 32}, MemSpace::Left);
-  Type rhs = tile(DType::F16, {32, 8}, MemSpace::Right);
-  CHECK(Infer{OpKind::Matmul, {lhs, rhs}}.type() == tile(DType::F32, {16, 8}, MemSpace::Acc));
+  Type lhs = tile(DType::F16, {16, 32}, pto::Left);
+  Type rhs = tile(DType::F16, {32, 8}, pto::Right);
+  CHECK(Infer{OpKind::Matmul, {lhs, rhs}}.type() == tile(DType::F32, {16, 8}, pto::Acc));
   CHECK(Infer{OpKind::Matmul, {tile(DType::I8, {16, 32}), tile(DType::I8, {32, 8})}}.type() == tile(DType::I32, {16, 8}));
   Syms s;
-  Type partial = tile(DType::BF16, {16, 32}, MemSpace::None, {Expr::min(k(16), s.S), k(32)});
+  Type partial = tile(DType::BF16, {16, 32}, ir::kNoSpace, {Expr::min(k(16), s.S), k(32)});
   Type r = Infer{OpKind::Matmul, {partial, tile(DType::BF16, {32, 8})}}.type();
   CHECK(r.valid() == std::vector<Expr>{Expr::min(k(16), s.S), k(8)});
   OpError e = Infer{OpKind::Matmul, {lhs, tile(DType::F16, {16, 16})}}.error();
@@ -310,14 +311,14 @@ TEST_CASE("matmul") {
   CHECK(Infer{OpKind::Matmul, {tile(DType::I16, {16, 32}), tile(DType::I16, {32, 8})}}.error().id ==
         Diag::DTypeNotSupported);
   CHECK(Infer{OpKind::Matmul, {tile(DType::F16, {2, 16, 32}), rhs}}.error().id == Diag::RankNotSupported);
-  CHECK(Infer{OpKind::Matmul, {lhs, tile(DType::F16, {32, 8}, MemSpace::None, ks({16, 8}))}}.error().id ==
+  CHECK(Infer{OpKind::Matmul, {lhs, tile(DType::F16, {32, 8}, ir::kNoSpace, ks({16, 8}))}}.error().id ==
         Diag::ValidShapeMismatch);
 }
 
 TEST_CASE("matmul_acc") {
-  Type acc = tile(DType::F32, {16, 8}, MemSpace::Acc);
-  Type lhs = tile(DType::F16, {16, 32}, MemSpace::Left);
-  Type rhs = tile(DType::F16, {32, 8}, MemSpace::Right);
+  Type acc = tile(DType::F32, {16, 8}, pto::Acc);
+  Type lhs = tile(DType::F16, {16, 32}, pto::Left);
+  Type rhs = tile(DType::F16, {32, 8}, pto::Right);
   Syms s;
   AttrMap init{{"init", Expr::cmp(CmpKind::EQ, s.c, k(0))}};
   CHECK(Infer{OpKind::MatmulAcc, {acc, lhs, rhs}, init}.type() == acc);
@@ -352,12 +353,12 @@ TEST_CASE("batch matmul") {
 }
 
 TEST_CASE("transposes") {
-  Type a = tile(DType::F32, {16, 32}, MemSpace::Vec);
+  Type a = tile(DType::F32, {16, 32}, pto::Vec);
   AttrMap axes{{"axes", std::vector<int64_t>{0, 1}}};
-  CHECK(Infer{OpKind::Transpose, {a}, axes}.type() == tile(DType::F32, {32, 16}, MemSpace::Vec));
-  CHECK(Infer{OpKind::Transpose, {a, a}, axes}.type() == tile(DType::F32, {32, 16}, MemSpace::Vec));
+  CHECK(Infer{OpKind::Transpose, {a}, axes}.type() == tile(DType::F32, {32, 16}, pto::Vec));
+  CHECK(Infer{OpKind::Transpose, {a, a}, axes}.type() == tile(DType::F32, {32, 16}, pto::Vec));
   Syms s;
-  Type nd = tile(DType::F32, {2, 16, 32}, MemSpace::None, {k(2), Expr::min(k(16), s.S), k(32)});
+  Type nd = tile(DType::F32, {2, 16, 32}, ir::kNoSpace, {k(2), Expr::min(k(16), s.S), k(32)});
   AttrMap last{{"axes", std::vector<int64_t>{2, 1}}};
   Type t = Infer{OpKind::TransposeView, {nd}, last}.type();
   CHECK(t.shape() == std::vector<int64_t>{2, 32, 16});
@@ -369,8 +370,8 @@ TEST_CASE("transposes") {
                      "in [0, 2)");
   AttrMap out{{"axes", std::vector<int64_t>{0, 2}}};
   CHECK(Infer{OpKind::TransposeView, {a}, out}.error().id == Diag::TransposeAxes);
-  CHECK(Infer{OpKind::Transpose, {a, tile(DType::F16, {16, 32}, MemSpace::Vec)}, axes}.error().id == Diag::DTypeMismatch);
-  CHECK(Infer{OpKind::Transpose, {a, tile(DType::F32, {16, 32}, MemSpace::Mat)}, axes}.error().id == Diag::SpaceMismatch);
+  CHECK(Infer{OpKind::Transpose, {a, tile(DType::F16, {16, 32}, pto::Vec)}, axes}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::Transpose, {a, tile(DType::F32, {16, 32}, pto::Mat)}, axes}.error().id == Diag::SpaceMismatch);
   CHECK(Infer{OpKind::TransposeView, {a, a}, axes}.error().id == Diag::IRVerify);
 }
 
@@ -382,7 +383,7 @@ TEST_CASE("reshape and reinterpret_view") {
   CHECK(e.message == "reshape of [2, 16, 32] (1024 elements) to [16, 32] (512 elements) changes the element count; keep "
                      "the product of the shape");
   CHECK(Infer{OpKind::Reshape, {a}, {}, tile(DType::I32, {32, 32})}.error().id == Diag::DTypeMismatch);
-  CHECK(Infer{OpKind::Reshape, {tile(DType::F32, {32, 32}, MemSpace::Vec)}, {}, tile(DType::F32, {1024}, MemSpace::Mat)}
+  CHECK(Infer{OpKind::Reshape, {tile(DType::F32, {32, 32}, pto::Vec)}, {}, tile(DType::F32, {1024}, pto::Mat)}
             .error()
             .id == Diag::SpaceMismatch);
   CHECK(Infer{OpKind::ReinterpretView, {a}, {}, tile(DType::I32, {32, 32})}.type() == tile(DType::I32, {32, 32}));
@@ -410,10 +411,10 @@ TEST_CASE("slice and assemble") {
 TEST_CASE("set_valid_shape") {
   Syms s;
   Type a = tile(DType::F32, {32, 16});
-  Type v = tile(DType::F32, {32, 16}, MemSpace::None, {Expr::min(k(32), s.S), k(16)});
+  Type v = tile(DType::F32, {32, 16}, ir::kNoSpace, {Expr::min(k(32), s.S), k(16)});
   CHECK(Infer{OpKind::SetValidShape, {a}, {}, v}.type() == v);
   CHECK(Infer{OpKind::SetValidShape, {a}, {}, tile(DType::F16, {32, 16})}.error().id == Diag::DeclaredTypeChange);
-  CHECK(Infer{OpKind::SetValidShape, {a}, {}, tile(DType::F32, {32, 16}, MemSpace::None, {s.S, k(16)})}.error().id ==
+  CHECK(Infer{OpKind::SetValidShape, {a}, {}, tile(DType::F32, {32, 16}, ir::kNoSpace, {s.S, k(16)})}.error().id ==
         Diag::ValidExtent);
 }
 
@@ -440,31 +441,31 @@ TEST_CASE("tensor.view, const and index") {
 
 TEST_CASE("verifyOp checks counts, attributes and the result type") {
   Module m;
-  Function& f = m.addFunction("k", FuncKind::Aiv);
+  Function& f = m.addFunction("k", ir::KernelKind(pto::Kernel::Aiv));
   Op* create = f.body().create(OpKind::Create, {});
-  Value* a = create->addResult(tile(DType::F32, {16, 16}, MemSpace::Vec));
-  CHECK(!verifyOp(*create, Target::A2A3));
+  Value* a = create->addResult(tile(DType::F32, {16, 16}, pto::Vec));
+  CHECK(!verifyOp(*create));
   Op* exp = f.body().create(OpKind::Exp, {});
   exp->addOperand(a);
   exp->addResult(tile(DType::F32, {16, 16}));
-  auto e = verifyOp(*exp, Target::A2A3);
+  auto e = verifyOp(*exp);
   REQUIRE(e);
   CHECK(e->id == Diag::ResultTypeMismatch);
   exp->result()->setType(a->type());
-  CHECK(!verifyOp(*exp, Target::A2A3));
+  CHECK(!verifyOp(*exp));
   exp->addResult(a->type());
-  e = verifyOp(*exp, Target::A2A3);
+  e = verifyOp(*exp);
   REQUIRE(e);
   CHECK(e->message == "tile.exp has 2 results but the op defines 1; produce exactly that many");
   Op* loop = f.body().create(OpKind::For, {});
   loop->addRegion();
-  CHECK(verifyOp(*loop, Target::A2A3)->id == Diag::BadAttribute);
+  CHECK(verifyOp(*loop)->id == Diag::BadAttribute);
   loop->setAttr("lb", k(0));
   loop->setAttr("ub", k(4));
   loop->setAttr("step", k(1));
-  CHECK(!verifyOp(*loop, Target::A2A3));
+  CHECK(!verifyOp(*loop));
   Op* branch = f.body().create(OpKind::If, {});
   branch->setAttr("cond", Expr::cmp(CmpKind::LT, k(0), k(1)));
   branch->addRegion();
-  CHECK(verifyOp(*branch, Target::A2A3)->message == "scf.if has 1 regions but the op defines 2; give it exactly that many");
+  CHECK(verifyOp(*branch)->message == "scf.if has 1 regions but the op defines 2; give it exactly that many");
 }

@@ -1,5 +1,6 @@
 // assign-buffers: buffer ids per class in program order, the copies that
 // repair in-place updates of vec tiles, and the errors for other spaces.
+#include "backend/pto/PtoModel.h"
 #include "test_support.h"
 
 using namespace tilec;
@@ -137,7 +138,7 @@ TEST_CASE("assign-buffers: trecip may write its source on a5, so no copy there")
                "    scf.yield %r\n"
                "  }\n"
                "  tile.store %s, %c {offsets = [0, 0]}\n"),
-            ir::Target::A5);
+            pto::ptoModel(pto::Arch::A5));
   std::string ir = assign(h);
   CHECK(ir.find("copy") == std::string::npos);
   CHECK(ir.find("%r = tile.recip %acc {buffers = [0]}") != std::string::npos);

@@ -1,5 +1,6 @@
 // infer-memory-space: spaces per class of tiles, operand moves, kernel kinds,
 // and every diagnostic with its code, location and note.
+#include "backend/pto/PtoModel.h"
 #include "test_support.h"
 
 using namespace tilec;
@@ -138,7 +139,7 @@ TEST_CASE("infer-memory-space: an explicit move to left makes its source mat") {
 TEST_CASE("infer-memory-space: a kernel without tiles stays incore") {
   Harness h("func @k(%n: index) incore {\n  %m = arith.index {value = %n * 2} : index\n}\n");
   CHECK(h.run({"verify", "infer-memory-space"}));
-  CHECK(h.module->functions()[0]->kind() == ir::FuncKind::Incore);
+  CHECK(h.module->functions()[0]->kind() == ir::KernelKind(pto::Kernel::Incore));
 }
 
 TEST_CASE("infer-memory-space: a declared space that conflicts with an accumulator use (E0402)") {
@@ -233,7 +234,7 @@ TEST_CASE("infer-memory-space: an accumulator feeding vector work on a2a3 (E0403
 }
 
 TEST_CASE("infer-memory-space: on a5 vector work reads an acc-to-vec move (then the kernel mixes)") {
-  Harness h(fn("incore", kAccToVec), ir::Target::A5);
+  Harness h(fn("incore", kAccToVec), pto::ptoModel(pto::Arch::A5));
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
   CHECK(h.ir() ==
         fn("incore",

@@ -2,6 +2,7 @@
 // location, message). Modules run through the default pipeline up to
 // pto-legality unless a rule is unreachable from verified IR; those cases skip
 // the earlier passes or edit types through the API.
+#include "backend/pto/PtoModel.h"
 #include "test_support.h"
 
 using namespace tilec;
@@ -10,13 +11,13 @@ using tilec::testing::Lines;
 
 namespace {
 
-Lines legality(const std::string& text, ir::Target t = ir::Target::A2A3) {
+Lines legality(const std::string& text, const ir::TargetModel& t = pto::ptoModel(pto::Arch::A2A3)) {
   Harness h(text, t);
   h.runUpTo("pto-legality");
   return h.diagnostics();
 }
 
-Lines codes(const std::string& text, ir::Target t = ir::Target::A2A3) {
+Lines codes(const std::string& text, const ir::TargetModel& t = pto::ptoModel(pto::Arch::A2A3)) {
   Harness h(text, t);
   h.runUpTo("pto-legality");
   return h.codes();
@@ -57,7 +58,7 @@ TEST_CASE("pto-legality: legal vector and cube kernels pass") {
                  "}\n")
             .empty());
   CHECK(legality(kMatmul).empty());
-  CHECK(legality(kMatmul, ir::Target::A5).empty());
+  CHECK(legality(kMatmul, pto::ptoModel(pto::Arch::A5)).empty());
 }
 
 TEST_CASE("pto-legality: per-op dtypes per target (E0501)") {
@@ -77,7 +78,7 @@ TEST_CASE("pto-legality: per-op dtypes per target (E0501)") {
               "4:3: E0501: tile.mul does not support bf16 on a2a3; convert to f32 with tile.cast first",
               "8:3: E0501: tile.div supports only f32, f16 on a2a3 but 'j' is i32; cast it to a "
               "supported dtype first"});
-  CHECK(legality(text, ir::Target::A5) ==
+  CHECK(legality(text, pto::ptoModel(pto::Arch::A5)) ==
         Lines{"4:3: E0501: tile.mul does not support bf16 on a5; convert to f32 with tile.cast first"});
 }
 
@@ -86,14 +87,6 @@ TEST_CASE("pto-legality: loads and stores move only the GM dtypes (E0501)") {
               "  %x = tile.load %a {offsets = [0, 0]} : tile<u16, [16, 16]>\n"
               "  tile.store %x, %c {offsets = [0, 0]}\n"
               "}\n") == Lines{"2:3: E0501", "3:3: E0501"});
-}
-
-TEST_CASE("pto-legality: tiles are 2-D (E0502)") {
-  Harness h("func @k(%a: tensor<f32, [2, 16, 16]> in) aiv {\n"
-            "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], vec>\n"
-            "}\n");
-  CHECK(unverified(h) == Lines{"2:3: E0502: PTO tiles are 2-D but 'x' has shape [2, 16, 16]; "
-                               "flatten it to 2-D (the flatten-nd-to-2d pass does this)"});
 }
 
 TEST_CASE("pto-legality: matmul operand spaces (E0503)") {
@@ -143,7 +136,7 @@ TEST_CASE("pto-legality: load and store spaces per target (E0507, E0508)") {
             "  tile.store %y, %b {offsets = [0, 0]}\n"
             "  tile.store %x, %b {offsets = [0, 0]}\n"
             "}\n",
-            ir::Target::A5);
+            pto::ptoModel(pto::Arch::A5));
   CHECK(unverified(h) ==
         Lines{"2:3: E0507: tile.load can fill only vec or mat tiles but 'x' is in left; load into "
               "mat and move it with tile.move",
@@ -180,7 +173,7 @@ TEST_CASE("pto-legality: move pairs per target (E0510)") {
               "6:3: E0510: tile.move from acc to vec is not supported on a2a3 (supported: mat to "
               "left, right, bias or scaling; vec to vec; acc to mat); go through mat, or store "
               "the tile and load it again"});
-  Harness a5(text, ir::Target::A5);
+  Harness a5(text, pto::ptoModel(pto::Arch::A5));
   CHECK(a5.run({"assign-buffers", "pto-legality"}) == false);
   CHECK(a5.codes() == Lines{"5:3: E0510"});
 }
@@ -259,28 +252,24 @@ TEST_CASE("pto-legality: constant valid extents in [1, 4095] (E0515)") {
               "8192; split the tile into smaller ones"});
 }
 
-TEST_CASE("pto-legality: transposes need their scratch tile (E0516)") {
-  Harness h("func @k(%a: tensor<f32, [16, 16]> in) aiv {\n"
-            "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], vec>\n"
-            "  %t = tile.transpose %x {axes = [0, 1]} : tile<f32, [16, 16], vec>\n"
-            "  %s = tile.create : tile<f32, [16, 16], vec>\n"
-            "  %u = tile.transpose %x, %s {axes = [0, 1]} : tile<f32, [16, 16], vec>\n"
+// pto-legality requires nd-legalized, so the 2-D rules are checked once, by tile-ops-2d.
+TEST_CASE("tile-ops-2d: N-D tiles, batched matmuls and scratch-less transposes (E0611)") {
+  Harness h("func @k(%a: tensor<f32, [2, 16, 16]> in, %b: tensor<f32, [16, 16]> in) aic {\n"
+            "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], vec>\n"
+            "  %y = tile.load %b {offsets = [0, 0]} : tile<f32, [16, 16], vec>\n"
+            "  %t = tile.transpose %y {axes = [0, 1]} : tile<f32, [16, 16], vec>\n"
+            "  %l = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], left>\n"
+            "  %r = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], right>\n"
+            "  %m = tile.batch_matmul %l, %r : tile<f32, [2, 16, 16], acc>\n"
             "}\n");
-  CHECK(unverified(h) ==
-        Lines{"3:3: E0516: tile.transpose lowers to ttrans, which needs a scratch tile; run the "
-              "insert-transpose-scratch pass (part of the default pipeline)"});
-}
-
-TEST_CASE("pto-legality: batch matmul is not lowered (E0517)") {
-  Harness h("func @k(%a: tensor<f32, [2, 16, 16]> in) aic {\n"
-            "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], left>\n"
-            "  %y = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [2, 16, 16], right>\n"
-            "  %m = tile.batch_matmul %x, %y : tile<f32, [2, 16, 16], acc>\n"
-            "}\n");
-  Lines found = unverified(h);
-  CHECK(std::find(found.begin(), found.end(),
-                  "4:3: E0517: tile.batch_matmul is not lowered to PTO yet; write the batch loop "
-                  "with 2-D tile.matmul (or tile.matmul_acc) per batch") != found.end());
+  CHECK(!h.run({"tile-ops-2d"}));
+  CHECK(h.diagnostics() ==
+        Lines{"2:3: E0611: tile.load produces a 3-D tile; run flatten-nd-to-2d before this point",
+              "4:3: E0611: tile.transpose has no scratch operand, which its lowering needs; run "
+              "insert-transpose-scratch before this point",
+              "5:3: E0611: tile.load produces a 3-D tile; run flatten-nd-to-2d before this point",
+              "6:3: E0611: tile.load produces a 3-D tile; run flatten-nd-to-2d before this point",
+              "7:3: E0611: tile.batch_matmul has no 2-D form; run expand-batch-matmul before this point"});
 }
 
 TEST_CASE("check-capacity: the tiles live at one point must fit, not the sum of all (E0518)") {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "backend/pto/PtoModel.h"
 #include "passes/Pass.h"
 #include "target/Registry.h"
 
@@ -49,7 +50,7 @@ TEST_CASE("registry: each default pipeline's required properties are produced in
 TEST_CASE("registry: targets by name; names are unique") {
   CHECK(target::findTarget("a2a3") == &target::defaultTarget());
   REQUIRE(target::findTarget("a5"));
-  CHECK(target::findTarget("a5")->layouts == ir::Target::A5);
+  CHECK(target::findTarget("a5")->model == &pto::ptoModel(pto::Arch::A5));
   CHECK(target::findTarget("nope") == nullptr);
   CHECK_FALSE(target::registerTarget(*target::findTarget("a5")));  // taken
   CHECK(target::targetNames().rfind("a2a3, a5", 0) == 0);

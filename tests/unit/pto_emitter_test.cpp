@@ -1,6 +1,7 @@
 // The PTO emitter: module and function structure, the constant block, tensor
 // views, allocs and their placement, every op form, control flow, names, and
 // byte-identical output across runs.
+#include "backend/pto/PtoModel.h"
 #include "test_support.h"
 
 #include <regex>
@@ -16,7 +17,7 @@ const char* kVecF32_16x64 =
 
 // Compiles through the default pipeline and returns the PTO text with the
 // common 16x64 f32 vec type abbreviated to `T`.
-std::string compile(const std::string& text, ir::Target target = ir::Target::A2A3) {
+std::string compile(const std::string& text, const ir::TargetModel& target = pto::ptoModel(pto::Arch::A2A3)) {
   Harness h(text, target);
   REQUIRE(h.runUpTo("pto-legality"));
   std::string out = h.pto();
@@ -201,7 +202,7 @@ TEST_CASE("pto emitter: a5 modules and the a5 left layout") {
       "  %m = tile.matmul %x, %y : tile<f32, [16, 16]>\n"
       "  tile.store %m, %c {offsets = [0, 0]}\n"
       "}\n",
-      ir::Target::A5);
+      pto::ptoModel(pto::Arch::A5));
   CHECK(has(out, "module attributes {\"pto.target_arch\" = \"a5\"} {\n"));
   CHECK(has(out, "%x_left = pto.alloc_tile : !pto.tile_buf<loc=left, dtype=f16, rows=16, cols=16, "
                  "v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>\n"));

@@ -33,10 +33,20 @@ bool emitToyText(const ir::Module& m, std::ostream& os, DiagnosticEngine&) {
   return true;
 }
 
+// One memory, `sram`, where every tile is row-major; one kernel kind.
+const ir::TargetModel& toyModel() {
+  static const ir::TargetModel kModel{
+      "toy",
+      {{"none", 0}, {"sram", ir::kComputeSpace | ir::kMatrixSpace | ir::kMatmulStage | ir::kMatmulResult}},
+      {"kernel"},
+      [](ir::SpaceId, const std::vector<int64_t>&) { return ir::TileLayout{}; }};
+  return kModel;
+}
+
 const target::TargetDesc& toyTarget() {
   static const target::TargetDesc kToy = [] {
-    target::TargetDesc t{"toy", "a test target: flat 2-D tiles, printed as text", ir::Target::A2A3,
-                         {{ir::MemSpace::Vec, "scratchpad", 4 * 1024, 16}}, {}, {}, {}};
+    target::TargetDesc t{"toy", "a test target: flat 2-D tiles, printed as text", &toyModel(),
+                         {{1, "scratchpad", 4 * 1024, 16}}, {}, {}, {}};
     t.passes.addAll(targetNeutralPasses());
     t.pipeline = {"verify", "store-partition", "flatten-nd-to-2d", "fold-identity-reshape", "tile-ops-2d"};
     t.formats = {{"toy-text", "op names and types", ".toy", PropTileOps2D, /*oneKernel=*/false, &emitToyText}};
@@ -57,7 +67,7 @@ int compile(std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("a target defined only in a test compiles a sample through the driver") {
-  REQUIRE(target::registerTarget(toyTarget()));
+  if (!target::findTarget("toy")) REQUIRE(target::registerTarget(toyTarget()));
   REQUIRE(target::findTarget("toy") == &toyTarget());
   std::string out = (std::filesystem::temp_directory_path() / ("tilec-toy-" + std::to_string(getpid()) + ".toy")).string();
   std::string sample = std::string(TILEC_SOURCE_DIR) + "/samples/add3d.tile";
@@ -77,4 +87,32 @@ TEST_CASE("a target defined only in a test compiles a sample through the driver"
   CHECK(compile({sample, "--target=toy", "--emit=pto", "-o", out}) == 2);
   CHECK(compile({sample, "--target=toy", "--passes=verify,pto-legality", "-o", out}) == 2);
   CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("the toy target's spaces and kernel kinds are the only ones its kernels may name") {
+  if (!target::findTarget("toy")) REQUIRE(target::registerTarget(toyTarget()));
+  std::string dir = std::filesystem::temp_directory_path().string();
+  std::string src = dir + "/tilec-toy-" + std::to_string(getpid()) + ".tile";
+  std::string out = dir + "/tilec-toy-" + std::to_string(getpid()) + ".toy";
+  auto write = [&](const std::string& text) { std::ofstream(src) << text; };
+
+  write("kernel k(x: in f32[16, 16], y: out f32[16, 16]) {\n"
+        "  let a = load(x, [0, 0], [16, 16], space = sram);\n"
+        "  store(y, [0, 0], a);\n}\n");
+  CHECK(compile({src, "--target=toy", "-o", out}) == 0);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("tile.load tile<f32, [16, 16], sram>") != std::string::npos);
+
+  write("kernel k(x: in f32[16, 16], y: out f32[16, 16]) {\n"
+        "  let a = load(x, [0, 0], [16, 16], space = vec);\n"
+        "  store(y, [0, 0], a);\n}\n");
+  CHECK(compile({src, "--target=toy", "-o", out}) == 1);
+  CHECK(compile({src, "--target=a2a3", "-o", out}) == 0);
+  write("aiv kernel k(x: in f32[16, 16], y: out f32[16, 16]) {\n"
+        "  store(y, [0, 0], load(x, [0, 0], [16, 16]));\n}\n");
+  CHECK(compile({src, "--target=toy", "-o", out}) == 1);
+  std::remove(src.c_str());
+  std::remove(out.c_str());
 }

@@ -42,7 +42,7 @@ inline ir::Op& nth(ir::Block& b, size_t i) { return **std::next(b.ops().begin(),
 
 // .tir text parsed into a module (null when the text has errors).
 struct ParsedTir {
-  ParsedTir(const std::string& name, const std::string& text, ir::Target target = ir::Target::A2A3) {
+  ParsedTir(const std::string& name, const std::string& text, const ir::TargetModel& target = pto::ptoModel(pto::Arch::A2A3)) {
     module = ir::parseModule(sources, sources.addBuffer(name, text), diags, target);
   }
   ParsedTir(const ParsedTir&) = delete;  // diags refers to sources
@@ -69,7 +69,7 @@ struct ParsedTir {
 };
 
 struct Harness : ParsedTir {
-  explicit Harness(const std::string& text, ir::Target target = ir::Target::A2A3)
+  explicit Harness(const std::string& text, const ir::TargetModel& target = pto::ptoModel(pto::Arch::A2A3))
       : ParsedTir("t.tir", text, target) {
     REQUIRE_MESSAGE(module, text);
   }
@@ -77,7 +77,7 @@ struct Harness : ParsedTir {
   // Runs the passes in order, stopping at the first that fails.
   bool run(const std::vector<std::string>& passes) {
     for (const std::string& name : passes) {
-      std::unique_ptr<Pass> pass = pto::ptoTarget(module->target()).passes.create(name);
+      std::unique_ptr<Pass> pass = pto::ptoTarget(pto::archOf(module->target())).passes.create(name);
       REQUIRE_MESSAGE(pass, name);
       if (!pass->run(*module, ctx) || diags.hasErrors()) return false;
     }

@@ -29,6 +29,8 @@
 
 namespace tilec {
 namespace {
+
+using namespace pto;
 using namespace ir;
 using passes::describe;
 
@@ -49,8 +51,8 @@ bool sameStorage(const Type& a, const Type& b) {
 
 class FunctionBuffers {
  public:
-  FunctionBuffers(Function& f, Target target, DiagnosticEngine& diags)
-      : f_(f), target_(target), diags_(diags) {}
+  FunctionBuffers(Function& f, const ir::TargetModel& model, DiagnosticEngine& diags)
+      : f_(f), target_(archOf(model)), diags_(diags) {}
 
   void run() {
     passes::ErrorWatch errors(diags_);
@@ -62,7 +64,7 @@ class FunctionBuffers {
   // Ops whose result must not overwrite their source (PTOAS/pto-isa rules).
   bool forbidsAliasing(const Op& op) const {
     return op.kind() == OpKind::Transpose || opInfo(op.kind()).has(RowReduce) ||
-           (op.kind() == OpKind::Recip && target_ == Target::A2A3);
+           (op.kind() == OpKind::Recip && target_ == Arch::A2A3);
   }
 
   // `live` (defined before `writer`) is still read after `writer` is defined.
@@ -178,7 +180,7 @@ class FunctionBuffers {
     if (!passes::isTile(incoming) || !passes::isTile(target)) return;
     auto clash = classInterference(incoming, target);
     if (!clash) return unite(incoming, target);
-    bool copyable = redirect && incoming->type().space() == MemSpace::Vec;
+    bool copyable = redirect && incoming->type().space() == Space::Vec;
     if (copyable) {
       Value* copy = copyOf(incoming, *copyBefore);
       redirect(copy);
@@ -192,7 +194,7 @@ class FunctionBuffers {
   }
 
   Value* copyOf(Value* v, Op& before) {
-    Op* move = OpBuilder::before(before, target_).create(OpKind::Move, {v}, {}, v->type(),
+    Op* move = OpBuilder::before(before).create(OpKind::Move, {v}, {}, v->type(),
                                                          (v->name().empty() ? "tile" : v->name()) + "_copy");
     live_.placeBefore(move, &before);
     return move->result();
@@ -201,7 +203,7 @@ class FunctionBuffers {
   // ---- diagnostics ----
 
   std::string kindOf(const Value* v) const {
-    return v->type().space() == MemSpace::Acc ? "accumulator " : "tile ";
+    return v->type().space() == Space::Acc ? "accumulator " : "tile ";
   }
 
   void noteRead(Diagnostic& d, const Interference& i) {
@@ -224,7 +226,7 @@ class FunctionBuffers {
       case Edge::Tied:
         message = name + " is updated in place by " + op.name() +
                   " but its old value is read afterwards; read the updated value instead" +
-                  (incoming->type().space() == MemSpace::Acc
+                  (incoming->type().space() == Space::Acc
                        ? ", or start a separate accumulator with tile.matmul"
                        : "");
         break;
@@ -276,7 +278,7 @@ class FunctionBuffers {
   }
 
   Function& f_;
-  Target target_;
+  Arch target_;
   DiagnosticEngine& diags_;
   passes::Liveness live_{f_};
   // Lookup tables only; nothing here is iterated, so output never depends on addresses.
@@ -297,7 +299,7 @@ class AssignBuffers final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionBuffers>(m, m.target(), ctx.diags);
+    return passes::runOnFunctions<FunctionBuffers>(m, ctx.diags);
   }
 };
 

@@ -14,6 +14,8 @@
 
 namespace tilec {
 namespace {
+
+using namespace pto;
 using namespace ir;
 
 struct Buffer {
@@ -29,7 +31,7 @@ std::string bytesText(int64_t bytes) {
 
 class FunctionCapacity {
  public:
-  FunctionCapacity(Function& f, Target target, DiagnosticEngine& diags) : f_(f), target_(target), diags_(diags) {}
+  FunctionCapacity(Function& f, const ir::TargetModel& model, DiagnosticEngine& diags) : f_(f), target_(archOf(model)), diags_(diags) {}
 
   void run() {
     passes::Liveness live(f_);
@@ -85,7 +87,7 @@ class FunctionCapacity {
                bytesText(buffers.at(id).bytes) + ")";
     Diagnostic& d = diags_.report(
         Diag::PtoCapacity, f_.loc(),
-        std::string(memSpaceName(s.space)) + " tiles of kernel '" + f_.name() + "' need " + bytesText(peak) +
+        std::string(spaceName(s.space)) + " tiles of kernel '" + f_.name() + "' need " + bytesText(peak) +
             " at their peak but " + pto::ptoTarget(target_).name + " has " + bytesText(s.capacityBytes) + " of " +
             s.memory + "; live there: " + tiles +
             "; use smaller tiles, or end a tile's use before the next one is made");
@@ -95,7 +97,7 @@ class FunctionCapacity {
   }
 
   Function& f_;
-  Target target_;
+  Arch target_;
   DiagnosticEngine& diags_;
 };
 
@@ -109,7 +111,7 @@ class CheckCapacity final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionCapacity>(m, m.target(), ctx.diags);
+    return passes::runOnFunctions<FunctionCapacity>(m, ctx.diags);
   }
 };
 

@@ -51,17 +51,6 @@ void FunctionEmitter::fail(const Op& op, const std::string& message) {
 
 bool FunctionEmitter::prepare() {
   bool ok = true;
-  std::function<void(const Block&)> checkRanks = [&](const Block& b) {
-    for (const auto& op : b.ops()) {
-      for (const Value* v : op->results())
-        if (v->type().isTile() && (v->type().rank() != 2 || v->type().valid().size() != 2) && ok) {
-          fail(*op, std::string(op->name()) + " produces a tile that is not 2-D");
-          ok = false;
-        }
-      for (unsigned r = 0; r < op->numRegions(); ++r) checkRanks(op->body(r));
-    }
-  };
-  checkRanks(f_.body());
   if (!ok) return false;
   if (!plan_.build(f_)) {
     const Value* v = plan_.missing();
@@ -89,8 +78,8 @@ std::string FunctionEmitter::signature() {
     scalars_.bind(s, name);
   }
   std::string attrs;
-  if (f_.kind() == FuncKind::Aic) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}";
-  if (f_.kind() == FuncKind::Aiv) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
+  if (Kernel(f_.kind()) == Kernel::Aic) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}";
+  if (Kernel(f_.kind()) == Kernel::Aiv) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
   return "  func.func @" + f_.name() + "(" + join(params_) + ")" + attrs + " {\n";
 }
 
@@ -207,7 +196,7 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::MatmulAcc:
       return emitMatmulAcc(op);
     case OpKind::Transpose:
-      if (op.numOperands() < 2) return fail(op, "tile.transpose has no scratch tile");
+      if (op.numOperands() < 2) throw std::logic_error("tile.transpose reached the emitter without its scratch tile");
       return dps(pto.mnemonic, ins, op.result());
     case OpKind::Reshape:
     case OpKind::ReinterpretView:
@@ -343,7 +332,7 @@ void FunctionEmitter::emitAssemble(const Op& op) {
   const Value* source = op.operand(1);
   const auto* offsets = op.attr<std::vector<Expr>>("offsets");
   if (!offsets) return fail(op, "tile.assemble has no offsets");
-  const bool byInsert = target_ == Target::A2A3 && !windowKeepsStrides(target->type(), source->type().shape());
+  const bool byInsert = target_ == Arch::A2A3 && !windowKeepsStrides(target->type(), source->type().shape());
   const DType d = source->type().dtype();
   if (byInsert && d != DType::I16 && d != DType::I32) {
     Operand src = operand(source), dst = operand(target);
@@ -381,7 +370,7 @@ void FunctionEmitter::emitMove(const Op& op) {
     offsets = offsets.empty() ? *at : std::vector<Expr>{offsets[0] + (*at)[0], offsets[1] + (*at)[1]};
     parent = parent->definingOp()->operand(0);
   }
-  if (parent == src || src->type().space() != MemSpace::Mat)
+  if (parent == src || src->type().space() != Space::Mat)
     return dps(ptoOp(op.kind()).mnemonic, {src}, op.result());
   Operand from = operand(parent), to = operand(op.result());
   body_.line("pto.textract ins(" + from.name + ", " + join(indices(offsets)) + " : " + from.type +

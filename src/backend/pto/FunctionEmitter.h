@@ -11,6 +11,7 @@
 
 #include "backend/pto/BufferPlan.h"
 #include "backend/pto/ScalarEmitter.h"
+#include "backend/pto/PtoModel.h"
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
 
@@ -18,7 +19,7 @@ namespace tilec::pto {
 
 class FunctionEmitter {
  public:
-  FunctionEmitter(const ir::Function& f, ir::Target target, DiagnosticEngine& diags)
+  FunctionEmitter(const ir::Function& f, Arch target, DiagnosticEngine& diags)
       : f_(f), target_(target), diags_(diags) {}
   // Writes the function to `os`; returns false (after reporting) if the IR is not emittable.
   bool emit(std::ostream& os);
@@ -64,7 +65,7 @@ class FunctionEmitter {
   void fail(const ir::Op& op, const std::string& message);
 
   const ir::Function& f_;
-  ir::Target target_;
+  Arch target_;
   DiagnosticEngine& diags_;
   NameTable names_;
   BodyWriter body_;

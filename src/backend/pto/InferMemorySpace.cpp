@@ -25,6 +25,8 @@
 
 namespace tilec {
 namespace {
+
+using namespace pto;
 using namespace ir;
 using passes::describe;
 
@@ -32,7 +34,7 @@ enum class DemandKind { Declared, Accumulator, VectorDef, MatmulOperand, VectorU
 
 struct Demand {
   DemandKind kind;
-  MemSpace space;
+  SpaceId space;
   Op* op;        // the op that makes the demand
   Value* value;  // the class member it uses or defines
   int operand;   // operand index of a use, -1 for a definition
@@ -41,7 +43,7 @@ struct Demand {
 struct TileClass {
   std::vector<Value*> members;
   const Demand* reason = nullptr;  // the strongest demand
-  MemSpace space = MemSpace::None;
+  SpaceId space = ir::kNoSpace;
 };
 
 bool doesVectorWork(const Op& op) {
@@ -54,12 +56,12 @@ bool doesVectorWork(const Op& op) {
 bool isMatmul(OpKind k) { return k == OpKind::Matmul || k == OpKind::BatchMatmul; }
 bool isMatmulAcc(OpKind k) { return k == OpKind::MatmulAcc || k == OpKind::BatchMatmulAcc; }
 
-const char* operandRole(const Demand& d) { return d.space == MemSpace::Left ? "lhs" : "rhs"; }
+const char* operandRole(const Demand& d) { return d.space == Space::Left ? "lhs" : "rhs"; }
 
 class FunctionSpaces {
  public:
-  FunctionSpaces(Function& f, Target target, DiagnosticEngine& diags)
-      : f_(f), target_(target), diags_(diags) {}
+  FunctionSpaces(Function& f, const ir::TargetModel& model, DiagnosticEngine& diags)
+      : f_(f), target_(archOf(model)), diags_(diags) {}
 
   void run() {
     passes::ErrorWatch errors(diags_);
@@ -104,32 +106,32 @@ class FunctionSpaces {
 
   // ---- demands ----
 
-  void demand(DemandKind kind, MemSpace space, Op* op, Value* v, int operand) {
+  void demand(DemandKind kind, SpaceId space, Op* op, Value* v, int operand) {
     if (passes::isTile(v)) demands_.push_back({kind, space, op, v, operand});
   }
 
   void collectDemands() {
     for (Op* op : ops_) {
       for (Value* r : op->results())
-        if (passes::isTile(r) && r->type().space() != MemSpace::None)
+        if (passes::isTile(r) && r->type().space() != ir::kNoSpace)
           demand(DemandKind::Declared, r->type().space(), op, r, -1);
       if (doesVectorWork(*op)) {
         for (unsigned i = 0; i < op->numOperands(); ++i)
-          demand(DemandKind::VectorUse, MemSpace::Vec, op, op->operand(i), int(i));
-        for (Value* r : op->results()) demand(DemandKind::VectorDef, MemSpace::Vec, op, r, -1);
+          demand(DemandKind::VectorUse, Space::Vec, op, op->operand(i), int(i));
+        for (Value* r : op->results()) demand(DemandKind::VectorDef, Space::Vec, op, r, -1);
       } else if (isMatmul(op->kind()) || isMatmulAcc(op->kind())) {
         // A matmul_acc result is tied to its accumulator operand: one demand covers both.
         unsigned first = isMatmulAcc(op->kind()) ? 1 : 0;
-        if (first) demand(DemandKind::Accumulator, MemSpace::Acc, op, op->operand(0), 0);
-        demand(DemandKind::MatmulOperand, MemSpace::Left, op, op->operand(first), int(first));
-        demand(DemandKind::MatmulOperand, MemSpace::Right, op, op->operand(first + 1),
+        if (first) demand(DemandKind::Accumulator, Space::Acc, op, op->operand(0), 0);
+        demand(DemandKind::MatmulOperand, Space::Left, op, op->operand(first), int(first));
+        demand(DemandKind::MatmulOperand, Space::Right, op, op->operand(first + 1),
                int(first + 1));
-        if (!first) demand(DemandKind::Accumulator, MemSpace::Acc, op, op->result(), -1);
+        if (!first) demand(DemandKind::Accumulator, Space::Acc, op, op->result(), -1);
       } else if (op->kind() == OpKind::Move) {
-        MemSpace to = op->result()->type().space();
-        if (to == MemSpace::Left || to == MemSpace::Right || to == MemSpace::Bias ||
-            to == MemSpace::Scaling)
-          demand(DemandKind::MoveSource, MemSpace::Mat, op, op->operand(0), 0);
+        SpaceId to = op->result()->type().space();
+        if (to == Space::Left || to == Space::Right || to == Space::Bias ||
+            to == Space::Scaling)
+          demand(DemandKind::MoveSource, Space::Mat, op, op->operand(0), 0);
       }
     }
   }
@@ -144,8 +146,8 @@ class FunctionSpaces {
       if (!c.reason || d.kind < c.reason->kind) c.reason = &d;
     }
     for (TileClass& c : classes_) {
-      if (!c.reason) c.space = MemSpace::Vec;
-      else if (c.reason->kind == DemandKind::MatmulOperand) c.space = MemSpace::Mat;
+      if (!c.reason) c.space = Space::Vec;
+      else if (c.reason->kind == DemandKind::MatmulOperand) c.space = Space::Mat;
       else c.space = c.reason->space;
     }
     for (const Demand& d : demands_) {
@@ -161,22 +163,22 @@ class FunctionSpaces {
       case DemandKind::Declared:
         return conflict(d, reason,
                         "tiles that share storage need one memory space: " + describe(d.value) +
-                            " is declared in " + memSpaceName(d.space) + " but " +
-                            describe(reason.value) + " in " + memSpaceName(reason.space),
+                            " is declared in " + spaceName(d.space) + " but " +
+                            describe(reason.value) + " in " + spaceName(reason.space),
                         "declare them in the same space");
       case DemandKind::Accumulator:
         return conflict(d, reason,
                         std::string(d.op->name()) + " needs " + describe(d.value) +
-                            " in acc but it is declared in " + memSpaceName(c.space),
+                            " in acc but it is declared in " + spaceName(c.space),
                         "declare it in acc or leave its space out");
       case DemandKind::MatmulOperand:
-        if (c.space == MemSpace::Mat) {
+        if (c.space == Space::Mat) {
           moves_.push_back({d.value, d.space, d.op, unsigned(d.operand)});
           return;
         }
         return badMatmulOperand(c, d, reason, declared);
       case DemandKind::VectorUse:
-        if (c.space == MemSpace::Acc) return accFeedsVector(d, reason);
+        if (c.space == Space::Acc) return accFeedsVector(d, reason);
         [[fallthrough]];
       case DemandKind::VectorDef:
         return vectorOnCubeTile(c, d, reason, declared);
@@ -189,28 +191,28 @@ class FunctionSpaces {
     Diagnostic& diag = diags_.report(Diag::MemSpaceConflict, d.op->loc(), rule + "; " + fix);
     passes::addNote(diag, declaration.op->loc(),
                     describe(declaration.value) + " is declared in " +
-                        memSpaceName(declaration.space) + " here");
+                        spaceName(declaration.space) + " here");
   }
 
   void badMatmulOperand(const TileClass& c, const Demand& d, const Demand& reason, bool declared) {
     std::string rule = std::string(d.op->name()) + " needs its " + operandRole(d) + " " +
-                       describe(d.value) + " in " + memSpaceName(d.space) + " (loaded through mat)";
+                       describe(d.value) + " in " + spaceName(d.space) + " (loaded through mat)";
     if (declared)
-      return conflict(d, reason, rule + " but it is declared in " + memSpaceName(c.space),
+      return conflict(d, reason, rule + " but it is declared in " + spaceName(c.space),
                       "declare it in mat or leave its space out");
-    std::string why = c.space == MemSpace::Acc ? "it is an accumulator (acc)"
+    std::string why = c.space == Space::Acc ? "it is an accumulator (acc)"
                                                : "it is computed by vector work in vec";
     Diagnostic& diag =
         diags_.report(Diag::BadMemSpace, d.op->loc(),
                       rule + " but " + why + "; store it to a tensor and load it for the matmul");
     passes::addNote(diag, reason.op->loc(),
-                    describe(reason.value) + " is placed in " + memSpaceName(c.space) +
+                    describe(reason.value) + " is placed in " + spaceName(c.space) +
                         " because of this " + reason.op->name());
   }
 
   void accFeedsVector(const Demand& d, const Demand& reason) {
-    if (target_ == Target::A5) {
-      moves_.push_back({d.value, MemSpace::Vec, d.op, unsigned(d.operand)});
+    if (target_ == Arch::A5) {
+      moves_.push_back({d.value, Space::Vec, d.op, unsigned(d.operand)});
       return;
     }
     Diagnostic& diag = diags_.report(
@@ -225,15 +227,15 @@ class FunctionSpaces {
 
   void vectorOnCubeTile(const TileClass& c, const Demand& d, const Demand& reason, bool declared) {
     std::string rule = std::string(d.op->name()) + " is vector work but " + describe(d.value) +
-                       " is in " + memSpaceName(c.space);
+                       " is in " + spaceName(c.space);
     if (declared)
       return conflict(d, reason, rule, "declare it in vec or leave its space out");
-    const char* fix = c.space == MemSpace::Acc
+    const char* fix = c.space == Space::Acc
                           ? "use a separate tile for the vector work"
                           : "load the data a second time into a separate tile for the vector work";
     Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(), rule + "; " + fix);
     passes::addNote(diag, reason.op->loc(),
-                    describe(reason.value) + " is placed in " + memSpaceName(c.space) +
+                    describe(reason.value) + " is placed in " + spaceName(c.space) +
                         " because of this " + reason.op->name());
   }
 
@@ -241,12 +243,12 @@ class FunctionSpaces {
 
   void applySpaces() {
     for (const TileClass& c : classes_)
-      for (Value* v : c.members) v->setType(v->type().withSpace(c.space, target_));
+      for (Value* v : c.members) v->setType(v->type().withSpace(c.space, f_.module().target()));
   }
 
   struct MoveRequest {
     Value* value;
-    MemSpace to;
+    SpaceId to;
     Op* user;
     unsigned operand;
   };
@@ -274,17 +276,17 @@ class FunctionSpaces {
   void insertMoves() {
     if (moves_.empty()) return;
     indexSuccessors(f_.body());
-    std::map<std::pair<uint32_t, MemSpace>, Value*> moved;  // keyed by value id: ordered
+    std::map<std::pair<uint32_t, SpaceId>, Value*> moved;  // keyed by value id: ordered
     for (const MoveRequest& m : moves_) {
       auto key = std::make_pair(m.value->id(), m.to);
       auto it = moved.find(key);
       if (it == moved.end()) {
         auto [block, before] = insertionPoint(m.value);
-        OpBuilder build(*block, target_, before);
+        OpBuilder build(*block, before);
         build.setLoc(m.user->loc());
         std::string base = m.value->name().empty() ? "tile" : m.value->name();
-        Value* copy = build.createValue(OpKind::Move, {m.value}, {}, m.value->type().withSpace(m.to, target_),
-                                          base + "_" + memSpaceName(m.to));
+        Value* copy = build.createValue(OpKind::Move, {m.value}, {}, m.value->type().withSpace(m.to, f_.module().target()),
+                                          base + "_" + spaceName(m.to));
         it = moved.emplace(key, copy).first;
       }
       m.user->setOperand(m.operand, it->second);
@@ -299,8 +301,8 @@ class FunctionSpaces {
     bool cube = false, vec = false;
     auto look = [&](const Value* v) {
       if (!passes::isTile(v)) return;
-      cube |= passes::isCubeSpace(v->type().space());
-      vec |= v->type().space() == MemSpace::Vec;
+      cube |= v->type().space() != Space::Vec && v->type().space() != ir::kNoSpace;
+      vec |= v->type().space() == Space::Vec;
     };
     for (Value* v : op.operands()) look(v);
     for (Value* v : op.results()) look(v);
@@ -320,17 +322,17 @@ class FunctionSpaces {
     }
     Op* cube = first[size_t(Side::Cube)];
     Op* vec = first[size_t(Side::Vector)];
-    switch (f_.kind()) {
-      case FuncKind::Aic:
+    switch (Kernel(f_.kind())) {
+      case Kernel::Aic:
         if (vec) wrongKind(*vec, "aic", "vector", "aiv");
         return;
-      case FuncKind::Aiv:
+      case Kernel::Aiv:
         if (cube) wrongKind(*cube, "aiv", "cube", "aic");
         return;
-      case FuncKind::Incore:
+      case Kernel::Incore:
         if (cube && vec) return mixed(cube, vec, count[size_t(Side::Cube)], count[size_t(Side::Vector)]);
-        if (cube) f_.setKind(FuncKind::Aic);
-        if (vec) f_.setKind(FuncKind::Aiv);
+        if (cube) f_.setKind(ir::KernelKind(Kernel::Aic));
+        if (vec) f_.setKind(ir::KernelKind(Kernel::Aiv));
         return;
     }
   }
@@ -365,7 +367,7 @@ class FunctionSpaces {
   }
 
   Function& f_;
-  Target target_;
+  Arch target_;
   DiagnosticEngine& diags_;
   std::vector<Op*> ops_;
   std::vector<Value*> members_;
@@ -388,7 +390,7 @@ class InferMemorySpace final : public Pass {
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionSpaces>(m, m.target(), ctx.diags);
+    return passes::runOnFunctions<FunctionSpaces>(m, ctx.diags);
   }
 };
 

@@ -9,6 +9,8 @@
 
 namespace tilec {
 namespace {
+
+using namespace pto;
 using namespace ir;
 
 class InsertReductionScratch final : public Pass {
@@ -24,7 +26,7 @@ class InsertReductionScratch final : public Pass {
     for (auto& f : m.functions())
       for (Op* op : passes::preorder(*f)) {
         if (opInfo(op->kind()).has(RowReduce) && op->numOperands() == 1)
-          passes::appendScratch(*op, op->operand(0)->type(), "tmp", m.target());
+          passes::appendScratch(*op, op->operand(0)->type(), "tmp");
       }
     return true;
   }

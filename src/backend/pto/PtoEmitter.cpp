@@ -12,11 +12,11 @@ namespace tilec::pto {
 bool emitModule(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags) {
   std::ostringstream out;
   out << "module attributes {\"pto.target_arch\" = \""
-      << (m.target() == ir::Target::A5 ? "a5" : "a3") << "\"} {\n";
+      << (archOf(m.target()) == Arch::A5 ? "a5" : "a3") << "\"} {\n";
   bool ok = true;
   for (size_t i = 0; i < m.functions().size(); ++i) {
     if (i) out << '\n';
-    ok &= FunctionEmitter(*m.functions()[i], m.target(), diags).emit(out);
+    ok &= FunctionEmitter(*m.functions()[i], archOf(m.target()), diags).emit(out);
   }
   out << "}\n";
   if (ok) os << out.str();

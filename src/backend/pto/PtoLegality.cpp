@@ -15,6 +15,8 @@
 
 namespace tilec {
 namespace {
+
+using namespace pto;
 using namespace ir;
 using passes::describe;
 
@@ -36,22 +38,22 @@ std::string dtypeList(uint32_t set) {
 
 
 // Move pairs tmov supports (pto-isa; a2a3 has no acc-to-vec path).
-bool movable(MemSpace from, MemSpace to, Target t) {
+bool movable(SpaceId from, SpaceId to, Arch t) {
   switch (from) {
-    case MemSpace::Mat:
-      return to == MemSpace::Left || to == MemSpace::Right || to == MemSpace::Bias ||
-             to == MemSpace::Scaling;
-    case MemSpace::Vec:
-      return to == MemSpace::Vec || (t == Target::A5 && to == MemSpace::Mat);
-    case MemSpace::Acc:
-      return to == MemSpace::Mat || (t == Target::A5 && to == MemSpace::Vec);
+    case Space::Mat:
+      return to == Space::Left || to == Space::Right || to == Space::Bias ||
+             to == Space::Scaling;
+    case Space::Vec:
+      return to == Space::Vec || (t == Arch::A5 && to == Space::Mat);
+    case Space::Acc:
+      return to == Space::Mat || (t == Arch::A5 && to == Space::Vec);
     default:
       return false;
   }
 }
 
-const char* movesOn(Target t) {
-  return t == Target::A5 ? "mat to left, right, bias or scaling; vec to vec or mat; acc to mat or vec"
+const char* movesOn(Arch t) {
+  return t == Arch::A5 ? "mat to left, right, bias or scaling; vec to vec or mat; acc to mat or vec"
                          : "mat to left, right, bias or scaling; vec to vec; acc to mat";
 }
 
@@ -89,8 +91,8 @@ bool isMonotone(const Expr& e) {
 
 class FunctionLegality {
  public:
-  FunctionLegality(Function& f, Target target, DiagnosticEngine& diags)
-      : f_(f), target_(target), diags_(diags) {}
+  FunctionLegality(Function& f, const ir::TargetModel& model, DiagnosticEngine& diags)
+      : f_(f), target_(archOf(model)), diags_(diags) {}
 
   void run() {
     for (Op* op : passes::preorder(f_)) {
@@ -109,18 +111,12 @@ class FunctionLegality {
     if (r.valid() && !reported_.insert({uint16_t(id), r.file, r.begin, r.end}).second) return;
     diags_.report(id, r, std::move(message));
   }
-  const char* targetStr() const { return targetName(target_); }
+  const char* targetStr() const { return archName(target_); }
 
   // ---- tile rules ----
 
   void checkTile(const Op& op, const Value* v) {
     const Type& t = v->type();
-    if (t.rank() != 2) {
-      report(Diag::PtoTileRank, op,
-             "PTO tiles are 2-D but " + describe(v) + " has shape " + passes::shapeStr(t.shape()) +
-                 "; flatten it to 2-D (the flatten-nd-to-2d pass does this)");
-      return;
-    }
     for (size_t i = 0; i < t.valid().size(); ++i) {
       std::optional<int64_t> extent = t.valid()[i].asConst();
       if (extent && (*extent < 1 || *extent > kMaxExtent))
@@ -159,7 +155,7 @@ class FunctionLegality {
     }
     if (t.shape()[0] % rows == 0 && t.shape()[1] % cols == 0) return;
     report(Diag::PtoFractalAlign, op,
-           std::string(memSpaceName(t.space())) + " tiles of " + dtypeName(t.dtype()) +
+           std::string(spaceName(t.space())) + " tiles of " + dtypeName(t.dtype()) +
                " are stored in " + std::to_string(rows) + " x " + std::to_string(cols) +
                " fractals but " + describe(v) + " is " + passes::shapeStr(t.shape()) +
                "; pad its shape to whole fractals and keep the real extent in the valid shape");
@@ -178,23 +174,12 @@ class FunctionLegality {
       case OpKind::Full: return checkFull(op);
       case OpKind::Matmul: return checkMatmul(op, 0);
       case OpKind::MatmulAcc: return checkMatmul(op, 1);
-      case OpKind::BatchMatmul:
-      case OpKind::BatchMatmulAcc:
-        report(Diag::PtoBatchMatmul, op,
-               std::string(op.name()) + " is not lowered to PTO yet; write the batch loop with "
-                                        "2-D tile.matmul (or tile.matmul_acc) per batch");
-        return;
-      case OpKind::Transpose:
-        if (op.numOperands() < 2)
-          report(Diag::PtoTransposeScratch, op,
-                 "tile.transpose lowers to ttrans, which needs a scratch tile; run the "
-                 "insert-transpose-scratch pass (part of the default pipeline)");
-        return;
       case OpKind::TransposeView:
         report(Diag::PtoTransposeView, op,
                "tile.transpose_view has no zero-copy PTO form; use tile.transpose");
         return;
-      case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
+      case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc:  // tile-ops-2d leaves none
+      case OpKind::Transpose: case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Create: case OpKind::Add:
       case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
       case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
@@ -244,7 +229,7 @@ class FunctionLegality {
     for (const Value* v : tiles) {
       if (!passes::isTile(v) || v->type().rank() != 2) continue;
       const Type& t = v->type();
-      if (t.space() != MemSpace::Vec || t.layout().blayout == BLayout::RowMajor) continue;
+      if (t.space() != Space::Vec || t.layout().blayout == BLayout::RowMajor) continue;
       report(Diag::PtoRowMajor, op,
              std::string(op.name()) + " needs row-major tiles but " + describe(v) + " is a " +
                  passes::shapeStr(t.shape()) + " column vector (col_major); reshape it to [" +
@@ -315,11 +300,11 @@ class FunctionLegality {
   void checkLoad(const Op& op) {
     const Value* tile = op.result();
     if (!passes::isTile(tile)) return;
-    MemSpace s = tile->type().space();
-    if (s != MemSpace::Vec && s != MemSpace::Mat)
+    SpaceId s = tile->type().space();
+    if (s != Space::Vec && s != Space::Mat)
       report(Diag::PtoLoadSpace, op,
              "tile.load can fill only vec or mat tiles but " + describe(tile) + " is in " +
-                 memSpaceName(s) + "; load into mat and move it with tile.move");
+                 spaceName(s) + "; load into mat and move it with tile.move");
     checkGmDType(op, tile, "tile.load");
     checkTensorAccess(op, tile, op.operand(0));
   }
@@ -336,16 +321,16 @@ class FunctionLegality {
     const Value* tile = op.operand(0);
     const Value* tensor = op.operand(1);
     if (!passes::isTile(tile)) return;
-    MemSpace s = tile->type().space();
-    bool ok = s == MemSpace::Vec || s == MemSpace::Acc ||
-              (s == MemSpace::Mat && target_ == Target::A2A3);
-    const char* allowed = target_ == Target::A5 ? "vec or acc" : "vec, mat or acc";
+    SpaceId s = tile->type().space();
+    bool ok = s == Space::Vec || s == Space::Acc ||
+              (s == Space::Mat && target_ == Arch::A2A3);
+    const char* allowed = target_ == Arch::A5 ? "vec or acc" : "vec, mat or acc";
     if (!ok)
       report(Diag::PtoStoreSpace, op,
              "tile.store on " + std::string(targetStr()) + " stores only " + allowed +
-                 " tiles but " + describe(tile) + " is in " + memSpaceName(s) +
+                 " tiles but " + describe(tile) + " is in " + spaceName(s) +
                  "; store from a " + allowed + " tile instead");
-    if (s == MemSpace::Acc) checkAccStore(op, tile, tensor);
+    if (s == Space::Acc) checkAccStore(op, tile, tensor);
     else checkGmDType(op, tile, "tile.store");
     checkStoreCount(op, tile);
     checkTensorAccess(op, tile, tensor);
@@ -380,7 +365,7 @@ class FunctionLegality {
   // shape, and a2a3's tmov needs equal shapes: such an assemble is spelled as a vec tinsert
   // (i8, f16, bf16, f32) or as adding 0 into the subview (i16, i32), on row-major tiles.
   void checkAssemble(const Op& op) {
-    if (target_ != Target::A2A3) return;
+    if (target_ != Arch::A2A3) return;
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
     if (target.rank() != 2 || windowKeepsStrides(target, src.shape())) return;
@@ -388,7 +373,7 @@ class FunctionLegality {
     bool dtypeOk = d == DType::I8 || d == DType::I16 || d == DType::I32 || d == DType::F16 || d == DType::BF16 ||
                    d == DType::F32;
     auto rowMajorVec = [](const Type& t) {
-      return t.space() == MemSpace::Vec && t.layout().blayout == BLayout::RowMajor &&
+      return t.space() == Space::Vec && t.layout().blayout == BLayout::RowMajor &&
              t.layout().slayout == SLayout::NoneBox;
     };
     if (dtypeOk && rowMajorVec(target) && rowMajorVec(src)) return;
@@ -398,7 +383,7 @@ class FunctionLegality {
                " that is not a full-width row band; on a2a3 that is a vec tinsert or a vec add into "
                "the window, which take only row-major vec tiles of i8, i16, i32, f16, bf16 or f32, but the "
                "tiles are " + dtypeName(d) + " in " +
-               memSpaceName(src.space()) + "; assemble whole rows (a source as wide as the target), "
+               spaceName(src.space()) + "; assemble whole rows (a source as wide as the target), "
                "or cast to f32 around the assemble");
   }
 
@@ -406,10 +391,10 @@ class FunctionLegality {
     const Value* src = op.operand(0);
     const Value* dst = op.result();
     if (!passes::isTile(src) || !passes::isTile(dst)) return;
-    MemSpace from = src->type().space(), to = dst->type().space();
+    SpaceId from = src->type().space(), to = dst->type().space();
     if (movable(from, to, target_)) return;
     report(Diag::PtoMovePair, op,
-           std::string("tile.move from ") + memSpaceName(from) + " to " + memSpaceName(to) +
+           std::string("tile.move from ") + spaceName(from) + " to " + spaceName(to) +
                " is not supported on " + targetStr() + " (supported: " + movesOn(target_) +
                "); go through mat, or store the tile and load it again");
   }
@@ -417,12 +402,12 @@ class FunctionLegality {
   void checkFull(const Op& op) {
     const Value* tile = op.result();
     if (!passes::isTile(tile)) return;
-    MemSpace s = tile->type().space();
-    if (s != MemSpace::Vec && s != MemSpace::Mat)
+    SpaceId s = tile->type().space();
+    if (s != Space::Vec && s != Space::Mat)
       report(Diag::PtoFullSpace, op,
              "tile.full can fill only vec or mat tiles but " + describe(tile) + " is in " +
-                 memSpaceName(s) +
-                 (s == MemSpace::Acc ? "; start the accumulation with tile.matmul (or "
+                 spaceName(s) +
+                 (s == Space::Acc ? "; start the accumulation with tile.matmul (or "
                                        "matmul_acc with init) instead of filling the accumulator"
                                      : "; fill a vec or mat tile and move it"));
     const Value* value = op.operand(0);
@@ -439,12 +424,12 @@ class FunctionLegality {
     const Value* dst = op.result();
     const Type &l = lhs->type(), &r = rhs->type(), &d = dst->type();
     if (l.rank() != 2 || r.rank() != 2 || d.rank() != 2) return;
-    if (l.space() != MemSpace::Left || r.space() != MemSpace::Right || d.space() != MemSpace::Acc)
+    if (l.space() != Space::Left || r.space() != Space::Right || d.space() != Space::Acc)
       report(Diag::PtoMatmulSpace, op,
              std::string(op.name()) + " needs lhs in left, rhs in right and the result in acc "
                                       "but they are in " +
-                 memSpaceName(l.space()) + ", " + memSpaceName(r.space()) + " and " +
-                 memSpaceName(d.space()) + "; move the operands with tile.move");
+                 spaceName(l.space()) + ", " + spaceName(r.space()) + " and " +
+                 spaceName(d.space()) + "; move the operands with tile.move");
     if (l.shape()[0] != d.shape()[0] || l.shape()[1] != r.shape()[0] ||
         r.shape()[1] != d.shape()[1])
       report(Diag::PtoMatmulShape, op,
@@ -480,7 +465,7 @@ class FunctionLegality {
   }
 
   Function& f_;
-  Target target_;
+  Arch target_;
   DiagnosticEngine& diags_;
   std::set<std::tuple<uint16_t, uint32_t, uint32_t, uint32_t>> reported_;  // code and range
 };
@@ -490,12 +475,12 @@ class PtoLegality final : public Pass {
   const PassInfo& info() const override {
     static const PassInfo kInfo{"pto-legality",
                                 "check the PTOAS and pto-isa rules for the target",
-                                PropSSA | PropBuffersAssigned, PropPtoLegal, 0};
+                                PropSSA | PropNdLegalized | PropBuffersAssigned, PropPtoLegal, 0};
     return kInfo;
   }
 
   bool run(Module& m, PassContext& ctx) override {
-    return passes::runOnFunctions<FunctionLegality>(m, m.target(), ctx.diags);
+    return passes::runOnFunctions<FunctionLegality>(m, ctx.diags);
   }
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iterator>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/IR.h"
 
 namespace tilec::pto {
@@ -35,7 +36,7 @@ struct PtoOpInfo {
   uint32_t a2a3;         // accepted element types (dtypeBit sets)
   uint32_t a5;
   RowMajorScope rowMajor;
-  uint32_t dtypes(ir::Target t) const { return t == ir::Target::A5 ? a5 : a2a3; }
+  uint32_t dtypes(Arch t) const { return t == Arch::A5 ? a5 : a2a3; }
 };
 
 inline constexpr PtoOpInfo kPtoOps[] = {

@@ -40,7 +40,7 @@ std::string extent(const std::optional<int64_t>& e) { return e ? std::to_string(
 }  // namespace
 
 std::string tileBufType(const TileBuf& t) {
-  return "!pto.tile_buf<loc=" + std::string(memSpaceName(t.space)) +
+  return "!pto.tile_buf<loc=" + std::string(spaceName(t.space)) +
          ", dtype=" + elementType(t.dtype) + ", rows=" + std::to_string(t.rows) +
          ", cols=" + std::to_string(t.cols) + ", v_row=" + extent(t.validRows) +
          ", v_col=" + extent(t.validCols) + ", blayout=" + blayoutName(t.layout.blayout) +

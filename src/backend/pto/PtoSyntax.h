@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/Type.h"
 
 namespace tilec::pto {
@@ -19,7 +20,7 @@ std::string scalarType(ir::DType d);
 
 // The fields of a `!pto.tile_buf` type; nullopt valid extents print as `?`.
 struct TileBuf {
-  ir::MemSpace space;
+  ir::SpaceId space;
   ir::DType dtype;
   int64_t rows;
   int64_t cols;

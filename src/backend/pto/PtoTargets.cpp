@@ -6,19 +6,17 @@ namespace tilec::pto {
 namespace {
 
 constexpr int64_t KiB = 1024;
-using ir::MemSpace;
+using namespace ir;
 
-// PTOAS PlanMemory's per-function sizes and alignments (pto-assembly.md, 3.6); on a2a3
-// the top 8 KiB of the 192 KiB UB are reserved.
 std::vector<target::MemorySpace> spaces(bool a5) {
   return {
-      {MemSpace::Vec, "UB", (a5 ? 248 : 184) * KiB, 32},
-      {MemSpace::Mat, "L1", 512 * KiB, 32},
-      {MemSpace::Left, "L0A", 64 * KiB, 512},
-      {MemSpace::Right, "L0B", 64 * KiB, 512},
-      {MemSpace::Acc, "L0C", (a5 ? 256 : 128) * KiB, 512},
-      {MemSpace::Bias, "bias table", (a5 ? 4 : 1) * KiB, 32},
-      {MemSpace::Scaling, "fixpipe buffer", (a5 ? 4 : 2) * KiB, 32},
+      {Vec, "UB", (a5 ? 248 : 184) * KiB, 32},
+      {Mat, "L1", 512 * KiB, 32},
+      {Left, "L0A", 64 * KiB, 512},
+      {Right, "L0B", 64 * KiB, 512},
+      {Acc, "L0C", (a5 ? 256 : 128) * KiB, 512},
+      {Bias, "bias table", (a5 ? 4 : 1) * KiB, 32},
+      {Scaling, "fixpipe buffer", (a5 ? 4 : 2) * KiB, 32},
   };
 }
 
@@ -43,25 +41,22 @@ std::vector<target::OutputFormat> formats() {
            /*oneKernel=*/true, &emitModule}};
 }
 
-target::TargetDesc describe(const char* name, const char* summary, ir::Target layouts) {
-  return {name, summary, layouts, spaces(layouts == ir::Target::A5), passes(), kPipeline, formats()};
+target::TargetDesc describe(Arch arch, const char* summary) {
+  return {archName(arch), summary, &ptoModel(arch), spaces(arch == Arch::A5), passes(), kPipeline, formats()};
 }
 
 }  // namespace
 
 const target::TargetDesc& a2a3Target() {
-  static const target::TargetDesc kTarget =
-      describe("a2a3", "Ascend A2/A3 (910B): PTO assembly", ir::Target::A2A3);
+  static const target::TargetDesc kTarget = describe(Arch::A2A3, "Ascend A2/A3 (910B): PTO assembly");
   return kTarget;
 }
 
 const target::TargetDesc& a5Target() {
-  static const target::TargetDesc kTarget = describe("a5", "Ascend A5 (950): PTO assembly", ir::Target::A5);
+  static const target::TargetDesc kTarget = describe(Arch::A5, "Ascend A5 (950): PTO assembly");
   return kTarget;
 }
 
-const target::TargetDesc& ptoTarget(ir::Target layouts) {
-  return layouts == ir::Target::A5 ? a5Target() : a2a3Target();
-}
+const target::TargetDesc& ptoTarget(Arch a) { return a == Arch::A5 ? a5Target() : a2a3Target(); }
 
 }  // namespace tilec::pto

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 
+#include "backend/pto/PtoModel.h"
 #include "passes/Pass.h"
 #include "target/Target.h"
 
@@ -16,10 +17,9 @@ std::unique_ptr<Pass> createCheckCapacityPass();
 
 namespace pto {
 
+const target::TargetDesc& ptoTarget(Arch a);
 const target::TargetDesc& a2a3Target();
 const target::TargetDesc& a5Target();
-// The description of a module's PTO target, by the IR's layout conventions.
-const target::TargetDesc& ptoTarget(ir::Target layouts);
 
 }  // namespace pto
 }  // namespace tilec

@@ -1,0 +1,60 @@
+#include "backend/pto/PtoModel.h"
+
+namespace tilec::pto {
+namespace {
+
+using namespace ir;
+
+// The layouts PTOAS gives a tile it is not told otherwise: mat NZ, left zZ on a2a3 and
+// nZ on a5 (PTOAS rewrites the left blayout by target), right zN, acc NZ with
+// 1024-byte fractals; vec ND row-major, except a [N, 1] column vector, which is DN.
+TileLayout ptoDefaultLayout(Arch arch, SpaceId space, const std::vector<int64_t>& shape) {
+  switch (space) {
+    case Mat:
+      return {BLayout::ColMajor, SLayout::RowMajor, 512, PadValue::Null};
+    case Left:
+      return {arch == Arch::A5 ? BLayout::ColMajor : BLayout::RowMajor, SLayout::RowMajor, 512, PadValue::Null};
+    case Right:
+      return {BLayout::RowMajor, SLayout::ColMajor, 512, PadValue::Null};
+    case Acc:
+      return {BLayout::ColMajor, SLayout::RowMajor, 1024, PadValue::Null};
+    default:
+      return defaultLayout(kNoSpace, shape, nullptr);
+  }
+}
+
+TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
+  return {archName(arch),
+          {{"none", 0},
+           {"vec", kComputeSpace},
+           {"mat", kMatrixSpace | kMatmulStage},
+           {"left", kMatrixSpace},
+           {"right", kMatrixSpace},
+           {"acc", kMatrixSpace | kMatmulResult},
+           {"bias", kMatrixSpace},
+           {"scaling", kMatrixSpace}},
+          {"incore", "aic", "aiv"},
+          layouts};
+}
+
+// PTOAS PlanMemory's per-function sizes and alignments (pto-assembly.md, 3.6); on a2a3
+// the top 8 KiB of the 192 KiB UB are reserved.
+}  // namespace
+
+const char* archName(Arch a) { return a == Arch::A5 ? "a5" : "a2a3"; }
+
+const char* spaceName(SpaceId s) { return ptoModel(Arch::A2A3).spaceName(s); }
+
+const TargetModel& ptoModel(Arch a) {
+  static const TargetModel kA2A3 = makeModel(Arch::A2A3, [](SpaceId s, const std::vector<int64_t>& shape) {
+    return ptoDefaultLayout(Arch::A2A3, s, shape);
+  });
+  static const TargetModel kA5 = makeModel(Arch::A5, [](SpaceId s, const std::vector<int64_t>& shape) {
+    return ptoDefaultLayout(Arch::A5, s, shape);
+  });
+  return a == Arch::A5 ? kA5 : kA2A3;
+}
+
+Arch archOf(const TargetModel& m) { return &m == &ptoModel(Arch::A5) ? Arch::A5 : Arch::A2A3; }
+
+}  // namespace tilec::pto

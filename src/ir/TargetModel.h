@@ -1,0 +1,52 @@
+// What the IR knows of a target: the names and roles of its memory spaces, its kernel
+// kinds, and the layout a tile takes in each space unless stated otherwise. The IR
+// refers to spaces and kernel kinds only by the ids a model defines; a backend defines
+// the models of its targets (pto::ptoModel), and the module carries the one it compiles for.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/Type.h"
+
+namespace tilec::ir {
+
+// What target-neutral code may ask of a space: passes and op rules select spaces by
+// role, never by name.
+enum SpaceRole : uint32_t {
+  kComputeSpace = 1u << 0,   // elementwise and reduction work runs on tiles here
+  kMatrixSpace = 1u << 1,    // feeds or holds the matrix unit's work
+  kMatmulStage = 1u << 2,    // matmul operands are loaded here before they move on
+  kMatmulResult = 1u << 3,   // a matmul on placed operands writes its result here
+};
+
+struct SpaceDesc {
+  const char* name;  // as written in .tile and .tir ("vec")
+  uint32_t roles;
+};
+
+using DefaultLayoutFn = TileLayout (*)(SpaceId space, const std::vector<int64_t>& shape);
+
+struct TargetModel {
+  const char* name;
+  std::vector<SpaceDesc> spaces;       // indexed by SpaceId; spaces[kNoSpace] is "none"
+  std::vector<const char*> kernelKinds;  // indexed by KernelKind; [0] is the kind before inference
+  DefaultLayoutFn defaultLayout;       // for spaces other than kNoSpace
+
+  const char* spaceName(SpaceId s) const { return s < spaces.size() ? spaces[s].name : "?"; }
+  std::optional<SpaceId> parseSpace(std::string_view name) const;
+  bool hasRole(SpaceId s, SpaceRole r) const { return s < spaces.size() && (spaces[s].roles & r); }
+  SpaceId spaceWithRole(SpaceRole r) const;  // the first; kNoSpace when none has it
+  std::string spaceList() const;             // "vec, mat, ... or scaling", for messages
+  const char* kernelKindName(KernelKind k) const { return k < kernelKinds.size() ? kernelKinds[k] : "?"; }
+  std::optional<KernelKind> parseKernelKind(std::string_view name) const;
+  std::string kernelKindList() const;  // "incore, aic or aiv"
+};
+
+// A model with no spaces and one kernel kind, for IR that never names a space (tests of
+// target-neutral code).
+const TargetModel& neutralModel();
+
+}  // namespace tilec::ir
