@@ -46,9 +46,11 @@ void printTargetList(std::ostream& os) {
     for (size_t i = 0; i < t->formats.size(); ++i)
       os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
     os << "; also ir, ast, tokens\n  memory:";
-    for (const target::MemorySpace& m : t->spaces)
-      os << ' ' << t->model->spaceName(m.space) << '=' << m.memory << ' ' << m.capacityBytes / 1024 << " KiB"
+    for (size_t i = 1; i < t->model->spaces.size(); ++i) {
+      const ir::SpaceDesc& m = t->model->spaces[i];
+      os << ' ' << m.name << '=' << m.memory << ' ' << m.capacityBytes / 1024 << " KiB"
          << (m.capacityBytes % 1024 ? "+" : "");
+    }
     os << '\n';
   }
 }

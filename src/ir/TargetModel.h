@@ -1,5 +1,5 @@
-// What the IR knows of a target: the names and roles of its memory spaces, its kernel
-// kinds, and the layout a tile takes in each space unless stated otherwise. The IR
+// What the IR knows of a target: the names, roles and capacities of its memory spaces,
+// its kernel kinds, and the layout a tile takes in each space unless stated otherwise. The IR
 // refers to spaces and kernel kinds only by the ids a model defines; a backend defines
 // the models of its targets (pto::ptoModel), and the module carries the one it compiles for.
 #pragma once
@@ -25,6 +25,9 @@ enum SpaceRole : uint32_t {
 struct SpaceDesc {
   const char* name;  // as written in .tile and .tir ("vec")
   uint32_t roles;
+  const char* memory = "";     // the hardware buffer, for messages ("UB", "L0C")
+  int64_t capacityBytes = 0;   // per kernel; 0 for kNoSpace
+  int64_t alignment = 1;       // bytes each buffer is rounded up to
 };
 
 using DefaultLayoutFn = TileLayout (*)(SpaceId space, const std::vector<int64_t>& shape);

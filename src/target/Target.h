@@ -1,5 +1,5 @@
-// What a target is, to the driver: its name, its on-chip memory spaces and their
-// capacities, its IR model, its passes and default pipeline, and the output formats it offers with
+// What a target is, to the driver: its name, its IR model (memory spaces and their
+// capacities, kernel kinds, layouts), its passes and default pipeline, and the output formats it offers with
 // their emitters. A backend describes its targets (src/backend/pto/PtoTargets.cpp); the
 // registry (Registry.h) lists them; the driver asks the registry and names no target.
 #pragma once
@@ -14,12 +14,6 @@
 
 namespace tilec::target {
 
-struct MemorySpace {
-  ir::SpaceId space;      // in the target's model
-  const char* memory;     // the hardware buffer, for messages ("UB", "L0C")
-  int64_t capacityBytes;
-  int64_t alignment;      // bytes each buffer is rounded up to
-};
 
 // Writes the module in the format; false after reporting errors.
 using Emitter = bool (*)(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
@@ -36,17 +30,11 @@ struct OutputFormat {
 struct TargetDesc {
   const char* name;        // the --target= value
   const char* summary;
-  const ir::TargetModel* model;  // its spaces, kernel kinds and default layouts, as the IR sees them
-  std::vector<MemorySpace> spaces;
+  const ir::TargetModel* model;  // its spaces and capacities, kernel kinds and default layouts
   PassRegistry passes;     // every pass usable for the target: target-neutral and its own
   std::vector<std::string> pipeline;  // the default
   std::vector<OutputFormat> formats;  // formats[0] is the default
 
-  const MemorySpace* space(ir::SpaceId s) const {
-    for (const MemorySpace& m : spaces)
-      if (m.space == s) return &m;
-    return nullptr;
-  }
   const OutputFormat* format(const std::string& name) const {
     for (const OutputFormat& f : formats)
       if (name == f.name) return &f;

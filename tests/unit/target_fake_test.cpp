@@ -37,7 +37,8 @@ bool emitToyText(const ir::Module& m, std::ostream& os, DiagnosticEngine&) {
 const ir::TargetModel& toyModel() {
   static const ir::TargetModel kModel{
       "toy",
-      {{"none", 0}, {"sram", ir::kComputeSpace | ir::kMatrixSpace | ir::kMatmulStage | ir::kMatmulResult}},
+      {{"none", 0},
+       {"sram", ir::kComputeSpace | ir::kMatrixSpace | ir::kMatmulStage | ir::kMatmulResult, "scratchpad", 4 * 1024, 16}},
       {"kernel"},
       [](ir::SpaceId, const std::vector<int64_t>&) { return ir::TileLayout{}; }};
   return kModel;
@@ -45,8 +46,7 @@ const ir::TargetModel& toyModel() {
 
 const target::TargetDesc& toyTarget() {
   static const target::TargetDesc kToy = [] {
-    target::TargetDesc t{"toy", "a test target: flat 2-D tiles, printed as text", &toyModel(),
-                         {{1, "scratchpad", 4 * 1024, 16}}, {}, {}, {}};
+    target::TargetDesc t{"toy", "a test target: flat 2-D tiles, printed as text", &toyModel(), {}, {}, {}};
     t.passes.addAll(targetNeutralPasses());
     t.pipeline = {"verify", "store-partition", "flatten-nd-to-2d", "fold-identity-reshape", "tile-ops-2d"};
     t.formats = {{"toy-text", "op names and types", ".toy", PropTileOps2D, /*oneKernel=*/false, &emitToyText}};

@@ -48,7 +48,8 @@ class FunctionCapacity {
         if (!b.first) b.first = v;
       }
     }
-    for (const target::MemorySpace& s : pto::ptoTarget(target_).spaces) check(s, buffers);
+    const ir::TargetModel& model = f_.module().target();
+    for (size_t s = 1; s < model.spaces.size(); ++s) check(ir::SpaceId(s), model.spaces[s], buffers);
   }
 
  private:
@@ -57,11 +58,11 @@ class FunctionCapacity {
     return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
   }
 
-  void check(const target::MemorySpace& s, const std::map<int64_t, Buffer>& buffers) {
+  void check(ir::SpaceId space, const ir::SpaceDesc& s, const std::map<int64_t, Buffer>& buffers) {
     // Sweep the start and end points in order; ends come after starts at the same point.
     std::vector<std::pair<int, int64_t>> events;  // (point * 2 + isEnd, buffer id)
     for (const auto& [id, b] : buffers)
-      if (b.first->type().space() == s.space) {
+      if (b.first->type().space() == space) {
         events.push_back({b.start * 2, id});
         events.push_back({b.end * 2 + 1, id});
       }
@@ -87,8 +88,8 @@ class FunctionCapacity {
                bytesText(buffers.at(id).bytes) + ")";
     Diagnostic& d = diags_.report(
         Diag::PtoCapacity, f_.loc(),
-        std::string(spaceName(s.space)) + " tiles of kernel '" + f_.name() + "' need " + bytesText(peak) +
-            " at their peak but " + pto::ptoTarget(target_).name + " has " + bytesText(s.capacityBytes) + " of " +
+        std::string(s.name) + " tiles of kernel '" + f_.name() + "' need " + bytesText(peak) +
+            " at their peak but " + f_.module().target().name + " has " + bytesText(s.capacityBytes) + " of " +
             s.memory + "; live there: " + tiles +
             "; use smaller tiles, or end a tile's use before the next one is made");
     for (int64_t id : atPeak)

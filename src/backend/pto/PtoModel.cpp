@@ -23,22 +23,25 @@ TileLayout ptoDefaultLayout(Arch arch, SpaceId space, const std::vector<int64_t>
   }
 }
 
+constexpr int64_t KiB = 1024;
+
+// The spaces in Space order, with PTOAS PlanMemory's per-function sizes and alignments
+// (pto-assembly.md, 3.6); on a2a3 the top 8 KiB of the 192 KiB UB are reserved.
 TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
+  const bool a5 = arch == Arch::A5;
   return {archName(arch),
           {{"none", 0},
-           {"vec", kComputeSpace},
-           {"mat", kMatrixSpace | kMatmulStage},
-           {"left", kMatrixSpace},
-           {"right", kMatrixSpace},
-           {"acc", kMatrixSpace | kMatmulResult},
-           {"bias", kMatrixSpace},
-           {"scaling", kMatrixSpace}},
+           {"vec", kComputeSpace, "UB", (a5 ? 248 : 184) * KiB, 32},
+           {"mat", kMatrixSpace | kMatmulStage, "L1", 512 * KiB, 32},
+           {"left", kMatrixSpace, "L0A", 64 * KiB, 512},
+           {"right", kMatrixSpace, "L0B", 64 * KiB, 512},
+           {"acc", kMatrixSpace | kMatmulResult, "L0C", (a5 ? 256 : 128) * KiB, 512},
+           {"bias", kMatrixSpace, "bias table", (a5 ? 4 : 1) * KiB, 32},
+           {"scaling", kMatrixSpace, "fixpipe buffer", (a5 ? 4 : 2) * KiB, 32}},
           {"incore", "aic", "aiv"},
           layouts};
 }
 
-// PTOAS PlanMemory's per-function sizes and alignments (pto-assembly.md, 3.6); on a2a3
-// the top 8 KiB of the 192 KiB UB are reserved.
 }  // namespace
 
 const char* archName(Arch a) { return a == Arch::A5 ? "a5" : "a2a3"; }

@@ -5,20 +5,7 @@
 namespace tilec::pto {
 namespace {
 
-constexpr int64_t KiB = 1024;
 using namespace ir;
-
-std::vector<target::MemorySpace> spaces(bool a5) {
-  return {
-      {Vec, "UB", (a5 ? 248 : 184) * KiB, 32},
-      {Mat, "L1", 512 * KiB, 32},
-      {Left, "L0A", 64 * KiB, 512},
-      {Right, "L0B", 64 * KiB, 512},
-      {Acc, "L0C", (a5 ? 256 : 128) * KiB, 512},
-      {Bias, "bias table", (a5 ? 4 : 1) * KiB, 32},
-      {Scaling, "fixpipe buffer", (a5 ? 4 : 2) * KiB, 32},
-  };
-}
 
 PassRegistry passes() {
   PassRegistry r;
@@ -42,7 +29,7 @@ std::vector<target::OutputFormat> formats() {
 }
 
 target::TargetDesc describe(Arch arch, const char* summary) {
-  return {archName(arch), summary, &ptoModel(arch), spaces(arch == Arch::A5), passes(), kPipeline, formats()};
+  return {archName(arch), summary, &ptoModel(arch), passes(), kPipeline, formats()};
 }
 
 }  // namespace
