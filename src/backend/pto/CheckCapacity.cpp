@@ -31,7 +31,7 @@ std::string bytesText(int64_t bytes) {
 
 class FunctionCapacity {
  public:
-  FunctionCapacity(Function& f, const ir::TargetModel& model, DiagnosticEngine& diags) : f_(f), target_(archOf(model)), diags_(diags) {}
+  FunctionCapacity(Function& f, const ir::TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
 
   void run() {
     passes::Liveness live(f_);
@@ -98,7 +98,6 @@ class FunctionCapacity {
   }
 
   Function& f_;
-  Arch target_;
   DiagnosticEngine& diags_;
 };
 
