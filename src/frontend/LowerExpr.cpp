@@ -53,11 +53,6 @@ std::optional<int64_t> foldChecked(BinaryOp op, int64_t a, int64_t b) {
 
 }  // namespace
 
-// A constant the IR knows is boolean (Expr::constant(1) is just an integer).
-ir::Expr boolConstant(bool b) {
-  return ir::Expr::cmp(ir::CmpKind::EQ, ir::Expr::constant(b ? 0 : 1), ir::Expr::constant(0));
-}
-
 // ---------------------------------------------------------------- evaluation
 
 Val Lowerer::eval(const ast::Expr& e) {
@@ -67,7 +62,7 @@ Val Lowerer::eval(const ast::Expr& e) {
       v = Val::integer(ir::Expr::constant(static_cast<const ast::IntLit&>(e).value), e.range);
       break;
     case ast::ExprKind::Float: v = Val::floating(static_cast<const ast::FloatLit&>(e).value, e.range); break;
-    case ast::ExprKind::Bool: v = Val::boolean(boolConstant(static_cast<const ast::BoolLit&>(e).value), e.range); break;
+    case ast::ExprKind::Bool: v = Val::boolean(ir::Expr::boolean(static_cast<const ast::BoolLit&>(e).value), e.range); break;
     case ast::ExprKind::Name: v = evalName(static_cast<const ast::NameRef&>(e)); break;
     case ast::ExprKind::Unary: v = evalUnary(static_cast<const ast::Unary&>(e)); break;
     case ast::ExprKind::Binary: v = evalBinary(static_cast<const ast::Binary&>(e)); break;

@@ -356,7 +356,7 @@ void Lowerer::lowerIf(const ast::If& i) {
   std::vector<Carried> carried = carriedBindings(branches, i.range);
 
   ir::Op* branch = block_->create(ir::OpKind::If, i.range);
-  branch->setAttr("cond", cond ? *cond : boolConstant(false));
+  branch->setAttr("cond", cond ? *cond : ir::Expr::boolean(false));
   ir::Block& thenBlock = branch->addRegion().block();
   ir::Block& elseBlock = branch->addRegion().block();
   ir::Block* outerBlock = block_;

@@ -89,7 +89,6 @@ class Scopes {
   std::unordered_map<std::string, std::vector<Visible>> visible_;
 };
 
-ir::Expr boolConstant(bool b);
 
 
 // The closest candidate by edit distance, if close enough to be a likely typo.

@@ -69,8 +69,6 @@ namespace {
 
 using B = ExprBuilder;
 
-Expr boolConstant(bool b) { return B::make(ExprKind::Const, {}, b ? 1 : 0, nullptr, CmpKind::EQ, true); }
-
 // ---- overflow-checked integer arithmetic ----
 
 std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
@@ -464,12 +462,12 @@ Expr logical(ExprKind k, const Expr& a, const Expr& b) {
   std::vector<Expr> kept;
   for (const Expr& x : flat) {
     if (auto c = x.asConst()) {
-      if ((*c != 0) != isAnd) return boolConstant(!isAnd);  // false && .., true || ..
+      if ((*c != 0) != isAnd) return Expr::boolean(!isAnd);  // false && .., true || ..
       continue;
     }
     if (std::find(kept.begin(), kept.end(), x) == kept.end()) kept.push_back(x);
   }
-  if (kept.empty()) return boolConstant(isAnd);
+  if (kept.empty()) return Expr::boolean(isAnd);
   if (kept.size() == 1) return asBool(kept[0]);
   return B::make(k, std::move(kept));
 }
@@ -741,8 +739,10 @@ Expr Expr::mod(Expr a, Expr b) {
 Expr Expr::min(Expr a, Expr b) { return minMax(ExprKind::Min, a, b); }
 Expr Expr::max(Expr a, Expr b) { return minMax(ExprKind::Max, a, b); }
 
+Expr Expr::boolean(bool b) { return B::make(ExprKind::Const, {}, b ? 1 : 0, nullptr, CmpKind::EQ, true); }
+
 Expr Expr::cmp(CmpKind k, Expr a, Expr b) {
-  if (auto r = prove(k, a, b)) return boolConstant(*r);
+  if (auto r = prove(k, a, b)) return Expr::boolean(*r);
   return B::make(ExprKind::Cmp, {a, b}, 0, nullptr, k);
 }
 
@@ -750,7 +750,7 @@ Expr Expr::logicalAnd(Expr a, Expr b) { return logical(ExprKind::And, a, b); }
 Expr Expr::logicalOr(Expr a, Expr b) { return logical(ExprKind::Or, a, b); }
 
 Expr Expr::logicalNot(Expr a) {
-  if (auto c = a.asConst()) return boolConstant(*c == 0);
+  if (auto c = a.asConst()) return Expr::boolean(*c == 0);
   switch (a.kind()) {
     case ExprKind::Not: return asBool(a.operands()[0]);
     case ExprKind::Cmp: return cmp(invert(a.cmpKind()), a.operands()[0], a.operands()[1]);

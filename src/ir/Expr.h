@@ -59,6 +59,7 @@ class Expr {
   static Expr min(Expr a, Expr b);
   static Expr max(Expr a, Expr b);
   static Expr cmp(CmpKind k, Expr a, Expr b);
+  static Expr boolean(bool b);  // a constant known to be a condition (constant(1) is an integer)
   static Expr logicalAnd(Expr a, Expr b);
   static Expr logicalOr(Expr a, Expr b);
   static Expr logicalNot(Expr a);

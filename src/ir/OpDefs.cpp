@@ -887,6 +887,24 @@ std::string resultTypeMessage(const Op& op, const Type& actual, const Type& infe
 
 std::variant<Type, OpError> inferResultType(const InferInput& in) { return Rules(in).infer(); }
 
+const Value* updatedValue(const Value* v) {
+  while (v->definingOp() && tiedOperand(v->definingOp()->kind()) >= 0)
+    v = v->definingOp()->operand(unsigned(tiedOperand(v->definingOp()->kind())));
+  return v;
+}
+
+bool isWriteBack(const Op& op) {
+  if (op.kind() != OpKind::Assemble || op.numOperands() != 2) return false;
+  const Op* slice = updatedValue(op.operand(1))->definingOp();
+  if (!slice || slice->kind() != OpKind::Slice || slice->operand(0) != op.operand(0)) return false;
+  const auto* at = slice->attr<std::vector<Expr>>("offsets");
+  const auto* to = op.attr<std::vector<Expr>>("offsets");
+  if (!at || !to || at->size() != to->size()) return false;
+  for (size_t i = 0; i < at->size(); ++i)
+    if (!provablyEqual((*at)[i], (*to)[i])) return false;
+  return true;
+}
+
 std::optional<OpError> verifyOp(const Op& op) {
   const OpInfo& info = opInfo(op.kind());
   for (unsigned i = 0; i < op.numOperands(); ++i)

@@ -95,4 +95,13 @@ inline bool isView(OpKind k) { return opInfo(k).has(View); }
 // Which operand, if any, the op's result is tied to (updated in place): the table's column.
 inline int tiedOperand(OpKind k) { return opInfo(k).tiedOperand; }
 
+// The value `v` updates in place, following ops whose result is tied to an operand back to
+// the first value that is not such a result (`v` itself when it is none).
+const Value* updatedValue(const Value* v);
+
+// An assemble that writes back a window updated in place: assemble(t, s, offsets) where s
+// is (through ops updating their operand in place) slice(t, offsets). The data is already
+// where the assemble puts it, so it reads nothing of t and moves nothing.
+bool isWriteBack(const Op& op);
+
 }  // namespace tilec::ir

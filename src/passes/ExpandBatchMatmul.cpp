@@ -1,58 +1,32 @@
-// expand-batch-matmul: a tile.batch_matmul whose result is only stored becomes one 2-D
-// tile.matmul per element of the NumPy-style broadcast of the batch axes ([2, 1, M, K] x
-// [1, 3, K, N] gives 6), each operand page a slice of the operand at its batch index (a
-// size-1 batch axis reuses its single page) reshaped to 2-D, and each store one store per
-// page at the page's offsets. It runs on N-D tiles, before store-partition and
-// flatten-nd-to-2d, which turn the page slices into 2-D row bands. Results used otherwise,
-// and batch_matmul_acc, are left for flatten-nd-to-2d to reject (E0606). Linear in the ops
-// plus the matmuls the batches unroll into (at most kMaxPages per batch_matmul).
+// expand-batch-matmul: each tile.batch_matmul, and each tile.batch_matmul_acc that
+// pack-accumulators left in place, becomes one 2-D op per element of the NumPy-style
+// broadcast of the batch axes ([2, 1, M, K] x [1, 3, K, N] gives 6); each operand page is
+// a slice of the operand at its batch index (a size-1 batch axis reuses its single page)
+// reshaped to 2-D.
+//  - A batch_matmul whose result is only stored: one matmul and one store per page.
+//  - A batch_matmul used otherwise: its pages are gathered into one tile of the result's
+//    shape (create, then one assemble per page at the page's batch index).
+//  - A batch_matmul_acc (pages at most 16 columns wide, or one page): per page, the
+//    accumulator's page is sliced, updated by matmul_acc and assembled back in place.
+// It runs on N-D tiles, before store-partition and flatten-nd-to-2d, which turn the page
+// slices and assembles into 2-D row bands. Ops with a partial batch, or with more than
+// kMaxBatchPages pages, are left for flatten-nd-to-2d to reject (E0606). Linear in the ops
+// plus the pages they unroll into.
 #include "ir/Builder.h"
 #include "ir/NdShape.h"
+#include "passes/BatchPages.h"
 #include "passes/Pass.h"
 
 namespace tilec {
 namespace {
 using namespace ir;
 
-constexpr int64_t kMaxPages = 4096;
-
-// A [1.., rows, cols] page of `operand` at the batch index `at` (broadcast axes of extent
-// 1 stay at 0), as a 2-D tile.
-Value* page(OpBuilder& build, Value* operand, const std::vector<int64_t>& at, const std::string& name) {
-  const Type& t = operand->type();
-  const size_t n = t.rank();
-  std::vector<Expr> offsets;
-  std::vector<int64_t> shape;
-  std::vector<Expr> valid;
-  for (size_t i = 0; i + 2 < n; ++i) {
-    offsets.push_back(Expr::constant(t.shape()[i] == 1 ? 0 : at[i]));
-    shape.push_back(1);
-    valid.push_back(Expr::constant(1));
-  }
-  for (size_t i = n - 2; i < n; ++i) {
-    offsets.push_back(Expr::constant(0));
-    shape.push_back(t.shape()[i]);
-    valid.push_back(t.valid()[i]);
-  }
-  Value* slice = build.createValue(OpKind::Slice, {operand}, {{"offsets", offsets}}, t.withShape(shape, valid),
-                                   name + "_page");
-  std::vector<int64_t> flat{t.shape()[n - 2], t.shape()[n - 1]};
-  return build.createValue(OpKind::Reshape, {slice}, {}, t.withShape(flat, {t.valid()[n - 2], t.valid()[n - 1]}),
-                           name);
-}
-
-bool fullBatch(const Type& t) {
-  for (size_t i = 0; i + 2 < t.rank(); ++i)
-    if (t.valid()[i] != Expr::constant(t.shape()[i])) return false;
-  return true;
-}
-
 class ExpandBatchMatmul final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"expand-batch-matmul",
-                                "turn each stored batch_matmul into one 2-D matmul and store per batch page",
-                                PropSSA, 0, 0};
+                                "turn each batched matmul into one 2-D matmul per batch page",
+                                PropSSA | PropAccumulatorsPacked, 0, 0};
     return kInfo;
   }
 
@@ -60,7 +34,8 @@ class ExpandBatchMatmul final : public Pass {
     for (auto& f : m.functions()) {
       std::vector<Op*> found;
       f->walk([&](Op& op) {
-        if (op.kind() == OpKind::BatchMatmul && expandable(op)) found.push_back(&op);
+        if ((op.kind() == OpKind::BatchMatmul || op.kind() == OpKind::BatchMatmulAcc) && expandable(op))
+          found.push_back(&op);
       });
       for (Op* op : found) expand(*op);
     }
@@ -69,46 +44,70 @@ class ExpandBatchMatmul final : public Pass {
 
  private:
   static bool expandable(const Op& op) {
-    const Value* r = op.result();
-    if (!r->hasUses() || !fullBatch(op.operand(0)->type()) || !fullBatch(op.operand(1)->type())) return false;
-    int64_t pages = 1;
-    for (size_t i = 0; i + 2 < r->type().rank(); ++i) pages *= r->type().shape()[i];
-    if (pages > kMaxPages) return false;
-    for (const Use& u : r->uses())
+    for (const Value* v : op.operands())
+      if (!passes::fullBatch(v->type())) return false;
+    return passes::pageCount(passes::batchDims(op.result()->type())) <= passes::kMaxBatchPages;
+  }
+
+  static bool onlyStored(const Value* v) {
+    if (!v->hasUses()) return false;
+    for (const Use& u : v->uses())
       if (u.user->kind() != OpKind::Store || u.index != 0) return false;
     return true;
   }
 
   static void expand(Op& op) {
-    const Type& result = op.result()->type();
-    const size_t n = result.rank();
-    std::vector<int64_t> batch(result.shape().begin(), result.shape().end() - 2);
-    std::vector<Op*> stores;
-    for (const Use& u : op.result()->uses()) stores.push_back(u.user);
-    const std::string base = op.result()->name().empty() ? "mm" : op.result()->name();
+    Value* result = op.result();
+    const bool accumulate = op.kind() == OpKind::BatchMatmulAcc;
+    const bool fused = !accumulate && onlyStored(result);
+    const size_t rank = result->type().rank();
+    const std::string base = result->name().empty() ? "mm" : result->name();
     OpBuilder build = OpBuilder::before(op);
-    std::vector<int64_t> at(batch.size(), 0);
-    int64_t pages = 1;
-    for (int64_t b : batch) pages *= b;
-    for (int64_t p = 0; p < pages; ++p) {
-      std::string idx = std::to_string(p);
-      Value* lhs = page(build, op.operand(0), at, base + "_lhs" + idx);
-      Value* rhs = page(build, op.operand(1), at, base + "_rhs" + idx);
-      Value* product = build.createValue(OpKind::Matmul, {lhs, rhs}, {}, {}, base + "_" + idx);
-      for (Op* store : stores) {
-        // The result's axes are the tensor's trailing ones: the page starts at the batch
-        // index on the result's batch axes.
-        std::vector<Expr> offsets = *store->attr<std::vector<Expr>>("offsets");
-        size_t lead = offsets.size() - n;
-        for (size_t i = 0; i < batch.size(); ++i) offsets[lead + i] = offsets[lead + i] + at[i];
-        OpBuilder::before(*store).create(OpKind::Store, {product, store->operand(1)}, {{"offsets", offsets}});
-      }
-      for (size_t i = batch.size(); i-- > 0;)  // the next batch index, row-major
-        if (++at[i] < batch[i]) break;
-        else at[i] = 0;
+    Value* lhs = op.operand(op.numOperands() - 2);
+    Value* rhs = op.operand(op.numOperands() - 1);
+    // The tile the pages go into: the accumulator, or a gather tile placed by its users.
+    Value* whole = accumulate ? op.operand(0) : nullptr;
+    if (!accumulate && !fused) {
+      Type gather = result->type();
+      if (gather.space() != kNoSpace) gather = gather.withSpace(kNoSpace, *gather.model());
+      whole = build.createValue(OpKind::Create, {}, {}, gather, base);
     }
-    for (Op* store : stores) store->parentBlock()->erase(store);
+    AttrMap init;
+    if (const Expr* e = op.attr<Expr>("init")) init["init"] = *e;
+    passes::forEachPage(passes::batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
+      const std::string idx = std::to_string(p);
+      Value* l = passes::operandPage(build, lhs, at, base + "_lhs" + idx);
+      Value* r = passes::operandPage(build, rhs, at, base + "_rhs" + idx);
+      if (fused) return storePage(op, build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), at);
+      const std::vector<Expr> offsets = passes::pageOffsets(at);
+      Value* page;
+      if (accumulate) {
+        Value* window = passes::operandPage(build, whole, at, base + "_acc" + idx);
+        page = build.createValue(OpKind::MatmulAcc, {window, l, r}, init, {}, base + "_mm" + idx);
+      } else {
+        page = build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_mm" + idx);
+      }
+      Value* nd = passes::asBatchPage(build, page, rank, base + "_nd" + idx);
+      whole = build.createValue(OpKind::Assemble, {whole, nd}, {{"offsets", offsets}}, {}, base);
+    });
+    if (fused) {
+      for (const Use& u : std::vector<Use>(result->uses().begin(), result->uses().end()))
+        u.user->parentBlock()->erase(u.user);
+    } else {
+      result->replaceAllUsesWith(whole);
+    }
     op.parentBlock()->erase(&op);
+  }
+
+  // One store of the page per store of the whole result, at the page's offsets.
+  static void storePage(Op& op, Value* page, const std::vector<int64_t>& at) {
+    const size_t rank = op.result()->type().rank();
+    for (const Use& u : op.result()->uses()) {
+      Op* store = u.user;
+      OpBuilder::before(*store).create(
+          OpKind::Store, {page, store->operand(1)},
+          {{"offsets", passes::pageStoreOffsets(*store->attr<std::vector<Expr>>("offsets"), rank, at)}});
+    }
   }
 };
 

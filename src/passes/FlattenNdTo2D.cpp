@@ -12,6 +12,7 @@
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
 #include "ir/NdShape.h"
+#include "passes/BatchPages.h"
 #include "passes/Pass.h"
 
 namespace tilec {
@@ -75,15 +76,11 @@ class Preconditions {
       case OpKind::BatchMatmul:
       case OpKind::BatchMatmulAcc:
         return fail(Diag::NdBatchMatmul, op,
-                    op.kind() == OpKind::BatchMatmul
-                        ? std::string(info.name) +
-                              " is lowered (by expand-batch-matmul) only when its result is only stored, "
-                              "one matmul and store per batch page; here it is used otherwise, so store "
-                              "it first, or write the batch loop in the kernel with 2-D matmul on each page"
-                        : std::string(info.name) +
-                              " is not lowered by this version of tilec (accumulator packing is not "
-                              "implemented); write the batch loop in the kernel with 2-D matmul_acc on "
-                              "each page");
+                    std::string(info.name) +
+                        " is unrolled into one 2-D matmul per batch page (by expand-batch-matmul) only "
+                        "when every batch axis is fully valid and there are at most " +
+                        std::to_string(passes::kMaxBatchPages) +
+                        " pages; write the batch loop in the kernel with a 2-D matmul on each page");
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store:
       case OpKind::Create: case OpKind::Full: case OpKind::Move: case OpKind::Add:

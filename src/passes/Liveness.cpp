@@ -55,7 +55,7 @@ bool Liveness::mayFollow(const Point& p, const Point& u, const Point& d, bool& n
 void Liveness::collectReads(Value* v, std::vector<const Op*>& out) {
   for (const Use& u : v->uses()) {
     if (isView(u.user->kind())) collectReads(u.user->result(), out);
-    else out.push_back(u.user);
+    else if (!(u.index == 0 && isWriteBack(*u.user))) out.push_back(u.user);
   }
 }
 

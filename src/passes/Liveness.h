@@ -39,7 +39,8 @@ class Liveness {
   // that does not contain `d` (then `nextIteration` is set).
   bool mayFollow(const Point& p, const Point& u, const Point& d, bool& nextIteration) const;
 
-  // The ops that read a tile's data: its users, and the users of its views.
+  // The ops that read a tile's data: its users, and the users of its views (a write-back
+  // assemble reads nothing of its target).
   static void collectReads(ir::Value* v, std::vector<const ir::Op*>& out);
   // The value whose data `v` views (itself when it is no view).
   static ir::Value* dataRoot(ir::Value* v);

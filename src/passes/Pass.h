@@ -22,6 +22,7 @@ enum Prop : uint32_t {
   PropTileOps2D = 1u << 4,         // no op but load/store/reshape sees a >2D tile
   PropNdLegalized = 1u << 5,       // tile-ops-2d verified: 2-D forms only, scratch present
   PropStoreWindows = 1u << 6,      // every store into a >2D tensor has its N-D `window`
+  PropAccumulatorsPacked = 1u << 7,  // every batched accumulator has its layout (pack-accumulators)
 };
 std::string propNames(uint32_t props);  // "ssa,mem-spaces"
 

@@ -15,6 +15,7 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropTileOps2D, "tile-ops-2d"},
     {PropNdLegalized, "nd-legalized"},
     {PropStoreWindows, "store-windows"},
+    {PropAccumulatorsPacked, "acc-packed"},
 };
 
 }  // namespace

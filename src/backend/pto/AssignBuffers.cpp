@@ -86,7 +86,8 @@ class FunctionBuffers {
     return readAfter(b, a);
   }
 
-  // Views share their source's data, so only the other members are compared.
+  // Views share their source's data, and so do values updated in place in a view (a
+  // matmul_acc into an accumulator's window), so only the other members are compared.
   std::optional<Interference> classInterference(Value* a, Value* b) {
     if (uf_.find(a) == uf_.find(b)) return std::nullopt;
     for (Value* x : members(a))
@@ -97,7 +98,8 @@ class FunctionBuffers {
   }
 
   static bool isViewValue(const Value* v) {
-    return v->definingOp() && isView(v->definingOp()->kind());
+    const Value* u = updatedValue(v);
+    return u->definingOp() && isView(u->definingOp()->kind());
   }
 
   std::vector<Value*>& members(Value* v) {

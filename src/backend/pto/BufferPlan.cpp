@@ -36,7 +36,9 @@ void BufferPlan::scan(const Block& b, Path& path) {
         if (!missing_) missing_ = v;
         continue;
       }
-      record(v, (*ids)[i], !merge && !isView(op->kind()), path);
+      // A view, and a value updated in place in a view, live in another value's buffer.
+      const Op* updated = updatedValue(v)->definingOp();
+      record(v, (*ids)[i], !merge && !(updated && isView(updated->kind())), path);
       if (op->kind() == OpKind::For && i + 1 < op->body().numArgs())
         ids_[op->body().arg(i + 1)] = (*ids)[i];
     }

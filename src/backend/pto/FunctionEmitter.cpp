@@ -140,9 +140,12 @@ void FunctionEmitter::emitAllocs(const Op& op) {
   }
 }
 
+// A tile is named by its view, or by its buffer; a result updated in place (matmul_acc
+// into a window of an accumulator) is named by what it updates.
 FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
   if (!v->type().isTile()) return {scalars_.value(v), scalarType(v->type().dtype())};
-  if (isViewValue(v)) return views_.at(v);
+  const Value* updated = updatedValue(v);
+  if (isViewValue(updated)) return views_.at(updated);
   return buffers_.at(plan_.bufferOf(v));
 }
 
@@ -332,6 +335,7 @@ void FunctionEmitter::emitAssemble(const Op& op) {
   const Value* source = op.operand(1);
   const auto* offsets = op.attr<std::vector<Expr>>("offsets");
   if (!offsets) return fail(op, "tile.assemble has no offsets");
+  if (isWriteBack(op)) return;  // the source was updated in place, in the target's window
   const bool byInsert = target_ == Arch::A2A3 && !windowKeepsStrides(target->type(), source->type().shape());
   const DType d = source->type().dtype();
   if (byInsert && d != DType::I16 && d != DType::I32) {

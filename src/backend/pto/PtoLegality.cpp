@@ -365,7 +365,7 @@ class FunctionLegality {
   // shape, and a2a3's tmov needs equal shapes: such an assemble is spelled as a vec tinsert
   // (i8, f16, bf16, f32) or as adding 0 into the subview (i16, i32), on row-major tiles.
   void checkAssemble(const Op& op) {
-    if (target_ != Arch::A2A3) return;
+    if (target_ != Arch::A2A3 || isWriteBack(op)) return;  // a write-back emits nothing
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
     if (target.rank() != 2 || windowKeepsStrides(target, src.shape())) return;

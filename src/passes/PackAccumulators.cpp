@@ -1,0 +1,356 @@
+// pack-accumulators: decides, once per function, the layout of every batched
+// accumulator, and packs the ones that can be packed along columns.
+//
+// An accumulator is a chain of values that share one buffer: a tile.batch_matmul_acc's
+// result and its accumulator operand, loop inits, carries and results, branch results
+// (the alias graph, as a union-find: near-linear). A chain with B > 1 pages of [M, N]
+// cannot keep the row-major [B*M, N] layout flatten-nd-to-2d would give it when a page is
+// wider than one 16-column block: the matrix unit writes its destination compactly with
+// no row stride, and in acc's 16x16-box layout a row window of a wider tile is strided.
+// A column window spans every row, so its geometry and the parent's coincide. Such a
+// chain becomes one [M, B*N] tile; page b is the window at [0, b*N]:
+//   w = slice(acc, [0, b*N]); m = matmul_acc(w, lhs_b, rhs_b); acc = assemble(acc, m, [0, b*N])
+// (the assemble writes m back where it already is, so it costs nothing), a producing
+// batch_matmul writes its pages the same way with init = true into a fresh tile, and a
+// store of the accumulator becomes one store per page straight from the window.
+//
+// Chains with pages at most 16 columns wide that cannot be column-packed stay
+// batch_matmul_acc: expand-batch-matmul gives them row windows, which are addressable
+// inside one block column. Everything else is an error naming the reason and the
+// workaround. Linear in the function plus the pages it unrolls.
+#include <map>
+#include <set>
+
+#include "ir/Builder.h"
+#include "passes/BatchPages.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+
+using namespace ir;
+
+constexpr int64_t kBlock = 16;  // rows and columns of one acc box
+
+// Why a chain cannot be column-packed. A hard reason rules out the row-window layout
+// too, and is reported with its own remedy instead of the packing rationale.
+struct Reason {
+  enum Kind { Geometry, Use, TwoAllocations, CannotWriteAcc, VectorDrain } kind;
+  std::string text;
+  const Op* at = nullptr;  // where to point a note
+  bool hard() const { return kind == TwoAllocations || kind == CannotWriteAcc || kind == VectorDrain; }
+};
+
+struct Chain {
+  std::vector<Op*> accumulates;  // batch_matmul_acc, in program order
+  std::vector<Op*> producers;    // batch_matmul results in the chain
+  std::vector<Op*> allocations;  // create and batch_matmul
+  std::vector<Op*> drains;       // stores of a member
+  std::vector<Value*> members;
+  std::vector<Reason> reasons;
+};
+
+class FunctionPacking {
+ public:
+  FunctionPacking(Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags), model_(f.module().target()) {}
+
+  void run() {
+    std::vector<Op*> ops = passes::preorder(f_);
+    passes::forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    std::map<Value*, Chain*> byRoot;
+    std::vector<std::unique_ptr<Chain>> chains;  // in program order of their first accumulate
+    for (Op* op : ops)
+      if (op->kind() == OpKind::BatchMatmulAcc && passes::pageCount(passes::batchDims(op->result()->type())) > 1) {
+        Chain*& c = byRoot[uf_.find(op->result())];
+        if (!c) c = chains.emplace_back(std::make_unique<Chain>()).get();
+        c->accumulates.push_back(op);
+      }
+    if (chains.empty()) return;
+    collectMembers(ops, byRoot);
+    for (auto& c : chains) decide(*c);
+  }
+
+ private:
+  void collectMembers(const std::vector<Op*>& ops, const std::map<Value*, Chain*>& byRoot) {
+    auto visit = [&](Value* v) {
+      if (!passes::isTile(v)) return;
+      auto it = byRoot.find(uf_.find(v));
+      if (it != byRoot.end()) it->second->members.push_back(v);
+    };
+    for (Op* op : ops) {
+      for (unsigned r = 0; r < op->numRegions(); ++r)
+        for (unsigned i = 0; i < op->body(r).numArgs(); ++i) visit(op->body(r).arg(i));
+      for (Value* v : op->results()) visit(v);
+    }
+  }
+
+  void decide(Chain& c) {
+    const Type& page = c.accumulates.front()->result()->type();
+    judge(c, page);
+    std::vector<int64_t> dims = passes::batchDims(page);
+    const int64_t n = page.shape().back();
+    for (const Reason& r : c.reasons)
+      if (r.hard()) return reject(c, r, page);
+    if (c.reasons.empty()) return pack(c, page);
+    if (n <= kBlock && c.producers.empty()) return;  // expand-batch-matmul gives it row windows
+    reject(c, c.reasons.front(), page);
+  }
+
+  // ---- the decision ----
+
+  void judge(Chain& c, const Type& page) {
+    const size_t rank = page.rank();
+    const int64_t m = page.shape()[rank - 2], n = page.shape()[rank - 1];
+    for (Op* op : c.accumulates)
+      if (op->result()->type().shape() != page.shape() || op->result()->type().dtype() != page.dtype())
+        c.reasons.push_back({Reason::Geometry,
+                             "it is accumulated by two tile.batch_matmul_acc with different page geometries (" +
+                                 passes::shapeStr(page.shape()) + " and " +
+                                 passes::shapeStr(op->result()->type().shape()) + "), so no one packed shape fits both",
+                             op});
+    const SpaceId accSpace = model_.spaceWithRole(kMatmulResult);
+    for (Value* v : c.members) {
+      judgeDefinition(c, v);
+      judgeUses(c, v);
+      const Type& t = v->type();
+      if (t.shape() != page.shape() || t.dtype() != page.dtype())
+        c.reasons.push_back({Reason::Geometry, passes::describe(v) + " has type " + t.str(nameOf) +
+                                                   ", not the accumulator's pages", v->definingOp()});
+      else if (!t.hasFullValid())
+        c.reasons.push_back({Reason::Geometry, passes::describe(v) +
+                                                   " has a partial valid shape, which pages placed side by side "
+                                                   "in one tile cannot describe", v->definingOp()});
+      if (t.space() != kNoSpace && t.space() != accSpace)
+        c.reasons.push_back({Reason::Use, passes::describe(v) + " is declared in " + t.spaceName() +
+                                              ", but only the matrix unit writes an accumulator, in " +
+                                              model_.spaceName(accSpace), v->definingOp()});
+    }
+    if (c.allocations.size() > 1)
+      c.reasons.push_back({Reason::TwoAllocations,
+                           "it is allocated by " + std::to_string(c.allocations.size()) +
+                               " definitions that control flow merges into one value, and joining them would "
+                               "need a copy from acc to acc, which the hardware does not have",
+                           c.allocations[1]});
+    if (dtypeBytes(page.dtype()) != 4)
+      c.reasons.push_back({Reason::Geometry, std::string("its element type ") + dtypeName(page.dtype()) +
+                                                 " is not 4 bytes wide, so its acc tile has no grid of 16x16 boxes"});
+    if (m % kBlock)
+      c.reasons.push_back({Reason::Geometry, "the page row extent M=" + std::to_string(m) + " is not a multiple of 16"});
+    if (n % kBlock)
+      c.reasons.push_back({Reason::Geometry, "the page column extent N=" + std::to_string(n) + " is not a multiple of 16"});
+    const SpaceDesc* acc = accSpace != kNoSpace ? &model_.spaces[accSpace] : nullptr;
+    if (acc && page.byteSize() > acc->capacityBytes)
+      c.reasons.push_back({Reason::Geometry, "the packed accumulator needs " + std::to_string(page.byteSize()) +
+                                                 " bytes of " + acc->name + " (" + acc->memory + "), but " +
+                                                 model_.name + " has " + std::to_string(acc->capacityBytes)});
+  }
+
+  void judgeDefinition(Chain& c, Value* v) {
+    Op* def = v->definingOp();
+    if (!def) return;  // a loop body's carried value
+    switch (def->kind()) {
+      case OpKind::Create:
+        c.allocations.push_back(def);
+        return;
+      case OpKind::BatchMatmul:
+        c.allocations.push_back(def);
+        c.producers.push_back(def);
+        return;
+      case OpKind::BatchMatmulAcc: case OpKind::For: case OpKind::If:
+        return;
+      case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
+      case OpKind::Load: case OpKind::Store: case OpKind::Full: case OpKind::Add: case OpKind::Sub:
+      case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min: case OpKind::AddS:
+      case OpKind::SubS: case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS:
+      case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt:
+      case OpKind::Recip: case OpKind::Abs: case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax:
+      case OpKind::RowSum: case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum:
+      case OpKind::ColMin: case OpKind::RowExpandAdd: case OpKind::RowExpandSub:
+      case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
+      case OpKind::Transpose: case OpKind::TransposeView: case OpKind::Reshape:
+      case OpKind::ReinterpretView: case OpKind::Slice: case OpKind::Assemble:
+      case OpKind::SetValidShape: case OpKind::Move:
+        c.reasons.push_back({Reason::CannotWriteAcc,
+                             "it is produced by " + std::string(def->name()) +
+                                 ", which cannot write an accumulator: only the matrix unit writes acc",
+                             def});
+        return;
+    }
+  }
+
+  void judgeUses(Chain& c, Value* v) {
+    for (const Use& u : v->uses()) {
+      Op* user = u.user;
+      if (user->kind() == OpKind::BatchMatmulAcc && u.index == 0) continue;
+      if (user->kind() == OpKind::For || user->kind() == OpKind::Yield) continue;
+      if (user->kind() == OpKind::Store && u.index == 0) {
+        c.drains.push_back(user);
+        continue;
+      }
+      if (user->kind() == OpKind::Move)
+        c.reasons.push_back({Reason::VectorDrain,
+                             "it is moved out by tile.move for vector work, and the moved pages keep acc's "
+                             "box layout, which an assemble cannot write into one row-major vector tile",
+                             user});
+      else
+        c.reasons.push_back({Reason::Use, "it is read by " + std::string(user->name()) +
+                                              ", which reads it as one tile rather than one page at a time", user});
+    }
+  }
+
+  // ---- the two outcomes ----
+
+  void reject(const Chain& c, const Reason& why, const Type& page) {
+    const size_t rank = page.rank();
+    const int64_t b = passes::pageCount(passes::batchDims(page));
+    const int64_t m = page.shape()[rank - 2], n = page.shape()[rank - 1];
+    const std::string geometry = std::to_string(m) + "x" + std::to_string(n);
+    Diag id = why.kind == Reason::TwoAllocations   ? Diag::AccTwoAllocations
+              : why.kind == Reason::CannotWriteAcc ? Diag::AccNotWritable
+              : why.kind == Reason::VectorDrain    ? Diag::AccVectorDrain
+                                                   : Diag::AccNotPackable;
+    std::string fix;
+    switch (why.kind) {
+      case Reason::TwoAllocations:
+        fix = "give the accumulator one allocation that every branch and iteration updates in place: create "
+              "it before the branch or loop and use batch_matmul_acc with init = <first iteration> instead of "
+              "a second batch_matmul";
+        break;
+      case Reason::CannotWriteAcc:
+        fix = "make the accumulator a create<...>(...) or a batch_matmul result (this does not depend on the "
+              "batch: one page fails the same way)";
+        break;
+      case Reason::VectorDrain:
+        fix = "store each page to memory and load it again for the vector work, or write the batch loop in "
+              "the kernel (a plain batched matmul followed by vector work has the same limit)";
+        break;
+      case Reason::Geometry: case Reason::Use:
+        fix = "write the batch loop in the kernel and accumulate each page in its own 2-D tile with "
+              "matmul / matmul_acc, or keep the pages at most 16 columns wide (one acc block column, "
+              "which needs no packing)";
+        break;
+    }
+    Diagnostic& d = diags_.report(id, c.accumulates.front()->loc(),
+                                  "tile.batch_matmul_acc cannot lay out a batch-" + std::to_string(b) +
+                                      " accumulator of " + geometry + " " + dtypeName(page.dtype()) +
+                                      " pages: " + why.text + "; " + fix);
+    if (why.kind == Reason::Geometry || why.kind == Reason::Use)
+      passes::addNote(d, {},
+                      "the pages must sit side by side along columns, one " + std::to_string(m) + "x" +
+                          std::to_string(b * n) + " acc tile with page b at [0, b*" + std::to_string(n) +
+                          "]: the matrix unit writes its destination compactly with no row stride, so a row "
+                          "window of an accumulator wider than one 16-column block cannot be addressed; "
+                          "column packing needs M and N multiples of 16, a 4-byte accumulator, one "
+                          "allocation, and the whole " + std::to_string(page.byteSize()) +
+                          "-byte tile in acc");
+    if (why.at && why.at != c.accumulates.front()) passes::addNote(d, why.at->loc(), "here");
+    if (why.kind == Reason::TwoAllocations)
+      for (const Op* a : c.allocations) passes::addNote(d, a->loc(), "one allocation");
+    ok_ = false;
+  }
+
+  void pack(Chain& c, const Type& page) {
+    const size_t rank = page.rank();
+    const std::vector<int64_t> dims = passes::batchDims(page);
+    const int64_t b = passes::pageCount(dims), m = page.shape()[rank - 2], n = page.shape()[rank - 1];
+    for (Value* v : c.members) v->setType(v->type().withShape({m, b * n}, {}));
+    for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {{"init", Expr::boolean(true)}});
+    for (Op* op : c.accumulates) {
+      AttrMap attrs;
+      if (const Expr* init = op->attr<Expr>("init")) attrs["init"] = *init;
+      rewriteAccumulate(*op, op->operand(0), attrs);
+    }
+    for (Op* store : c.drains) rewriteDrain(*store, rank, dims, n);
+  }
+
+  // One matmul_acc per page into the page's column window of `acc` (a fresh tile of the
+  // result's packed type when null).
+  void rewriteAccumulate(Op& op, Value* acc, const AttrMap& init) {
+    Value* result = op.result();
+    const std::string base = result->name().empty() ? "acc" : result->name();
+    OpBuilder build = OpBuilder::before(op);
+    if (!acc) acc = build.createValue(OpKind::Create, {}, {}, result->type(), base);
+    Value* lhs = op.operand(op.numOperands() - 2);
+    Value* rhs = op.operand(op.numOperands() - 1);
+    const Type& product = productType(lhs, rhs);
+    const int64_t n = product.shape().back();
+    const int64_t m = product.shape()[product.rank() - 2];
+    passes::forEachPage(passes::batchDims(product), [&](int64_t p, const std::vector<int64_t>& at) {
+      const std::string idx = std::to_string(p);
+      std::vector<Expr> window{Expr::constant(0), Expr::constant(p * n)};
+      Value* w = build.createValue(OpKind::Slice, {acc}, {{"offsets", window}},
+                                   acc->type().withShape({m, n}, {}), base + "_page" + idx);
+      Value* l = passes::operandPage(build, lhs, at, base + "_lhs" + idx);
+      Value* r = passes::operandPage(build, rhs, at, base + "_rhs" + idx);
+      Value* updated = build.createValue(OpKind::MatmulAcc, {w, l, r}, init, {}, base + "_mm" + idx);
+      acc = build.createValue(OpKind::Assemble, {acc, updated}, {{"offsets", window}}, {}, base);
+    });
+    result->replaceAllUsesWith(acc);
+    op.parentBlock()->erase(&op);
+  }
+
+  // The product's batch axes and page: the broadcast of lhs and rhs (as the op's rule has it).
+  static Type productType(Value* lhs, Value* rhs) {
+    const Type& l = lhs->type();
+    const Type& r = rhs->type();
+    std::vector<int64_t> shape;
+    for (size_t i = 0; i + 2 < l.rank(); ++i) shape.push_back(std::max(l.shape()[i], r.shape()[i]));
+    shape.push_back(l.shape()[l.rank() - 2]);
+    shape.push_back(r.shape().back());
+    return l.withShape(shape, {});
+  }
+
+  void rewriteDrain(Op& store, size_t rank, const std::vector<int64_t>& dims, int64_t n) {
+    Value* acc = store.operand(0);
+    const int64_t m = acc->type().shape()[0];
+    const auto& offsets = *store.attr<std::vector<Expr>>("offsets");
+    OpBuilder build = OpBuilder::before(store);
+    const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_drain";
+    passes::forEachPage(dims, [&](int64_t p, const std::vector<int64_t>& at) {
+      std::vector<Expr> window{Expr::constant(0), Expr::constant(p * n)};
+      Value* page = build.createValue(OpKind::Slice, {acc}, {{"offsets", window}}, acc->type().withShape({m, n}, {}),
+                                      base + std::to_string(p));
+      build.create(OpKind::Store, {page, store.operand(1)},
+                   {{"offsets", passes::pageStoreOffsets(offsets, rank, at)}});
+    });
+    store.parentBlock()->erase(&store);
+  }
+
+  static std::string nameOf(const Value* v) { return "%" + v->name(); }
+
+  Function& f_;
+  DiagnosticEngine& diags_;
+  const TargetModel& model_;
+  passes::ValueUnionFind uf_;
+  bool ok_ = true;
+
+ public:
+  bool ok() const { return ok_; }
+};
+
+class PackAccumulators final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"pack-accumulators",
+                                "lay out each batched accumulator: pack its pages along columns, or reject it",
+                                PropSSA, PropAccumulatorsPacked, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    bool ok = true;
+    for (auto& f : m.functions()) {
+      FunctionPacking packing(*f, ctx.diags);
+      packing.run();
+      ok = packing.ok() && ok;
+    }
+    return ok;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createPackAccumulatorsPass() { return std::make_unique<PackAccumulators>(); }
+
+}  // namespace tilec
