@@ -438,10 +438,37 @@ class FunctionLegality {
                  passes::shapeStr(l.shape()) + " x " + passes::shapeStr(r.shape()) + " = " +
                  passes::shapeStr(d.shape()) + "; make the tile shapes agree");
     checkMatmulDTypes(op, d.dtype(), l.dtype(), r.dtype());
+    if (first == 1) checkAccWindow(op);
     if (l.valid().size() != 2 || r.valid().size() != 2) return;
     checkMatmulValid(op, "m", l.valid()[0]);
     checkMatmulValid(op, "k", l.valid()[1]);
     checkMatmulValid(op, "n", r.valid()[1]);
+  }
+
+  // The matrix unit writes its [m, n] destination compactly from the window's start, with
+  // no row stride. In acc's 16x16-box layout that lands right only when the window spans
+  // every row of its parent from a box-aligned column (its boxes are then consecutive),
+  // or lies inside one 16-column block (its rows are then consecutive).
+  void checkAccWindow(const Op& op) {
+    const Value* window = updatedValue(op.operand(0));
+    const Op* slice = window->definingOp();
+    if (!slice || slice->kind() != OpKind::Slice) return;
+    const Type& parent = slice->operand(0)->type();
+    const Type& part = window->type();
+    const auto* at = slice->attr<std::vector<Expr>>("offsets");
+    if (parent.rank() != 2 || part.rank() != 2 || !at || at->size() != 2) return;
+    std::optional<int64_t> col = (*at)[1].asConst();
+    const int64_t rows = parent.shape()[0], cols = part.shape()[1];
+    const bool columnBand = col && part.shape()[0] == rows && rows % 16 == 0 && *col % 16 == 0 && cols % 16 == 0;
+    const bool oneBlock = col && cols <= 16 && *col / 16 == (*col + cols - 1) / 16;
+    if (columnBand || oneBlock) return;
+    report(Diag::PtoAccWindow, op,
+           std::string(op.name()) + " accumulates into the " + passes::shapeStr(part.shape()) + " window of " +
+               describe(slice->operand(0)) + " " + passes::shapeStr(parent.shape()) + " at column " +
+               (col ? std::to_string(*col) : "'" + (*at)[1].str(passes::describe) + "'") +
+               ", which the matrix unit cannot address: it writes compactly with no row stride, so the window "
+               "must span all rows from a column that is a multiple of 16, or lie inside one 16-column block; "
+               "accumulate into a tile of its own, or lay the pages out along columns");
   }
 
   void checkMatmulDTypes(const Op& op, DType acc, DType lhs, DType rhs) {
