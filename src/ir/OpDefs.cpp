@@ -780,6 +780,10 @@ class Rules {
     std::vector<Expr> valid = src.valid();
     std::swap(shape[size_t(axes[0])], shape[size_t(axes[1])]);
     std::swap(valid[size_t(axes[0])], valid[size_t(axes[1])]);
+    // A view of a 2-D tile is the same bytes read transposed; a transpose copies into a
+    // tile of its own.
+    if (in_.kind == OpKind::TransposeView && src.rank() == 2)
+      return src.withShape(shape, valid).withLayout(transposedLayout(src.layout()));
     return src.reshapedTo(shape, valid);
   }
 

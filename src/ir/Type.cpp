@@ -83,6 +83,14 @@ std::optional<SLayout> parseSLayout(std::string_view s) {
   return lookupName<SLayout>(kSLayoutNames, s);
 }
 
+TileLayout transposedLayout(const TileLayout& l) {
+  auto flip = [](BLayout b) { return b == BLayout::RowMajor ? BLayout::ColMajor : BLayout::RowMajor; };
+  TileLayout t = l;
+  t.blayout = flip(l.blayout);
+  if (l.slayout != SLayout::NoneBox) t.slayout = l.slayout == SLayout::RowMajor ? SLayout::ColMajor : SLayout::RowMajor;
+  return t;
+}
+
 bool windowKeepsStrides(const Type& parent, const std::vector<int64_t>& part) {
   const std::vector<int64_t>& whole = parent.shape();
   if (part.size() != 2 || whole.size() != 2) return part == whole;

@@ -52,6 +52,10 @@ struct TileLayout {
 // that a [N, 1] column vector (a row reduction's result) is column-major.
 TileLayout defaultLayout(SpaceId space, const std::vector<int64_t>& shape, const TargetModel* model);
 
+// The layout of the same bytes seen transposed: the box order and the order inside a
+// box swap (NZ becomes ZN, an unboxed row-major tile a column-major one).
+TileLayout transposedLayout(const TileLayout& l);
+
 // True when a `part`-shaped window of a 2-D tile of type `parent` has the parent's row and
 // column strides as a tile of its own: a full-width row band of an unboxed row-major tile,
 // a full-height column band of a column-major one; for boxed layouts, only the whole tile.

@@ -1,5 +1,7 @@
 #include "passes/BatchPages.h"
 
+#include "ir/OpDefs.h"
+
 namespace tilec::passes {
 
 using namespace ir;
@@ -31,6 +33,54 @@ void forEachPage(const std::vector<int64_t>& dims,
       if (++at[i] < dims[i]) break;
       else at[i] = 0;
   }
+}
+
+namespace {
+
+// The source of a transpose_view that swaps the last two axes of an N-D tile, or null.
+Value* transposedSource(Value* operand) {
+  const Op* def = operand->definingOp();
+  if (!def || def->kind() != OpKind::TransposeView || operand->type().rank() < 3) return nullptr;
+  const auto* axes = def->attr<std::vector<int64_t>>("axes");
+  const int64_t n = int64_t(operand->type().rank());
+  if (!axes || axes->size() != 2 || std::min((*axes)[0], (*axes)[1]) != n - 2 || std::max((*axes)[0], (*axes)[1]) != n - 1)
+    return nullptr;
+  return def->operand(0);
+}
+
+}  // namespace
+
+OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name)
+    : build_(build), operand_(operand), name_(std::move(name)) {
+  Value* source = transposedSource(operand);
+  if (!source || !source->type().hasFullValid()) return;
+  const Type& t = source->type();
+  const size_t n = t.rank();
+  sourceBatch_ = batchDims(t);
+  const int64_t rows = pageCount(sourceBatch_) * t.shape()[n - 2];
+  Value* flat = build_.createValue(OpKind::Reshape, {source}, {}, t.reshapedTo({rows, t.shape()[n - 1]}, {}),
+                                   name_ + "_2d");
+  transposed_ = build_.createValue(OpKind::TransposeView, {flat}, {{"axes", std::vector<int64_t>{0, 1}}}, {},
+                                   name_ + "_t");
+}
+
+Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
+  const std::string name = name_ + std::to_string(page);
+  if (!transposed_) return operandPage(build_, operand_, index, name);
+  // The page's position among the source's batch pages (broadcast axes read page 0).
+  int64_t flat = 0;
+  for (size_t i = 0; i < sourceBatch_.size(); ++i) flat = flat * sourceBatch_[i] + (sourceBatch_[i] == 1 ? 0 : index[i]);
+  const Type& t = operand_->type();
+  const size_t n = t.rank();
+  const int64_t cols = t.shape()[n - 1];
+  return build_.createValue(OpKind::Slice, {transposed_},
+                            {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(flat * cols)}}},
+                            transposed_->type().withShape({t.shape()[n - 2], cols}, {}), name);
+}
+
+void eraseDeadView(Value* v) {
+  Op* def = v->definingOp();
+  if (!v->hasUses() && def && isView(def->kind())) def->parentBlock()->erase(def);
 }
 
 Value* operandPage(OpBuilder& build, Value* operand, const std::vector<int64_t>& at, const std::string& name) {

@@ -24,9 +24,29 @@ bool fullBatch(const ir::Type& t);
 void forEachPage(const std::vector<int64_t>& dims,
                  const std::function<void(int64_t, const std::vector<int64_t>&)>& f);
 
-// The [rows, cols] page of the batched `operand` at batch index `at` of the broadcast
-// (an axis of extent 1 reads its single page), as a 2-D tile: a slice reshaped to 2-D,
-// which flatten-nd-to-2d turns into a row band of the flattened operand.
+// The [rows, cols] pages of a batched matmul operand, as 2-D tiles, at batch indices of
+// the broadcast (an axis of extent 1 reads its single page). A plain operand's page is a
+// slice reshaped to 2-D, which flatten-nd-to-2d turns into a row band of the flattened
+// operand. An operand that is a transpose_view of the last two axes of [B.., N, K] is
+// read as the 2-D transposed view of the flattened source, [K, B*N], and its pages are
+// column bands of that: the zero-copy view exists only for a whole 2-D tile.
+class OperandPages {
+ public:
+  OperandPages(ir::OpBuilder& build, ir::Value* operand, std::string name);
+  ir::Value* at(const std::vector<int64_t>& index, int64_t page);
+
+ private:
+  ir::OpBuilder& build_;
+  ir::Value* operand_;
+  std::string name_;
+  ir::Value* transposed_ = nullptr;  // the [K, B*N] view, for a transposed operand
+  std::vector<int64_t> sourceBatch_;  // the batch axes of the transposed operand's source
+};
+
+// Erases the view `v` when nothing uses it any more (an operand whose pages replaced it).
+void eraseDeadView(ir::Value* v);
+
+// The page of `operand` at `at` (as OperandPages, for one page).
 ir::Value* operandPage(ir::OpBuilder& build, ir::Value* operand, const std::vector<int64_t>& at,
                        const std::string& name);
 

@@ -72,12 +72,13 @@ class ExpandBatchMatmul final : public Pass {
       if (gather.space() != kNoSpace) gather = gather.withSpace(kNoSpace, *gather.model());
       whole = build.createValue(OpKind::Create, {}, {}, gather, base);
     }
+    passes::OperandPages lhsPages(build, lhs, base + "_lhs"), rhsPages(build, rhs, base + "_rhs");
     AttrMap init;
     if (const Expr* e = op.attr<Expr>("init")) init["init"] = *e;
     passes::forEachPage(passes::batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
-      Value* l = passes::operandPage(build, lhs, at, base + "_lhs" + idx);
-      Value* r = passes::operandPage(build, rhs, at, base + "_rhs" + idx);
+      Value* l = lhsPages.at(at, p);
+      Value* r = rhsPages.at(at, p);
       if (fused) return storePage(op, build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), at);
       const std::vector<Expr> offsets = passes::pageOffsets(at);
       Value* page;
@@ -97,6 +98,8 @@ class ExpandBatchMatmul final : public Pass {
       result->replaceAllUsesWith(whole);
     }
     op.parentBlock()->erase(&op);
+    passes::eraseDeadView(lhs);
+    passes::eraseDeadView(rhs);
   }
 
   // One store of the page per store of the whole result, at the page's offsets.

@@ -92,8 +92,15 @@ class Preconditions {
       case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
       case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
-      case OpKind::TransposeView:
         return;  // no N-D precondition of their own
+      case OpKind::TransposeView:
+        // The bytes of an N-D tile read transposed are no row-major collapse of anything.
+        if (op.result()->type().rank() > 2)
+          fail(Diag::NdTransposeView, op,
+               std::string(info.name) + " of a " + std::to_string(op.result()->type().rank()) +
+                   "-D tile is lowered only as an operand of a batched matmul (its pages become column "
+                   "bands of one 2-D transposed view); copy with tile.transpose, or feed it to batch_matmul");
+        return;
     }
   }
 

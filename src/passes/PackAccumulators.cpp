@@ -276,18 +276,21 @@ class FunctionPacking {
     const Type& product = productType(lhs, rhs);
     const int64_t n = product.shape().back();
     const int64_t m = product.shape()[product.rank() - 2];
+    passes::OperandPages lhsPages(build, lhs, base + "_lhs"), rhsPages(build, rhs, base + "_rhs");
     passes::forEachPage(passes::batchDims(product), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       std::vector<Expr> window{Expr::constant(0), Expr::constant(p * n)};
       Value* w = build.createValue(OpKind::Slice, {acc}, {{"offsets", window}},
                                    acc->type().withShape({m, n}, {}), base + "_page" + idx);
-      Value* l = passes::operandPage(build, lhs, at, base + "_lhs" + idx);
-      Value* r = passes::operandPage(build, rhs, at, base + "_rhs" + idx);
+      Value* l = lhsPages.at(at, p);
+      Value* r = rhsPages.at(at, p);
       Value* updated = build.createValue(OpKind::MatmulAcc, {w, l, r}, init, {}, base + "_mm" + idx);
       acc = build.createValue(OpKind::Assemble, {acc, updated}, {{"offsets", window}}, {}, base);
     });
     result->replaceAllUsesWith(acc);
     op.parentBlock()->erase(&op);
+    passes::eraseDeadView(lhs);
+    passes::eraseDeadView(rhs);
   }
 
   // The product's batch axes and page: the broadcast of lhs and rhs (as the op's rule has it).

@@ -319,10 +319,10 @@ TEST_CASE("pto-legality: vector ops need row-major tiles, not column vectors (E0
               "}\n") == Lines{"4:3: E0519"});
 }
 
-TEST_CASE("pto-legality: transpose views have no PTO form (E0520)") {
+TEST_CASE("pto-legality: transpose views of vec tiles have no PTO form (E0520)") {
   CHECK(codes("func @k(%a: tensor<f32, [16, 16]> in, %c: tensor<f32, [16, 16]> out) incore {\n"
               "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16]>\n"
-              "  %v = tile.transpose_view %x {axes = [0, 1]} : tile<f32, [16, 16]>\n"
+              "  %v = tile.transpose_view %x {axes = [0, 1]} : tile<f32, [16, 16], layout=col_major/none_box/512/pad0>\n"
               "  tile.store %v, %c {offsets = [0, 0]}\n"
               "}\n") == Lines{"3:3: E0520"});
 }

@@ -203,6 +203,7 @@ void FunctionEmitter::emitOp(const Op& op) {
       return dps(pto.mnemonic, ins, op.result());
     case OpKind::Reshape:
     case OpKind::ReinterpretView:
+    case OpKind::TransposeView:
     case OpKind::Slice:
       return emitView(op);
     case OpKind::Assemble:
@@ -222,7 +223,6 @@ void FunctionEmitter::emitOp(const Op& op) {
       return dps(pto.mnemonic, ins, op.result());
     case OpKind::BatchMatmul:
     case OpKind::BatchMatmulAcc:
-    case OpKind::TransposeView:
       return fail(op, std::string(op.name()) + " has no PTO form");
   }
 }

@@ -71,6 +71,7 @@ class FunctionSpaces {
     resolve();
     if (!errors.clean()) return;
     applySpaces();
+    relayTransposedViews();
     insertMoves();
     resolveKernelKind();
   }
@@ -244,6 +245,18 @@ class FunctionSpaces {
   void applySpaces() {
     for (const TileClass& c : classes_)
       for (Value* v : c.members) v->setType(v->type().withSpace(c.space, f_.module().target()));
+  }
+
+  // A transposed view reads its source's bytes transposed, so its layout is the source's
+  // (now the space's default) transposed, and a slice of such a view keeps its layout.
+  void relayTransposedViews() {
+    for (Op* op : ops_) {
+      if (op->kind() != OpKind::TransposeView && op->kind() != OpKind::Slice) continue;
+      const Type& src = op->operand(0)->type();
+      if (src.rank() != 2 || (op->kind() == OpKind::Slice && src.hasDefaultLayout())) continue;
+      TileLayout l = op->kind() == OpKind::TransposeView ? transposedLayout(src.layout()) : src.layout();
+      op->result()->setType(op->result()->type().withLayout(l));
+    }
   }
 
   struct MoveRequest {

@@ -174,10 +174,7 @@ class FunctionLegality {
       case OpKind::Full: return checkFull(op);
       case OpKind::Matmul: return checkMatmul(op, 0);
       case OpKind::MatmulAcc: return checkMatmul(op, 1);
-      case OpKind::TransposeView:
-        report(Diag::PtoTransposeView, op,
-               "tile.transpose_view has no zero-copy PTO form; use tile.transpose");
-        return;
+      case OpKind::TransposeView: return checkTransposeView(op);
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc:  // tile-ops-2d leaves none
       case OpKind::Transpose: case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Create: case OpKind::Add:
@@ -469,6 +466,17 @@ class FunctionLegality {
                ", which the matrix unit cannot address: it writes compactly with no row stride, so the window "
                "must span all rows from a column that is a multiple of 16, or lie inside one 16-column block; "
                "accumulate into a tile of its own, or lay the pages out along columns");
+  }
+
+  // A mat tile's boxes seen transposed are a ZN tile of the same bytes (a treshape); no
+  // other space has a zero-copy transposed form.
+  void checkTransposeView(const Op& op) {
+    const Type& src = op.operand(0)->type();
+    if (src.space() == Space::Mat && src.layout().slayout != SLayout::NoneBox) return;
+    report(Diag::PtoTransposeView, op,
+           "tile.transpose_view reads " + describe(op.operand(0)) + " transposed without a copy, which PTO does "
+               "only for mat tiles (their 16x16 boxes reread as the transposed layout), but it is in " +
+               spaceName(src.space()) + "; use it only as a matmul operand, or copy with tile.transpose");
   }
 
   void checkMatmulDTypes(const Op& op, DType acc, DType lhs, DType rhs) {
