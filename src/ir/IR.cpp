@@ -129,6 +129,12 @@ Region& Op::addRegion() {
   return *regions_.back();
 }
 
+Op* Op::nextOp() const {
+  if (!parent_) return nullptr;
+  auto it = std::next(self_);
+  return it == parent_->ops().end() ? nullptr : it->get();
+}
+
 Op* Op::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
 
 Function* Op::function() const { return fn_; }

@@ -137,6 +137,7 @@ class Op {
   Region& addRegion();
 
   Block* parentBlock() const { return parent_; }
+  Op* nextOp() const;    // the op after this one in its block, or null
   Op* parentOp() const;  // the op whose region contains this op, or null at function level
   Function* function() const;
 

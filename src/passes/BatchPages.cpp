@@ -1,5 +1,8 @@
 #include "passes/BatchPages.h"
 
+#include <set>
+
+#include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::passes {
@@ -48,10 +51,39 @@ Value* transposedSource(Value* operand) {
   return def->operand(0);
 }
 
+// The load an operand reads, directly or through a transposed view.
+Op* loadOf(const Value* operand) {
+  if (Value* source = transposedSource(const_cast<Value*>(operand))) operand = source;
+  Op* def = operand->definingOp();
+  return def && def->kind() == OpKind::Load ? def : nullptr;
+}
+
 }  // namespace
 
-OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name)
+bool loadsPerPage(const Value* operand, const Value* other) {
+  const Op* load = loadOf(operand);
+  if (!load) return false;
+  const TargetModel& model = load->function()->module().target();
+  const SpaceId stage = model.spaceWithRole(kMatmulStage);
+  int64_t bytes;
+  if (stage != kNoSpace &&
+      (__builtin_add_overflow(operand->type().byteSize(), other->type().byteSize(), &bytes) ||
+       bytes > model.spaces[stage].capacityBytes))
+    return true;
+  const Type& tile = load->result()->type();
+  const Type& tensor = load->operand(0)->type();
+  std::vector<Expr> window(tensor.rank() - tile.rank(), Expr::constant(1));
+  window.insert(window.end(), tile.valid().begin(), tile.valid().end());
+  return !nd::collapsesContiguously(window, tensor.dims());
+}
+
+OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name, bool perPage)
     : build_(build), operand_(operand), name_(std::move(name)) {
+  if (perPage) {
+    load_ = loadOf(operand);
+    transposedLoad_ = load_ && load_->result() != operand;
+    return;
+  }
   Value* source = transposedSource(operand);
   if (!source || !source->type().hasFullValid()) return;
   const Type& t = source->type();
@@ -66,6 +98,7 @@ OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name)
 
 Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
   const std::string name = name_ + std::to_string(page);
+  if (load_) return loadPage(index, name);
   if (!transposed_) return operandPage(build_, operand_, index, name);
   // The page's position among the source's batch pages (broadcast axes read page 0).
   int64_t flat = 0;
@@ -78,9 +111,36 @@ Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
                             transposed_->type().withShape({t.shape()[n - 2], cols}, {}), name);
 }
 
-void eraseDeadView(Value* v) {
-  Op* def = v->definingOp();
-  if (!v->hasUses() && def && isView(def->kind())) def->parentBlock()->erase(def);
+// The page's window of the whole load: the load's offsets moved to the batch index on the
+// tile's batch axes (the tensor's trailing ones), one [rows, cols] page loaded as 2-D.
+Value* OperandPages::loadPage(const std::vector<int64_t>& index, const std::string& name) {
+  const Type& whole = load_->result()->type();
+  const size_t n = whole.rank();
+  std::vector<Expr> offsets = *load_->attr<std::vector<Expr>>("offsets");
+  const size_t lead = offsets.size() - n;
+  for (size_t i = 0; i + 2 < n; ++i)
+    if (whole.shape()[i] != 1) offsets[lead + i] = offsets[lead + i] + index[i];
+  Type page = whole.reshapedTo({whole.shape()[n - 2], whole.shape()[n - 1]}, {whole.valid()[n - 2], whole.valid()[n - 1]});
+  Value* loaded = build_.createValue(OpKind::Load, {load_->operand(0)}, {{"offsets", offsets}}, page,
+                                     transposedLoad_ ? name + "_load" : name);
+  if (!transposedLoad_) return loaded;
+  return build_.createValue(OpKind::TransposeView, {loaded}, {{"axes", std::vector<int64_t>{0, 1}}}, {}, name);
+}
+
+void dropUnused(const std::vector<Value*>& values) {
+  std::vector<Op*> work;
+  for (Value* v : values)
+    if (Op* def = v->definingOp()) work.push_back(def);
+  std::set<Op*> erased;  // ops only, never iterated for output
+  while (!work.empty()) {
+    Op* op = work.back();
+    work.pop_back();
+    if (erased.count(op) || op->result()->hasUses() || (!isView(op->kind()) && op->kind() != OpKind::Load)) continue;
+    Op* read = isView(op->kind()) ? op->operand(0)->definingOp() : nullptr;
+    op->parentBlock()->erase(op);
+    erased.insert(op);
+    if (read) work.push_back(read);
+  }
 }
 
 Value* operandPage(OpBuilder& build, Value* operand, const std::vector<int64_t>& at, const std::string& name) {

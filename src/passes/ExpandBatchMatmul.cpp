@@ -56,10 +56,21 @@ class ExpandBatchMatmul final : public Pass {
     return true;
   }
 
+  // Every store of the result comes right after the op: each page can then be stored as
+  // soon as it is made, and only one page is live at a time.
+  static bool storedRightAfter(const Op& op) {
+    size_t stores = 0;
+    for (const Op* next = op.nextOp(); next && next->kind() == OpKind::Store && next->operand(0) == op.result();
+         next = next->nextOp())
+      ++stores;
+    return stores == size_t(std::distance(op.result()->uses().begin(), op.result()->uses().end()));
+  }
+
   static void expand(Op& op) {
     Value* result = op.result();
     const bool accumulate = op.kind() == OpKind::BatchMatmulAcc;
     const bool fused = !accumulate && onlyStored(result);
+    const bool adjacent = fused && storedRightAfter(op);
     const size_t rank = result->type().rank();
     const std::string base = result->name().empty() ? "mm" : result->name();
     OpBuilder build = OpBuilder::before(op);
@@ -72,14 +83,17 @@ class ExpandBatchMatmul final : public Pass {
       if (gather.space() != kNoSpace) gather = gather.withSpace(kNoSpace, *gather.model());
       whole = build.createValue(OpKind::Create, {}, {}, gather, base);
     }
-    passes::OperandPages lhsPages(build, lhs, base + "_lhs"), rhsPages(build, rhs, base + "_rhs");
+    passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
+    passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
     AttrMap init;
     if (const Expr* e = op.attr<Expr>("init")) init["init"] = *e;
     passes::forEachPage(passes::batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       Value* l = lhsPages.at(at, p);
       Value* r = rhsPages.at(at, p);
-      if (fused) return storePage(op, build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), at);
+      if (fused)
+        return storePage(op, build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), at,
+                         adjacent ? &build : nullptr);
       const std::vector<Expr> offsets = passes::pageOffsets(at);
       Value* page;
       if (accumulate) {
@@ -98,18 +112,19 @@ class ExpandBatchMatmul final : public Pass {
       result->replaceAllUsesWith(whole);
     }
     op.parentBlock()->erase(&op);
-    passes::eraseDeadView(lhs);
-    passes::eraseDeadView(rhs);
+    passes::dropUnused({lhs, rhs});
   }
 
-  // One store of the page per store of the whole result, at the page's offsets.
-  static void storePage(Op& op, Value* page, const std::vector<int64_t>& at) {
+  // One store of the page per store of the whole result, at the page's offsets: right
+  // after the page (`here`) when the stores followed the op, else where each store was.
+  static void storePage(Op& op, Value* page, const std::vector<int64_t>& at, OpBuilder* here) {
     const size_t rank = op.result()->type().rank();
     for (const Use& u : op.result()->uses()) {
       Op* store = u.user;
-      OpBuilder::before(*store).create(
-          OpKind::Store, {page, store->operand(1)},
-          {{"offsets", passes::pageStoreOffsets(*store->attr<std::vector<Expr>>("offsets"), rank, at)}});
+      OpBuilder there = OpBuilder::before(*store);
+      (here ? *here : there)
+          .create(OpKind::Store, {page, store->operand(1)},
+                  {{"offsets", passes::pageStoreOffsets(*store->attr<std::vector<Expr>>("offsets"), rank, at)}});
     }
   }
 };

@@ -276,7 +276,8 @@ class FunctionPacking {
     const Type& product = productType(lhs, rhs);
     const int64_t n = product.shape().back();
     const int64_t m = product.shape()[product.rank() - 2];
-    passes::OperandPages lhsPages(build, lhs, base + "_lhs"), rhsPages(build, rhs, base + "_rhs");
+    passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
+    passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
     passes::forEachPage(passes::batchDims(product), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       std::vector<Expr> window{Expr::constant(0), Expr::constant(p * n)};
@@ -289,8 +290,7 @@ class FunctionPacking {
     });
     result->replaceAllUsesWith(acc);
     op.parentBlock()->erase(&op);
-    passes::eraseDeadView(lhs);
-    passes::eraseDeadView(rhs);
+    passes::dropUnused({lhs, rhs});
   }
 
   // The product's batch axes and page: the broadcast of lhs and rhs (as the op's rule has it).
