@@ -116,6 +116,10 @@ Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
 Value* OperandPages::loadPage(const std::vector<int64_t>& index, const std::string& name) {
   const Type& whole = load_->result()->type();
   const size_t n = whole.rank();
+  int64_t key = 0;
+  for (size_t i = 0; i + 2 < n; ++i) key = key * whole.shape()[i] + (whole.shape()[i] == 1 ? 0 : index[i]);
+  Value*& cached = loaded_[key];
+  if (cached) return cached;
   std::vector<Expr> offsets = *load_->attr<std::vector<Expr>>("offsets");
   const size_t lead = offsets.size() - n;
   for (size_t i = 0; i + 2 < n; ++i)
@@ -123,8 +127,10 @@ Value* OperandPages::loadPage(const std::vector<int64_t>& index, const std::stri
   Type page = whole.reshapedTo({whole.shape()[n - 2], whole.shape()[n - 1]}, {whole.valid()[n - 2], whole.valid()[n - 1]});
   Value* loaded = build_.createValue(OpKind::Load, {load_->operand(0)}, {{"offsets", offsets}}, page,
                                      transposedLoad_ ? name + "_load" : name);
-  if (!transposedLoad_) return loaded;
-  return build_.createValue(OpKind::TransposeView, {loaded}, {{"axes", std::vector<int64_t>{0, 1}}}, {}, name);
+  cached = transposedLoad_ ? build_.createValue(OpKind::TransposeView, {loaded},
+                                                {{"axes", std::vector<int64_t>{0, 1}}}, {}, name)
+                           : loaded;
+  return cached;
 }
 
 void dropUnused(const std::vector<Value*>& values) {

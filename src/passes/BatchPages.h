@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ class OperandPages {
   ir::Value* operand_;
   std::string name_;
   ir::Op* load_ = nullptr;            // per page: the whole load the pages replace
+  std::map<int64_t, ir::Value*> loaded_;  // per page: by operand page, so a broadcast page loads once
   bool transposedLoad_ = false;       // per page: the operand views load_ transposed
   ir::Value* transposed_ = nullptr;   // whole: the [K, B*N] view, for a transposed operand
   std::vector<int64_t> sourceBatch_;  // whole: the batch axes of the transposed operand's source

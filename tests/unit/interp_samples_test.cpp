@@ -165,6 +165,44 @@ TEST_CASE("interpreter: matmul accumulates f16 products over K steps") {
   });
 }
 
+TEST_CASE("interpreter: attention_scores multiplies each batch and head, keys broadcast over batches") {
+  auto qv = [](int64_t i) { return double(i % 11) / 4 - 1.25; };
+  auto kv = [](int64_t i) { return double(i % 7) / 2 - 1.5; };
+  runBoth("attention_scores", [&] {
+    return std::vector<RtValue>{tensor(DType::F16, {2, 2, 16, 128}, qv), tensor(DType::F16, {1, 2, 128, 32}, kv),
+                                tensor(DType::F32, {2, 2, 16, 32}, [](int64_t) { return 0; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& s = std::get<Tensor>(a[2]);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t m = 0; m < 16; ++m)
+          for (int64_t n = 0; n < 32; ++n) {
+            double sum = 0;  // exact: small products, short sums
+            for (int64_t d = 0; d < 128; ++d)
+              sum += qv(((b * 2 + h) * 16 + m) * 128 + d) * kv((h * 128 + d) * 32 + n);
+            REQUIRE(at(s, ((b * 2 + h) * 16 + m) * 32 + n) == f32(sum));
+          }
+  });
+}
+
+TEST_CASE("interpreter: batched_matmul_t multiplies each query page by its key page transposed") {
+  auto qv = [](int64_t i) { return double(i % 9) / 4 - 1; };
+  auto kv = [](int64_t i) { return double(i % 5) / 2 - 1; };
+  runBoth("batched_matmul_t", [&] {
+    return std::vector<RtValue>{tensor(DType::F16, {4, 16, 64}, qv), tensor(DType::F16, {4, 32, 64}, kv),
+                                tensor(DType::F32, {4, 16, 32}, [](int64_t) { return 0; })};
+  }, [&](const std::vector<RtValue>& a) {
+    const Tensor& s = std::get<Tensor>(a[2]);
+    for (int64_t b = 0; b < 4; ++b)
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t n = 0; n < 32; ++n) {
+          double sum = 0;
+          for (int64_t d = 0; d < 64; ++d) sum += qv((b * 16 + m) * 64 + d) * kv((b * 32 + n) * 64 + d);
+          REQUIRE(at(s, (b * 16 + m) * 32 + n) == f32(sum));
+        }
+  });
+}
+
 TEST_CASE("interpreter: softmax normalizes each row") {
   auto x = [](int64_t i) { return double((i * 37) % 101) / 25 - 2; };
   runBoth("softmax", [&] {
