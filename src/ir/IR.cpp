@@ -77,6 +77,7 @@ void Value::replaceAllUsesWith(Value* other) {
 // ---- Op ----
 
 Op::~Op() {
+  if (fn_->dying()) return;
   for (unsigned i = 0; i < operands_.size(); ++i)
     if (operands_[i]) removeUse(operands_[i], this, i);
 }

@@ -203,6 +203,10 @@ const char* paramDirName(ParamDir d);
 class Function {
  public:
   Function(class Module& module, std::string name, KernelKind kind);
+  // Ops destroyed with their function skip the use bookkeeping: otherwise every op would
+  // search its operands' use lists, quadratic in the uses of a widely used value.
+  ~Function() { dying_ = true; }
+  bool dying() const { return dying_; }
   const class Module& module() const { return *module_; }
   const std::string& name() const { return name_; }
   KernelKind kind() const { return kind_; }  // an index into the module's TargetModel::kernelKinds
@@ -235,6 +239,7 @@ class Function {
   std::vector<ParamDir> dirs_;
   std::vector<SourceRange> paramLocs_;
   uint32_t nextId_ = 0;
+  bool dying_ = false;
 };
 
 class Module {

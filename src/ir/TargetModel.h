@@ -37,6 +37,7 @@ struct TargetModel {
   std::vector<SpaceDesc> spaces;       // indexed by SpaceId; spaces[kNoSpace] is "none"
   std::vector<const char*> kernelKinds;  // indexed by KernelKind; [0] is the kind before inference
   DefaultLayoutFn defaultLayout;       // for spaces other than kNoSpace
+  int64_t maxTileExtent = 0;           // the largest valid extent of a 2-D tile axis; 0: none
 
   const char* spaceName(SpaceId s) const { return s < spaces.size() ? spaces[s].name : "?"; }
   std::optional<SpaceId> parseSpace(std::string_view name) const;

@@ -72,6 +72,8 @@ bool loadsPerPage(const Value* operand, const Value* other) {
     return true;
   const Type& tile = load->result()->type();
   const Type& tensor = load->operand(0)->type();
+  const int64_t rows = pageCount(batchDims(tile)) * tile.shape()[tile.rank() - 2];  // once flattened
+  if (model.maxTileExtent && rows > model.maxTileExtent) return true;
   std::vector<Expr> window(tensor.rank() - tile.rank(), Expr::constant(1));
   window.insert(window.end(), tile.valid().begin(), tile.valid().end());
   return !nd::collapsesContiguously(window, tensor.dims());

@@ -28,8 +28,9 @@ void forEachPage(const std::vector<int64_t>& dims,
 // Whether a batched matmul reads `operand` one page at a time, each page loaded from the
 // tensor, instead of slicing pages out of the whole tile: when the operand is a load (or
 // a transposed view of one) and either the two operands' whole tiles do not fit the
-// target's matmul staging space together, or the whole load is not one contiguous run of
-// rows (a window that cuts the row axis, [2, K0 < K, N] of [2, K, N]).
+// target's matmul staging space together, or the flattened whole tile has more rows than a
+// tile may have, or the whole load is not one contiguous run of rows (a window that cuts
+// the row axis, [2, K0 < K, N] of [2, K, N]).
 bool loadsPerPage(const ir::Value* operand, const ir::Value* other);
 
 // The [rows, cols] pages of a batched matmul operand, as 2-D tiles, at batch indices of

@@ -20,7 +20,6 @@ using namespace pto;
 using namespace ir;
 using passes::describe;
 
-constexpr int64_t kMaxExtent = 4095;  // PTO valid extents and matmul m/k/n
 
 // ---- dtype sets ----
 
@@ -119,9 +118,9 @@ class FunctionLegality {
     const Type& t = v->type();
     for (size_t i = 0; i < t.valid().size(); ++i) {
       std::optional<int64_t> extent = t.valid()[i].asConst();
-      if (extent && (*extent < 1 || *extent > kMaxExtent))
+      if (extent && (*extent < 1 || *extent > f_.module().target().maxTileExtent))
         report(Diag::PtoValidRange, op,
-               "valid extents of PTO tiles must be in [1, 4095] but dim " + std::to_string(i) +
+               "valid extents of PTO tiles must be in [1, " + std::to_string(f_.module().target().maxTileExtent) + "] but dim " + std::to_string(i) +
                    " of " + describe(v) + " is " + std::to_string(*extent) +
                    "; split the tile into smaller ones");
     }
@@ -493,9 +492,9 @@ class FunctionLegality {
 
   void checkMatmulValid(const Op& op, const char* dim, const Expr& extent) {
     auto c = extent.asConst();
-    if (!c || (*c >= 1 && *c <= kMaxExtent)) return;
+    if (!c || (*c >= 1 && *c <= f_.module().target().maxTileExtent)) return;
     report(Diag::PtoMatmulValid, op,
-           std::string(op.name()) + " valid " + dim + " must be in [1, 4095] but is " +
+           std::string(op.name()) + " valid " + dim + " must be in [1, " + std::to_string(f_.module().target().maxTileExtent) + "] but is " +
                std::to_string(*c) + "; split the matmul into smaller tiles");
   }
 

@@ -39,7 +39,8 @@ TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
            {"bias", kMatrixSpace, "bias table", (a5 ? 4 : 1) * KiB, 32},
            {"scaling", kMatrixSpace, "fixpipe buffer", (a5 ? 4 : 2) * KiB, 32}},
           {"incore", "aic", "aiv"},
-          layouts};
+          layouts,
+          /*maxTileExtent=*/4095};
 }
 
 }  // namespace
