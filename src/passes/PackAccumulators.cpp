@@ -17,13 +17,15 @@
 // Chains with pages at most 16 columns wide that cannot be column-packed stay
 // batch_matmul_acc: expand-batch-matmul gives them row windows, which are addressable
 // inside one block column. Everything else is an error naming the reason and the
-// workaround. Linear in the function plus the pages it unrolls.
+// workaround. Then the same packing for the logical row windows of 2-D accumulators
+// (PackRowWindows.h). Linear in the function plus the pages it unrolls.
 #include <map>
 #include <set>
 
 #include "ir/Builder.h"
 #include "passes/BatchPages.h"
 #include "passes/Pass.h"
+#include "passes/PackRowWindows.h"
 #include "passes/PassUtils.h"
 
 namespace tilec {
@@ -347,6 +349,7 @@ class PackAccumulators final : public Pass {
       FunctionPacking packing(*f, ctx.diags);
       packing.run();
       ok = packing.ok() && ok;
+      ok = passes::packRowWindows(*f, ctx.diags) && ok;
     }
     return ok;
   }

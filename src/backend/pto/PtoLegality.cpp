@@ -453,15 +453,17 @@ class FunctionLegality {
     const Type& part = window->type();
     const auto* at = slice->attr<std::vector<Expr>>("offsets");
     if (parent.rank() != 2 || part.rank() != 2 || !at || at->size() != 2) return;
-    std::optional<int64_t> col = (*at)[1].asConst();
+    const Expr& colExpr = (*at)[1];
+    std::optional<int64_t> col = colExpr.asConst();
     const int64_t rows = parent.shape()[0], cols = part.shape()[1];
-    const bool columnBand = col && part.shape()[0] == rows && rows % 16 == 0 && *col % 16 == 0 && cols % 16 == 0;
+    const bool boxAligned = provablyEqual(Expr::mod(colExpr, Expr::constant(16)), Expr::constant(0));
+    const bool columnBand = part.shape()[0] == rows && rows % 16 == 0 && boxAligned && cols % 16 == 0;
     const bool oneBlock = col && cols <= 16 && *col / 16 == (*col + cols - 1) / 16;
     if (columnBand || oneBlock) return;
     report(Diag::PtoAccWindow, op,
            std::string(op.name()) + " accumulates into the " + passes::shapeStr(part.shape()) + " window of " +
                describe(slice->operand(0)) + " " + passes::shapeStr(parent.shape()) + " at column " +
-               (col ? std::to_string(*col) : "'" + (*at)[1].str(passes::describe) + "'") +
+               (col ? std::to_string(*col) : colExpr.str([](const Value* v) { return v->name(); })) +
                ", which the matrix unit cannot address: it writes compactly with no row stride, so the window "
                "must span all rows from a column that is a multiple of 16, or lie inside one 16-column block; "
                "accumulate into a tile of its own, or lay the pages out along columns");
