@@ -57,7 +57,8 @@ class FunctionPacking {
  public:
   FunctionPacking(Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags), model_(f.module().target()) {}
 
-  void run() {
+  // False after reporting a chain that cannot be laid out.
+  bool run() {
     std::vector<Op*> ops = passes::preorder(f_);
     passes::forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
     std::map<Value*, Chain*> byRoot;
@@ -68,9 +69,10 @@ class FunctionPacking {
         if (!c) c = chains.emplace_back(std::make_unique<Chain>()).get();
         c->accumulates.push_back(op);
       }
-    if (chains.empty()) return;
+    if (chains.empty()) return true;
     collectMembers(ops, byRoot);
     for (auto& c : chains) decide(*c);
+    return ok_;
   }
 
  private:
@@ -329,9 +331,6 @@ class FunctionPacking {
   const TargetModel& model_;
   passes::ValueUnionFind uf_;
   bool ok_ = true;
-
- public:
-  bool ok() const { return ok_; }
 };
 
 class PackAccumulators final : public Pass {
@@ -346,9 +345,7 @@ class PackAccumulators final : public Pass {
   bool run(Module& m, PassContext& ctx) override {
     bool ok = true;
     for (auto& f : m.functions()) {
-      FunctionPacking packing(*f, ctx.diags);
-      packing.run();
-      ok = packing.ok() && ok;
+      ok = FunctionPacking(*f, ctx.diags).run() && ok;
       ok = passes::packRowWindows(*f, ctx.diags) && ok;
     }
     return ok;
