@@ -314,6 +314,37 @@ void Lowerer::lowerFor(const ast::For& f) {
                         ? materialize(c.outer.expr, c.type, f.range)
                         : c.outer.value);
 
+  const size_t diagsBefore = diags_.all().size();
+  LoweredLoop loop = buildLoop(f, carried, inits, lb, ub, step);
+  // A tile seeded by a fresh create that the body leaves with fewer valid rows or columns:
+  // the seed is declared again at the extent the body yields, and the loop lowered again.
+  bool narrowed = false;
+  if (diags_.all().size() == diagsBefore)
+    for (size_t i = 0; i < carried.size(); ++i)
+      if (std::optional<ir::Type> t = narrowedSeed(carried[i], loop.next[i], *loop.op)) {
+        carried[i].type = *t;
+        inits[i] = block_->create(ir::OpKind::Create, f.range)->addResult(*t, carried[i].binding->name);
+        narrowed = true;
+      }
+  if (narrowed) {
+    for (Carried& c : carried) c.binding->val = c.outer;
+    block_->erase(loop.op);
+    loop = buildLoop(f, carried, inits, lb, ub, step);
+  }
+  for (size_t i = 0; i < carried.size(); ++i)
+    checkCarriedType(carried[i], loop.next[i], carried[i].type, carried[i].binding->assignedAt,
+                     "when the loop starts", "at the end of an iteration");
+  ir::Op* yield = loop.op->body().create(ir::OpKind::Yield, f.range);
+  for (ir::Value* v : loop.next) yield->addOperand(v);
+  for (const Carried& c : carried)
+    c.binding->val = valueOfArg(c.outer, loop.op->addResult(c.type, c.binding->name), f.range);
+}
+
+// The loop op with its body lowered, and the value each carried binding has at the end of
+// the body (the yield is left to the caller).
+Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, const std::vector<Carried>& carried,
+                                        const std::vector<ir::Value*>& inits, const std::optional<ir::Expr>& lb,
+                                        const std::optional<ir::Expr>& ub, const std::optional<ir::Expr>& step) {
   ir::Op* loop = block_->create(ir::OpKind::For, f.range);
   loop->setAttr("lb", lb ? *lb : ir::Expr::constant(0));
   loop->setAttr("ub", ub ? *ub : ir::Expr::constant(0));
@@ -333,18 +364,32 @@ void Lowerer::lowerFor(const ast::For& f) {
     carried[i].binding->val = valueOfArg(carried[i].outer, args[i], f.varRange);
   lowerBlock(*f.body);
   std::vector<ir::Value*> next;
-  for (size_t i = 0; i < carried.size(); ++i) {
-    next.push_back(yieldValue(carried[i], f.range));
-    checkCarriedType(carried[i], next.back(), carried[i].type, carried[i].binding->assignedAt,
-                     "when the loop starts", "at the end of an iteration");
-  }
-  ir::Op* yield = body.create(ir::OpKind::Yield, f.range);
-  for (ir::Value* v : next) yield->addOperand(v);
+  for (const Carried& c : carried) next.push_back(yieldValue(c, f.range));
   scopes_.pop();
   block_ = outerBlock;
+  return {loop, next};
+}
 
-  for (const Carried& c : carried)
-    c.binding->val = valueOfArg(c.outer, loop->addResult(c.type, c.binding->name), f.range);
+// The type a carried tile's seed is declared with again when the loop body leaves it with
+// other valid extents than its seed, a fresh create, has: the body's, provided they differ
+// only in the valid extents and those are known before the loop (a runtime extent
+// computed inside the loop cannot type the seed).
+std::optional<ir::Type> Lowerer::narrowedSeed(const Carried& c, const ir::Value* next, const ir::Op& loop) const {
+  const ir::Type& seed = c.type;
+  const ir::Type& body = next->type();
+  const ir::Op* def = c.outer.kind == ValKind::Tile ? c.outer.value->definingOp() : nullptr;
+  if (!def || def->kind() != ir::OpKind::Create || !seed.isTile() || !body.isTile() || seed == body) return std::nullopt;
+  if (seed.withValid(body.valid()) != body) return std::nullopt;
+  auto insideLoop = [&](const ir::Value* v) {
+    const ir::Op* p = v->definingOp() ? v->definingOp()->parentOp() : v->ownerBlock()->parentOp();
+    for (; p; p = p->parentOp())
+      if (p == &loop) return true;
+    return false;
+  };
+  for (const ir::Expr& e : body.valid())
+    for (const ir::Value* v : e.vars())
+      if (insideLoop(v)) return std::nullopt;
+  return body;
 }
 
 // ---------------------------------------------------------------- branches

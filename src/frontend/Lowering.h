@@ -134,6 +134,10 @@ class Lowerer {
   void lowerBind(const ast::Bind& b);
   void lowerAssign(const ast::Assign& a);
   void lowerFor(const ast::For& f);
+  struct LoweredLoop {
+    ir::Op* op;
+    std::vector<ir::Value*> next;
+  };
   void lowerIf(const ast::If& i);
   void lowerElse(const ast::Stmt& s);
   void checkAnnotation(const ast::TypeAnn& t, const Val& v);
@@ -144,6 +148,10 @@ class Lowerer {
   ir::Value* yieldValue(const Carried& c, SourceRange at);
   void checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& expected, SourceRange at,
                         const std::string& expectedWhere, const std::string& actualWhere);
+  LoweredLoop buildLoop(const ast::For& f, const std::vector<Carried>& carried, const std::vector<ir::Value*>& inits,
+                        const std::optional<ir::Expr>& lb, const std::optional<ir::Expr>& ub,
+                        const std::optional<ir::Expr>& step);
+  std::optional<ir::Type> narrowedSeed(const Carried& c, const ir::Value* next, const ir::Op& loop) const;
 
   // LowerExpr.cpp
   Val eval(const ast::Expr& e);

@@ -436,6 +436,7 @@ class FunctionLegality {
     checkMatmulDTypes(op, d.dtype(), l.dtype(), r.dtype());
     if (first == 1) checkAccWindow(op);
     if (l.valid().size() != 2 || r.valid().size() != 2) return;
+    checkAccPitch(op, l.valid()[0], r.valid()[1], d);
     checkMatmulValid(op, "m", l.valid()[0]);
     checkMatmulValid(op, "k", l.valid()[1]);
     checkMatmulValid(op, "n", r.valid()[1]);
@@ -478,6 +479,26 @@ class FunctionLegality {
            "tile.transpose_view reads " + describe(op.operand(0)) + " transposed without a copy, which PTO does "
                "only for mat tiles (their 16x16 boxes reread as the transposed layout), but it is in " +
                spaceName(src.space()) + "; use it only as a matmul operand, or copy with tile.transpose");
+  }
+
+  // The matrix unit lays its [m, n] product out in acc with a pitch of m rounded up to 16
+  // rows between 16-column blocks; every reader of the accumulator (stores, moves, the
+  // next matmul_acc) uses the tile's physical rows. The two agree when m fills the last
+  // 16-row box of the tile, or when there is only one block column (n <= 16).
+  void checkAccPitch(const Op& op, const Expr& m, const Expr& n, const Type& dst) {
+    const int64_t rows = dst.shape()[0];
+    const bool oneBlockColumn = prove(CmpKind::LE, n, Expr::constant(16)) == std::optional<bool>(true);
+    const bool fillsLastBox = prove(CmpKind::GT, m, Expr::constant(rows - 16)) == std::optional<bool>(true) &&
+                              rows % 16 == 0;
+    if (oneBlockColumn || fillsLastBox) return;
+    report(Diag::PtoAccPitch, op,
+           std::string(op.name()) + " writes " + m.str([](const Value* v) { return v->name(); }) +
+               " valid rows into the " + std::to_string(rows) +
+               "-row accumulator " + describe(op.result()) +
+               ", but the matrix unit lays the product out with a pitch of its valid rows rounded up to 16, "
+               "while readers of the tile use its " + std::to_string(rows) +
+               " rows; give the accumulator (and the lhs tile) as many rows as the valid rows rounded up to 16, "
+               "or keep the product at most 16 columns wide");
   }
 
   void checkMatmulDTypes(const Op& op, DType acc, DType lhs, DType rhs) {
