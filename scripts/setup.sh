@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tilec needs to build and test. Idempotent: packages
-# that are already installed are left alone, and apt is not touched at all when
-# nothing is missing. Runs as root (CI) or through sudo.
+# Installs the Debian packages tilec needs to build and test (with --fuzz, also clang and
+# its libFuzzer runtime, for scripts/fuzz.sh). Idempotent: packages that are already
+# installed are left alone, and apt is not touched at all when nothing is missing. Runs as
+# root (CI) or through sudo.
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,12 @@ packages=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev doctest-dev
   time  # /usr/bin/time, used by bench/compile-bench.sh for peak memory
 )
+if [[ ${1:-} == --fuzz ]]; then
+  packages+=(clang libclang-rt-14-dev)
+elif [[ $# -gt 0 ]]; then
+  echo "usage: setup.sh [--fuzz]" >&2
+  exit 2
+fi
 
 installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

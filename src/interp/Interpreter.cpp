@@ -435,7 +435,9 @@ struct Interpreter::Impl {
   // tile element it packs into: the window row-major, onto the valid region row-major.
   void forEachTransfer(const Op& op, const Tile& t, const Tensor& x,
                        const std::function<void(size_t tensorIndex, const std::vector<int64_t>& tileAt)>& f) const {
-    auto [window, offsets] = windowOf(op, t, x);
+    const auto box = windowOf(op, t, x);  // (extents, offsets); no structured binding: the lambda reads it
+    const std::vector<int64_t>& window = box.first;
+    const std::vector<int64_t>& offsets = box.second;
     std::vector<std::vector<int64_t>> slots = validOrder(t);
     size_t k = 0;
     forEachIndex(window, [&](const std::vector<int64_t>& w) {

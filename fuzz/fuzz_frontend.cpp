@@ -1,0 +1,12 @@
+// The .tile frontend: lexing, parsing, checking and lowering to IR, then the verifier.
+#include "FuzzSupport.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  tilec::fuzz::onBigStack([&] {
+    tilec::SourceManager sm;
+    tilec::DiagnosticEngine diags(sm);
+    tilec::fuzz::lowerTile(text, sm, diags);
+  });
+  return 0;
+}

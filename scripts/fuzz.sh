@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (fuzz/, clang with ASan and UBSan, in build-fuzz/) and
+# runs each for SECONDS (default 60), one after the other, from a corpus seeded with every
+# sample and test input and a dictionary made from the grammar's tokens, the built-in
+# names and the IR's op names. Fails on any crash, leak, timeout (10 s per input),
+# out-of-memory (2 GiB) or sanitizer report; the input that caused it is left in
+# build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
+#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+shift || true
+harnesses=("$@")
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline)
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
+build=$root/build-fuzz
+
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTILEC_BUILD_TESTS=OFF -DTILEC_FUZZ=ON > /dev/null
+cmake --build "$build" --target "${harnesses[@]/#/fuzz_}"
+
+# The dictionary: quoted literals of the grammar, built-in function names, IR op names.
+dict=$build/tile.dict
+{
+  grep -o "'[^']*'" "$root/grammar/Tile.g4" | sort -u | sed "s/^'\(.*\)'$/\1/"
+  grep -o '{"[a-z_0-9]*", K::' "$root/src/frontend/LowerBuiltins.cpp" | sed 's/{"\([^"]*\)".*/\1/'
+  grep -o '"tile\.[a-z_]*"\|"scf\.[a-z]*"\|"arith\.[a-z]*"\|"tensor\.[a-z]*"' "$root/src/ir/Ops.def" | tr -d '"'
+  printf '%s\n' in out inout where dyn space valid init vec mat left right acc f32 f16 bf16 i8 i32 index incore
+} | grep -v '^$' | grep -v '\\' | sort -u | sed 's/"/\\"/g; s/.*/"&"/' > "$dict"
+
+status=0
+for h in "${harnesses[@]}"; do
+  corpus=$build/corpus/$h
+  mkdir -p "$corpus" "$build/crashes"
+  case $h in
+    tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
+    *) find "$root/samples" "$root/tests" -name '*.tile' | while read -r f; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
+  esac
+  echo "== fuzz_$h: $seconds s, corpus $(ls "$corpus" | wc -l) inputs"
+  if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      "$build/fuzz_$h" "$corpus" -dict="$dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=65536 -artifact_prefix="$build/crashes/$h-" -print_final_stats=1 2> "$build/fuzz_$h.log"; then
+    status=1
+    echo "fuzz_$h FAILED; see $build/fuzz_$h.log and $build/crashes/" >&2
+    grep -m1 -A30 'ERROR\|==.*deadly\|tilec fuzz' "$build/fuzz_$h.log" >&2 || true
+  fi
+  grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: ' "$build/fuzz_$h.log" | tail -3
+done
+exit $status
