@@ -42,36 +42,63 @@ std::string describeChar(const std::string& text) {
   return "'" + text + "'";
 }
 
-// Brackets and prefix operators nested deeper than this are rejected before parsing:
-// the parser and the tree walks recurse once per level, and this bound keeps them far
-// inside the compiler thread's stack (see src/cli/main.cpp) whatever the input.
+// Expressions nested deeper than this are rejected before parsing: the parser and the
+// tree walks recurse once per level, and this bound keeps them far inside the compiler
+// thread's stack (see src/cli/main.cpp), and the parse tree small, whatever the input.
+// A level is a bracket, a prefix operator, or a binary operator: `1 + 1 + ... + 1` is a
+// tree as deep as it has operators.
 constexpr unsigned kMaxNesting = 4096;
 
+bool isBinaryOperator(size_t type) {
+  switch (type) {
+    case TileLexer::EQ: case TileLexer::NE: case TileLexer::LE: case TileLexer::GE: case TileLexer::AND:
+    case TileLexer::OR: case TileLexer::LT: case TileLexer::GT: case TileLexer::PLUS: case TileLexer::MINUS:
+    case TileLexer::STAR: case TileLexer::SLASH: case TileLexer::PERCENT: case TileLexer::DOTDOT:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::optional<PendingDiag> nestingError(antlr4::CommonTokenStream& tokens, const TokenRanges& ranges) {
-  unsigned brackets = 0, prefixRun = 0;
+  unsigned brackets = 0, prefixRun = 0, chained = 0;
+  std::vector<unsigned> chains{0};  // binary operators since the last separator, per bracket depth
+  bool afterOperand = false;        // a '-' after an operand subtracts, elsewhere it negates
   for (antlr4::Token* t : tokens.getTokens()) {
     if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    const bool prefix = (t->getType() == TileLexer::MINUS && !afterOperand) || t->getType() == TileLexer::NOT;
     switch (t->getType()) {
       case TileLexer::LPAREN:
       case TileLexer::LBRACK:
       case TileLexer::LBRACE:
         ++brackets;
+        chains.push_back(0);
         break;
       case TileLexer::RPAREN:
       case TileLexer::RBRACK:
       case TileLexer::RBRACE:
         if (brackets) --brackets;
+        if (chains.size() > 1) chained -= chains.back(), chains.pop_back();
+        break;
+      case TileLexer::SEMI:
+      case TileLexer::COMMA:
+        chained -= chains.back();
+        chains.back() = 0;
         break;
       default:
+        if (!prefix && isBinaryOperator(t->getType())) ++chains.back(), ++chained;
         break;
     }
-    bool prefix = t->getType() == TileLexer::MINUS || t->getType() == TileLexer::NOT;
+    const size_t type = t->getType();
+    afterOperand = type == TileLexer::INT || type == TileLexer::FLOAT || type == TileLexer::ID ||
+                   type == TileLexer::TRUE || type == TileLexer::FALSE || type == TileLexer::RPAREN ||
+                   type == TileLexer::RBRACK;
     prefixRun = prefix ? prefixRun + 1 : 0;
-    if (brackets + prefixRun > kMaxNesting)
+    if (brackets + prefixRun + chained > kMaxNesting)
       return PendingDiag{Diag::NestingTooDeep, ranges.of(t),
-                         "brackets and prefix operators are nested more than " +
-                             std::to_string(kMaxNesting) +
-                             " levels deep here; split the expression with let bindings"};
+                         "the expression is nested more than " + std::to_string(kMaxNesting) +
+                             " levels deep here (each bracket, prefix operator and binary operator is a "
+                             "level); split it with let bindings"};
   }
   return std::nullopt;
 }
@@ -170,14 +197,42 @@ std::string escapeTokenText(const std::string& text) {
   return out;
 }
 
+// The offset of the first byte that does not start a well-formed UTF-8 sequence (an
+// overlong form, a surrogate, a code point past U+10FFFF, a truncated or stray byte).
+std::optional<uint32_t> firstInvalidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return uint32_t(i);
+    uint32_t cp = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+    for (size_t k = 1; k < n; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if ((c >> 6) != 0x2) return uint32_t(i);
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return uint32_t(i);
+    i += n;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, DiagnosticEngine& diags) {
   std::string_view text = sm.contents(file);
+  if (std::optional<uint32_t> bad = firstInvalidUtf8(text)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", unsigned(static_cast<unsigned char>(text[*bad])));
+    diags.report(Diag::BadToken, {file, *bad, *bad + 1},
+                 std::string("source is not valid UTF-8: byte ") + hex +
+                     " starts no well-formed character; save the file as UTF-8");
+    return nullptr;
+  }
   std::unique_ptr<Lexed> lexed;
   try {
     lexed = std::make_unique<Lexed>(text);
-  } catch (const std::range_error&) {
+  } catch (const std::range_error&) {  // the checks above leave nothing the decoder rejects
     diags.report(Diag::BadToken, {file, 0, 0}, "source is not valid UTF-8; save the file as UTF-8");
     return nullptr;
   }
