@@ -88,7 +88,7 @@ std::string lowerFirst(std::string s) {
 }  // namespace
 
 Driver::Driver(Options options)
-    : opts_(std::move(options)), diags_(sources_), passContext_{diags_} {
+    : opts_(std::move(options)), diags_(sources_), passContext_{diags_, opts_.limits} {
   configureLogging(opts_.logLevel);
   diags_.setStream(&std::cerr);
   diags_.setFormat(opts_.diagnosticsFormat);
@@ -255,7 +255,7 @@ Driver::FrontendResult Driver::buildFromTile() {
     return {nullptr, os.str()};
   }
   stage_ = "checking and lowering to IR";
-  return {frontend::lower(*ast, diags_, *opts_.target->model), std::nullopt};
+  return {frontend::lower(*ast, diags_, *opts_.target->model, opts_.limits), std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {
@@ -282,7 +282,7 @@ void Driver::buildPipeline(uint32_t initialProperties) {
   if (opts_.verifyEach) passManager_->addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags_));
   if (opts_.verifyRoundTrip) passManager_->addInstrumentation(std::make_unique<RoundTripInstrumentation>());
   if (opts_.verifySemantics)
-    passManager_->addInstrumentation(std::make_unique<interp::SemanticsInstrumentation>(*opts_.verifySemantics, diags_));
+    passManager_->addInstrumentation(std::make_unique<interp::SemanticsInstrumentation>(*opts_.verifySemantics, diags_, runLimits()));
   // Added after the semantics check, so its "after" hook breaks the IR before that check runs.
   if (!opts_.debugMutation.empty())
     passManager_->addInstrumentation(
@@ -421,7 +421,7 @@ int Driver::runKernel(const ir::Function& f) {
     // Sizes not given are chosen so that the kernel runs if it can; where it runs on none
     // (or every size is given), the run below shows the fault where it happens.
     std::string why;
-    std::optional<interp::KernelInputs> in = interp::chooseInputs(f, *opts_.randomInputs, why, given);
+    std::optional<interp::KernelInputs> in = interp::chooseInputs(f, *opts_.randomInputs, why, runLimits(), given);
     size_t freeSizes = 0;
     for (unsigned i = 0; i < f.numParams(); ++i) freeSizes += f.param(i)->type().isIndex() && !given.count(i);
     if (!in) in = interp::makeInputs(f, std::vector<int64_t>(freeSizes, 16), *opts_.randomInputs, why, given);
@@ -462,7 +462,7 @@ int Driver::runKernel(const ir::Function& f) {
     }
   }
   try {
-    interp::Interpreter(f).run(args);
+    interp::Interpreter(f, runLimits()).run(args);
   } catch (const interp::RunError& e) {
     diags_.report(Diag::RunFault, e.loc(), e.what());
     return failure();

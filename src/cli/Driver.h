@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/Options.h"
+#include "interp/Interpreter.h"
 #include "ir/IR.h"
 #include "passes/PassManager.h"
 #include "support/Diagnostics.h"
@@ -45,6 +46,11 @@ class Driver {
   std::optional<std::string> emit(const ir::Module& m);  // nullopt after reported errors
   int finish(const std::string& output);
   int runKernel(const ir::Function& f);
+  interp::RunLimits runLimits() const {
+    interp::RunLimits l;
+    l.maxTileElements = opts_.limits.maxTileElements;
+    return l;
+  }
   int failure();
   int internalError(const std::string& what);
   std::string writeCrashReproducer();

@@ -36,6 +36,7 @@ struct RawOptions {
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
   std::vector<std::string> runArgs, runOutputs;
+  Limits limits;
   bool run = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
@@ -108,6 +109,16 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_flag("--verify-roundtrip", raw.verifyRoundTrip,
                "print, parse and print the IR after every pass; any difference is an internal error");
   app.add_flag("--time-passes", raw.timePasses, "print the wall time of every pass on stderr");
+  auto limit = [&](const char* name, int64_t& value, const std::string& what) {
+    app.add_option(name, value, what + " (default " + std::to_string(value) + ")")
+        ->check(CLI::Range(int64_t(1), int64_t(1) << 40).description(""))
+        ->type_name("<n>");
+  };
+  limit("--max-ops", raw.limits.maxOps, "the most IR ops a kernel may grow to when batches are unrolled");
+  limit("--max-unroll", raw.limits.maxUnroll, "the most pages one batched matmul or N-D transpose unrolls into");
+  limit("--max-tensor-rank", raw.limits.maxTensorRank, "the most dims a tensor parameter may have");
+  limit("--max-tile-elements", raw.limits.maxTileElements,
+        "the most elements of one tile the host interpreter holds (--run, --verify-semantics)");
   app.add_flag(std::string("--verify-semantics{") + kDefaultSeed + "}", raw.verifySemantics,
                "run the kernel on random inputs (from SEED) before the pipeline and after every pass, and "
                "fail naming the first pass that changes a result");
@@ -250,6 +261,7 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
     o.verifySemantics = std::stoull(seed);
   }
   o.timePasses = raw.timePasses;
+  o.limits = raw.limits;
   o.debugCrashIn = raw.debugCrashIn;
   if (!raw.debugMutateAfter.empty()) {
     size_t colon = raw.debugMutateAfter.find(':');

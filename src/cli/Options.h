@@ -8,6 +8,7 @@
 
 #include "support/Color.h"
 #include "support/Diagnostics.h"
+#include "support/Limits.h"
 
 namespace tilec::target {
 struct TargetDesc;
@@ -56,6 +57,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> runOutputs;  // --out NAME=FILE
   std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
   bool timePasses = false;
+  Limits limits;  // --max-ops, --max-unroll, --max-tensor-rank, --max-tile-elements
   std::string debugCrashIn;
   std::string debugMutatePass, debugMutation;  // --debug-mutate-after=PASS:MUTATION (tests)
   std::vector<std::string> commandLine;  // argv as typed, for the crash reproducer

@@ -6,6 +6,7 @@
 
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
+#include "support/Limits.h"
 
 namespace tilec::ast {
 struct Module;  // defined in frontend/Ast.h
@@ -18,7 +19,8 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
 
 // Checks names, types and shapes and builds SSA IR. Reports every independent
 // error (E02xx); returns null if any.
-std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target);
+std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
+                                  const Limits& limits = defaultLimits());
 
 // --emit=ast and --emit=tokens.
 void printAst(const ast::Module& m, const SourceManager& sm, std::ostream& os);

@@ -237,6 +237,11 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
                 "' or give it dims to make it a tensor");
     if (p.isTensor && p.dims.empty())
       error(Diag::BadParam, p.range, "tensor parameter '" + p.name + "' has no dims; write at least one, e.g. [16]");
+    if (p.isTensor && int64_t(p.dims.size()) > limits_.maxTensorRank)
+      error(Diag::TensorRankLimit, p.range,
+            "tensor parameter '" + p.name + "' has " + std::to_string(p.dims.size()) + " dims, more than the limit of " +
+                std::to_string(limits_.maxTensorRank) +
+                " (--max-tensor-rank); merge adjacent dims, or raise the limit");
     ir::Type type = p.isTensor ? ir::Type() : ir::Type::scalar(p.dtype);
     ir::Value* v = fn.addParam(type, p.name, p.isTensor ? p.dir : ir::ParamDir::None, p.range);
     values.push_back(v);
@@ -276,8 +281,9 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
 
 // ---------------------------------------------------------------- entry point
 
-std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target) {
-  return Lowerer(diags, target).lowerModule(m);
+std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
+                                  const Limits& limits) {
+  return Lowerer(diags, target, limits).lowerModule(m);
 }
 
 }  // namespace tilec::frontend

@@ -24,6 +24,7 @@
 #include "ir/IR.h"
 #include "ir/OpDefs.h"
 #include "support/Diagnostics.h"
+#include "support/Limits.h"
 
 namespace tilec::frontend {
 
@@ -105,7 +106,8 @@ struct BuiltinSig;
 
 class Lowerer {
  public:
-  Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target) : diags_(diags), target_(target) {}
+  Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target, const Limits& limits)
+      : diags_(diags), target_(target), limits_(limits) {}
   std::unique_ptr<ir::Module> lowerModule(const ast::Module& m);
 
   // ---- used by the built-in handlers (LowerBuiltins.cpp) ----
@@ -206,6 +208,7 @@ class Lowerer {
 
   DiagnosticEngine& diags_;
   const ir::TargetModel& target_;
+  const Limits& limits_;
   Scopes scopes_;
   ir::Function* fn_ = nullptr;
   ir::Block* block_ = nullptr;  // where new ops go

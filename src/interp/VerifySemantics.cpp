@@ -134,7 +134,7 @@ std::vector<RtValue> copyArgs(const std::vector<RtValue>& args) {
   return out;
 }
 
-std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::string& why,
+std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::string& why, const RunLimits& limits,
                                          const std::map<unsigned, RtValue>& given) {
   size_t freeSizes = 0;
   for (unsigned i = 0; i < f.numParams(); ++i) freeSizes += f.param(i)->type().isIndex() && !given.count(i);
@@ -143,7 +143,7 @@ std::optional<KernelInputs> chooseInputs(const Function& f, uint64_t seed, std::
     std::optional<KernelInputs> in = makeInputs(f, sizes, seed, why, given);
     if (!in) continue;
     try {
-      Interpreter(f).run(copyArgs(in->args));
+      Interpreter(f, limits).run(copyArgs(in->args));
       return in;
     } catch (const RunError& e) {
       why = e.what();
@@ -173,7 +173,7 @@ void SemanticsInstrumentation::takeBaselines(const Module& m) {
   pending_ = false;
   for (const auto& f : m.functions()) {
     std::string why;
-    std::optional<KernelInputs> in = chooseInputs(*f, seed_, why);
+    std::optional<KernelInputs> in = chooseInputs(*f, seed_, why, limits_);
     if (!in) {
       diags_.report(Diag::SemanticsUnchecked, f->loc(),
                     "--verify-semantics does not check kernel '" + f->name() +
@@ -182,7 +182,7 @@ void SemanticsInstrumentation::takeBaselines(const Module& m) {
       continue;
     }
     std::vector<RtValue> outputs = copyArgs(in->args);
-    Interpreter(*f).run(outputs);
+    Interpreter(*f, limits_).run(outputs);
     baselines_.push_back({f->name(), std::move(*in), std::move(outputs)});
   }
 }
@@ -204,7 +204,7 @@ void SemanticsInstrumentation::runAfterPass(const Pass& pass, const Module& m) {
     if (!f) throw InternalError(who + " removed kernel '" + b.kernel + "'");
     std::vector<RtValue> outputs = copyArgs(b.inputs.args);
     try {
-      Interpreter(*f).run(outputs);
+      Interpreter(*f, limits_).run(outputs);
     } catch (const RunError& e) {
       throw InternalError(who + " changed what kernel '" + b.kernel + "' computes (--verify-semantics): it ran "
                           "before the pipeline but now faults: " + e.what());

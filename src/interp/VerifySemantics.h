@@ -25,7 +25,7 @@ struct KernelInputs {
 // Picks sizes and fills inputs from `seed` (pseudo-random, the same on every machine);
 // tries a few size choices and returns the first on which `f` runs, or nullopt with the
 // last fault in `why`. Parameters in `given` (by index) keep the value given there.
-std::optional<KernelInputs> chooseInputs(const ir::Function& f, uint64_t seed, std::string& why,
+std::optional<KernelInputs> chooseInputs(const ir::Function& f, uint64_t seed, std::string& why, const RunLimits& limits,
                                          const std::map<unsigned, RtValue>& given = {});
 // The inputs at the given values of the free size parameters (in parameter order), without
 // running anything; nullopt (with the reason) when the tensors would be too large.
@@ -36,7 +36,8 @@ std::vector<RtValue> copyArgs(const std::vector<RtValue>& args);
 
 class SemanticsInstrumentation final : public PassInstrumentation {
  public:
-  SemanticsInstrumentation(uint64_t seed, DiagnosticEngine& diags) : seed_(seed), diags_(diags) {}
+  SemanticsInstrumentation(uint64_t seed, DiagnosticEngine& diags, RunLimits limits = {})
+      : seed_(seed), diags_(diags), limits_(limits) {}
   void runBeforePipeline(const ir::Module& m) override;
   void runAfterPass(const Pass& pass, const ir::Module& m) override;
   void runAfterPipeline(const ir::Module& m) override;  // logs what was compared (--log-level=info)
@@ -57,6 +58,7 @@ class SemanticsInstrumentation final : public PassInstrumentation {
 
   uint64_t seed_;
   DiagnosticEngine& diags_;
+  RunLimits limits_;
   std::vector<Baseline> baselines_;
   bool pending_ = true;
   int64_t compared_ = 0;

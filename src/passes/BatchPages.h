@@ -13,9 +13,6 @@
 
 namespace tilec::passes {
 
-// More pages than this are not unrolled (the op is left for flatten-nd-to-2d to reject).
-constexpr int64_t kMaxBatchPages = 4096;
-
 std::vector<int64_t> batchDims(const ir::Type& t);
 int64_t pageCount(const std::vector<int64_t>& dims);  // saturates at INT64_MAX
 // Whether every batch axis of `t` is fully valid, so each batch index has a page.

@@ -9,9 +9,10 @@
 //  - A batch_matmul_acc (pages at most 16 columns wide, or one page): per page, the
 //    accumulator's page is sliced, updated by matmul_acc and assembled back in place.
 // It runs on N-D tiles, before store-partition and flatten-nd-to-2d, which turn the page
-// slices and assembles into 2-D row bands. Ops with a partial batch, or with more than
-// kMaxBatchPages pages, are left for flatten-nd-to-2d to reject (E0606). Linear in the ops
-// plus the pages they unroll into.
+// slices and assembles into 2-D row bands. Ops with a partial batch, or with more pages
+// than --max-unroll, are left for flatten-nd-to-2d to reject (E0606); an expansion that
+// would grow a function past --max-ops is E0621. Linear in the ops plus the pages they
+// unroll into.
 #include "ir/Builder.h"
 #include "ir/NdShape.h"
 #include "passes/BatchPages.h"
@@ -30,23 +31,42 @@ class ExpandBatchMatmul final : public Pass {
     return kInfo;
   }
 
-  bool run(Module& m, PassContext&) override {
+  bool run(Module& m, PassContext& ctx) override {
     for (auto& f : m.functions()) {
       std::vector<Op*> found;
+      int64_t ops = 0;
       f->walk([&](Op& op) {
-        if ((op.kind() == OpKind::BatchMatmul || op.kind() == OpKind::BatchMatmulAcc) && expandable(op))
+        ++ops;
+        if ((op.kind() == OpKind::BatchMatmul || op.kind() == OpKind::BatchMatmulAcc) &&
+            expandable(op, ctx.limits.maxUnroll))
           found.push_back(&op);
       });
-      for (Op* op : found) expand(*op);
+      for (Op* op : found) {
+        // At most this many ops per page: two operand slices and reshapes or loads, an
+        // accumulator slice and reshape, the matmul, its reshape and assemble or its stores.
+        constexpr int64_t kOpsPerPage = 10;
+        const int64_t pages = passes::pageCount(passes::batchDims(op->result()->type()));
+        ops += pages * kOpsPerPage;
+        if (ops > ctx.limits.maxOps) {
+          ctx.diags.report(Diag::TooManyOps, op->loc(),
+                           std::string(op->name()) + " unrolls into " + std::to_string(pages) +
+                               " pages, which would grow kernel '" + f->name() + "' to about " +
+                               std::to_string(ops) + " ops, more than the limit of " +
+                               std::to_string(ctx.limits.maxOps) +
+                               " (--max-ops); write the batch loop in the kernel, one 2-D matmul per iteration");
+          return false;
+        }
+        expand(*op);
+      }
     }
     return true;
   }
 
  private:
-  static bool expandable(const Op& op) {
+  static bool expandable(const Op& op, int64_t maxPages) {
     for (const Value* v : op.operands())
       if (!passes::fullBatch(v->type())) return false;
-    return passes::pageCount(passes::batchDims(op.result()->type())) <= passes::kMaxBatchPages;
+    return passes::pageCount(passes::batchDims(op.result()->type())) <= maxPages;
   }
 
   static bool onlyStored(const Value* v) {

@@ -6,7 +6,7 @@
 // Two phases: all preconditions are checked first (each violation is reported,
 // nothing is rewritten), then one program-order walk rewrites ops in place. Linear
 // in the number of ops, plus the per-batch pages an N-D transpose unrolls into
-// (at most kMaxTransposePages per transpose).
+// (at most --max-unroll per transpose).
 #include <unordered_map>
 
 #include "ir/Builder.h"
@@ -20,10 +20,6 @@ namespace {
 using namespace ir;
 
 bool isNdTile(const Type& t) { return t.isTile() && t.rank() > 2; }
-
-// An N-D transpose becomes one 2-D transpose per page; past this many pages the
-// kernel should loop over the pages itself instead of growing by thousands of ops.
-constexpr int64_t kMaxTransposePages = 4096;
 
 bool touchesNdTile(const Op& op) {
   for (Value* v : op.operands())
@@ -45,7 +41,8 @@ using FoldedSlices = std::unordered_map<const Op*, std::vector<Expr>>;
 
 class Preconditions {
  public:
-  Preconditions(DiagnosticEngine& diags, FoldedSlices& folded) : diags_(diags), folded_(folded) {}
+  Preconditions(DiagnosticEngine& diags, const Limits& limits, FoldedSlices& folded)
+      : diags_(diags), limits_(limits), folded_(folded) {}
 
   bool check(Function& f) {
     f.walk([&](Op& op) {
@@ -79,8 +76,9 @@ class Preconditions {
                     std::string(info.name) +
                         " is unrolled into one 2-D matmul per batch page (by expand-batch-matmul) only "
                         "when every batch axis is fully valid and there are at most " +
-                        std::to_string(passes::kMaxBatchPages) +
-                        " pages; write the batch loop in the kernel with a 2-D matmul on each page");
+                        std::to_string(limits_.maxUnroll) +
+                        " pages (--max-unroll); write the batch loop in the kernel with a 2-D matmul on "
+                        "each page");
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store:
       case OpKind::Create: case OpKind::Full: case OpKind::Move: case OpKind::Add:
@@ -179,14 +177,16 @@ class Preconditions {
                         "; narrow only the last two axes, or transpose each page in a loop");
       pages *= in.shape()[i];  // no overflow: a tile's element count fits in int64
     }
-    if (pages > kMaxTransposePages)
+    if (pages > limits_.maxUnroll)
       fail(Diag::NdTransposePages, op,
            "transpose of a " + nd::shapeStr(in.shape()) + " tile unrolls into " + std::to_string(pages) +
-               " 2-D transposes, more than the limit of " + std::to_string(kMaxTransposePages) +
-               "; loop over the batch axes in the kernel and transpose one 2-D page per iteration");
+               " 2-D transposes, more than the limit of " + std::to_string(limits_.maxUnroll) +
+               " (--max-unroll); loop over the batch axes in the kernel and transpose one 2-D page per "
+               "iteration");
   }
 
   DiagnosticEngine& diags_;
+  const Limits& limits_;
   FoldedSlices& folded_;
   bool ok_ = true;
 };
@@ -358,7 +358,7 @@ class FlattenNdTo2D final : public Pass {
   bool run(Module& m, PassContext& ctx) override {
     bool ok = true;
     FoldedSlices folded;
-    for (auto& f : m.functions()) ok = Preconditions(ctx.diags, folded).check(*f) && ok;
+    for (auto& f : m.functions()) ok = Preconditions(ctx.diags, ctx.limits, folded).check(*f) && ok;
     if (!ok) return false;
     for (auto& f : m.functions()) ok = Rewriter(ctx.diags, folded).run(*f) && ok;
     return ok;

@@ -55,7 +55,8 @@ struct Chain {
 
 class FunctionPacking {
  public:
-  FunctionPacking(Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags), model_(f.module().target()) {}
+  FunctionPacking(Function& f, DiagnosticEngine& diags, const Limits& limits)
+      : f_(f), diags_(diags), limits_(limits), model_(f.module().target()) {}
 
   // False after reporting a chain that cannot be laid out.
   bool run() {
@@ -63,12 +64,16 @@ class FunctionPacking {
     passes::forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
     std::map<Value*, Chain*> byRoot;
     std::vector<std::unique_ptr<Chain>> chains;  // in program order of their first accumulate
-    for (Op* op : ops)
-      if (op->kind() == OpKind::BatchMatmulAcc && passes::pageCount(passes::batchDims(op->result()->type())) > 1) {
+    // More pages than --max-unroll are left whole, for flatten-nd-to-2d to reject (E0606).
+    for (Op* op : ops) {
+      if (op->kind() != OpKind::BatchMatmulAcc) continue;
+      const int64_t pages = passes::pageCount(passes::batchDims(op->result()->type()));
+      if (pages > 1 && pages <= limits_.maxUnroll) {
         Chain*& c = byRoot[uf_.find(op->result())];
         if (!c) c = chains.emplace_back(std::make_unique<Chain>()).get();
         c->accumulates.push_back(op);
       }
+    }
     if (chains.empty()) return true;
     collectMembers(ops, byRoot);
     for (auto& c : chains) decide(*c);
@@ -328,6 +333,7 @@ class FunctionPacking {
 
   Function& f_;
   DiagnosticEngine& diags_;
+  const Limits& limits_;
   const TargetModel& model_;
   passes::ValueUnionFind uf_;
   bool ok_ = true;
@@ -345,7 +351,7 @@ class PackAccumulators final : public Pass {
   bool run(Module& m, PassContext& ctx) override {
     bool ok = true;
     for (auto& f : m.functions()) {
-      ok = FunctionPacking(*f, ctx.diags).run() && ok;
+      ok = FunctionPacking(*f, ctx.diags, ctx.limits).run() && ok;
       ok = passes::packRowWindows(*f, ctx.diags) && ok;
     }
     return ok;

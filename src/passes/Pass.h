@@ -9,6 +9,7 @@
 
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
+#include "support/Limits.h"
 
 namespace tilec {
 
@@ -37,6 +38,7 @@ struct PassInfo {
 // What a pass gets besides the module (whose target() says the target).
 struct PassContext {
   DiagnosticEngine& diags;
+  const Limits& limits = defaultLimits();
 };
 
 class Pass {
