@@ -54,6 +54,14 @@ inline void onBigStack(const std::function<void()>& f) {
   if (!call.error.empty()) bug("internal error: " + call.error);
 }
 
+// A harness body: `check` gets the input as text, on the big-stack thread; returns the
+// value libFuzzer expects of LLVMFuzzerTestOneInput.
+inline int fuzzText(const uint8_t* data, size_t size, const std::function<void(const std::string&)>& check) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  onBigStack([&] { check(text); });
+  return 0;
+}
+
 // The .tile frontend up to verified IR, or null after user errors. IR the frontend
 // produces without reporting errors must verify.
 inline std::unique_ptr<ir::Module> lowerTile(const std::string& text, SourceManager& sm, DiagnosticEngine& diags) {

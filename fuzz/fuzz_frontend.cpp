@@ -2,11 +2,9 @@
 #include "FuzzSupport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  tilec::fuzz::onBigStack([&] {
+  return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
     tilec::SourceManager sm;
     tilec::DiagnosticEngine diags(sm);
     tilec::fuzz::lowerTile(text, sm, diags);
   });
-  return 0;
 }

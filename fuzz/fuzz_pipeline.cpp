@@ -9,8 +9,7 @@
 #include "passes/PassManager.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  tilec::fuzz::onBigStack([&] {
+  return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
     using namespace tilec;
     SourceManager sm;
     DiagnosticEngine diags(sm);
@@ -28,5 +27,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::ostringstream out;
     pto::emitModule(*m, out, diags);
   });
-  return 0;
 }

@@ -3,8 +3,7 @@
 #include "FuzzSupport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  tilec::fuzz::onBigStack([&] {
+  return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
     using namespace tilec;
     SourceManager sm;
     DiagnosticEngine diags(sm);
@@ -16,5 +15,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!again) fuzz::bug("printed IR does not parse:\n" + printed);
     if (ir::printToString(*again) != printed) fuzz::bug("the round trip changed the IR:\n" + printed);
   });
-  return 0;
 }
