@@ -97,8 +97,7 @@ std::vector<std::string> Scopes::visibleNames() const {
   std::vector<std::string> names;
   names.reserve(visible_.size());
   for (const auto& entry : visible_) names.push_back(entry.first);
-  std::sort(names.begin(), names.end());  // deterministic suggestions
-  return names;
+  return names;  // in hash order: closestName breaks ties by name, so suggestions stay deterministic
 }
 
 namespace {
@@ -128,6 +127,7 @@ std::optional<std::string> closestName(const std::string& name, const std::vecto
   std::optional<std::string> best;
   size_t bestDistance = limit + 1;
   for (const std::string& c : candidates) {
+    if (std::max(c.size(), name.size()) - std::min(c.size(), name.size()) > limit) continue;  // too far already
     size_t d = editDistance(name, c);
     if (d < bestDistance || (d == bestDistance && best && c < *best)) {
       best = c;
