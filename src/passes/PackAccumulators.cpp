@@ -95,7 +95,7 @@ class FunctionPacking {
   }
 
   void decide(Chain& c) {
-    const Type& page = c.accumulates.front()->result()->type();
+    const Type page = c.accumulates.front()->result()->type();  // a copy: packing retypes and erases the op
     judge(c, page);
     std::vector<int64_t> dims = passes::batchDims(page);
     const int64_t n = page.shape().back();
@@ -261,70 +261,59 @@ class FunctionPacking {
 
   void pack(Chain& c, const Type& page) {
     const size_t rank = page.rank();
-    const std::vector<int64_t> dims = passes::batchDims(page);
-    const int64_t b = passes::pageCount(dims), m = page.shape()[rank - 2], n = page.shape()[rank - 1];
+    const int64_t b = passes::pageCount(passes::batchDims(page));
+    const int64_t m = page.shape()[rank - 2], n = page.shape()[rank - 1];
     for (Value* v : c.members) v->setType(v->type().withShape({m, b * n}, {}));
-    for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {{"init", Expr::boolean(true)}});
+    for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {{"init", Expr::boolean(true)}}, page);
     for (Op* op : c.accumulates) {
       AttrMap attrs;
       if (const Expr* init = op->attr<Expr>("init")) attrs["init"] = *init;
-      rewriteAccumulate(*op, op->operand(0), attrs);
+      rewriteAccumulate(*op, op->operand(0), attrs, page);
     }
-    for (Op* store : c.drains) rewriteDrain(*store, rank, dims, n);
+    for (Op* store : c.drains) rewriteDrain(*store, page);
+  }
+
+  // Page p of the packed accumulator: its [m, n] column window at [0, p*n].
+  static std::vector<Expr> windowAt(int64_t p, int64_t n) { return {Expr::constant(0), Expr::constant(p * n)}; }
+  static Value* window(OpBuilder& build, Value* acc, int64_t p, const Type& page, const std::string& name) {
+    const int64_t m = page.shape()[page.rank() - 2], n = page.shape().back();
+    return build.createValue(OpKind::Slice, {acc}, {{"offsets", windowAt(p, n)}}, acc->type().withShape({m, n}, {}),
+                             name);
   }
 
   // One matmul_acc per page into the page's column window of `acc` (a fresh tile of the
-  // result's packed type when null).
-  void rewriteAccumulate(Op& op, Value* acc, const AttrMap& init) {
+  // result's packed type when null); `page` is the chain's unpacked type.
+  void rewriteAccumulate(Op& op, Value* acc, const AttrMap& init, const Type& page) {
     Value* result = op.result();
     const std::string base = result->name().empty() ? "acc" : result->name();
     OpBuilder build = OpBuilder::before(op);
     if (!acc) acc = build.createValue(OpKind::Create, {}, {}, result->type(), base);
     Value* lhs = op.operand(op.numOperands() - 2);
     Value* rhs = op.operand(op.numOperands() - 1);
-    const Type& product = productType(lhs, rhs);
-    const int64_t n = product.shape().back();
-    const int64_t m = product.shape()[product.rank() - 2];
     passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
     passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
-    passes::forEachPage(passes::batchDims(product), [&](int64_t p, const std::vector<int64_t>& at) {
+    passes::forEachPage(passes::batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
-      std::vector<Expr> window{Expr::constant(0), Expr::constant(p * n)};
-      Value* w = build.createValue(OpKind::Slice, {acc}, {{"offsets", window}},
-                                   acc->type().withShape({m, n}, {}), base + "_page" + idx);
+      Value* w = window(build, acc, p, page, base + "_page" + idx);
       Value* l = lhsPages.at(at, p);
       Value* r = rhsPages.at(at, p);
       Value* updated = build.createValue(OpKind::MatmulAcc, {w, l, r}, init, {}, base + "_mm" + idx);
-      acc = build.createValue(OpKind::Assemble, {acc, updated}, {{"offsets", window}}, {}, base);
+      acc = build.createValue(OpKind::Assemble, {acc, updated}, {{"offsets", windowAt(p, page.shape().back())}},
+                              {}, base);
     });
     result->replaceAllUsesWith(acc);
     op.parentBlock()->erase(&op);
     passes::dropUnused({lhs, rhs});
   }
 
-  // The product's batch axes and page: the broadcast of lhs and rhs (as the op's rule has it).
-  static Type productType(Value* lhs, Value* rhs) {
-    const Type& l = lhs->type();
-    const Type& r = rhs->type();
-    std::vector<int64_t> shape;
-    for (size_t i = 0; i + 2 < l.rank(); ++i) shape.push_back(std::max(l.shape()[i], r.shape()[i]));
-    shape.push_back(l.shape()[l.rank() - 2]);
-    shape.push_back(r.shape().back());
-    return l.withShape(shape, {});
-  }
-
-  void rewriteDrain(Op& store, size_t rank, const std::vector<int64_t>& dims, int64_t n) {
+  void rewriteDrain(Op& store, const Type& page) {
     Value* acc = store.operand(0);
-    const int64_t m = acc->type().shape()[0];
     const auto& offsets = *store.attr<std::vector<Expr>>("offsets");
     OpBuilder build = OpBuilder::before(store);
     const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_drain";
-    passes::forEachPage(dims, [&](int64_t p, const std::vector<int64_t>& at) {
-      std::vector<Expr> window{Expr::constant(0), Expr::constant(p * n)};
-      Value* page = build.createValue(OpKind::Slice, {acc}, {{"offsets", window}}, acc->type().withShape({m, n}, {}),
-                                      base + std::to_string(p));
-      build.create(OpKind::Store, {page, store.operand(1)},
-                   {{"offsets", passes::pageStoreOffsets(offsets, rank, at)}});
+    passes::forEachPage(passes::batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
+      build.create(OpKind::Store, {window(build, acc, p, page, base + std::to_string(p)), store.operand(1)},
+                   {{"offsets", passes::pageStoreOffsets(offsets, page.rank(), at)}});
     });
     store.parentBlock()->erase(&store);
   }

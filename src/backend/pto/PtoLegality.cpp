@@ -111,6 +111,8 @@ class FunctionLegality {
     diags_.report(id, r, std::move(message));
   }
   const char* targetStr() const { return archName(target_); }
+  // PTO valid extents and matmul m/k/n stay within this.
+  int64_t maxExtent() const { return f_.module().target().maxTileExtent; }
 
   // ---- tile rules ----
 
@@ -118,9 +120,10 @@ class FunctionLegality {
     const Type& t = v->type();
     for (size_t i = 0; i < t.valid().size(); ++i) {
       std::optional<int64_t> extent = t.valid()[i].asConst();
-      if (extent && (*extent < 1 || *extent > f_.module().target().maxTileExtent))
+      if (extent && (*extent < 1 || *extent > maxExtent()))
         report(Diag::PtoValidRange, op,
-               "valid extents of PTO tiles must be in [1, " + std::to_string(f_.module().target().maxTileExtent) + "] but dim " + std::to_string(i) +
+               "valid extents of PTO tiles must be in [1, " + std::to_string(maxExtent()) + "] but dim " +
+                   std::to_string(i) +
                    " of " + describe(v) + " is " + std::to_string(*extent) +
                    "; split the tile into smaller ones");
     }
@@ -515,9 +518,9 @@ class FunctionLegality {
 
   void checkMatmulValid(const Op& op, const char* dim, const Expr& extent) {
     auto c = extent.asConst();
-    if (!c || (*c >= 1 && *c <= f_.module().target().maxTileExtent)) return;
+    if (!c || (*c >= 1 && *c <= maxExtent())) return;
     report(Diag::PtoMatmulValid, op,
-           std::string(op.name()) + " valid " + dim + " must be in [1, " + std::to_string(f_.module().target().maxTileExtent) + "] but is " +
+           std::string(op.name()) + " valid " + dim + " must be in [1, " + std::to_string(maxExtent()) + "] but is " +
                std::to_string(*c) + "; split the matmul into smaller tiles");
   }
 
