@@ -14,6 +14,10 @@ using namespace ir;
 
 namespace {
 
+// Saturating arithmetic on non-negative counts.
+int64_t satAdd(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+int64_t satMul(int64_t a, int64_t b) { return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b; }
+
 int64_t floorDiv(int64_t a, int64_t b) {
   if (b == -1) return int64_t(0 - uint64_t(a));  // wraps for INT64_MIN, as the hardware does
   int64_t q = a / b;
@@ -215,10 +219,23 @@ struct Interpreter::Impl {
     return t.elems[size_t(i)];
   }
 
+  // Charges `op`'s work (one, plus every tile element it reads or writes, times the
+  // reduction length for cube ops) against the budget: counting ops alone would let a
+  // loop of large tile copies run for minutes.
   void step(const Op& op) {
-    if (++steps > limits.maxSteps)
-      throw RunError(op.loc(), "the run took more than " + std::to_string(limits.maxSteps) +
-                                   " steps; it is stopped there (a limit of the interpreter)");
+    int64_t work = 1;
+    auto elems = [](const Value* v) { return v->type().isTile() ? v->type().elementCount() : 0; };
+    for (const Value* v : op.operands()) work = satAdd(work, elems(v));
+    for (const Value* v : op.results()) work = satAdd(work, elems(v));
+    if (opInfo(op.kind()).has(OpTrait::Cube) && op.numResults() == 1) {
+      const Type& lhs = op.operand(op.numOperands() == 3 ? 1 : 0)->type();
+      if (lhs.isTile() && !lhs.shape().empty()) work = satAdd(work, satMul(elems(op.result()), lhs.shape().back()));
+    }
+    steps = satAdd(steps, work);
+    if (steps > limits.maxWork)
+      throw RunError(op.loc(), "the run did more than " + std::to_string(limits.maxWork) +
+                                   " units of work (tile elements read and written); it is stopped there (a "
+                                   "limit of the interpreter)");
   }
 
   // ---- element arithmetic ----

@@ -57,7 +57,7 @@ struct Scalar {
 using RtValue = std::variant<std::monostate, Scalar, Tensor, Tile>;
 
 struct RunLimits {
-  int64_t maxSteps = 20'000'000;        // ops executed (loop bodies count every iteration)
+  int64_t maxWork = 25'000'000;        // tile elements read and written, plus one per op run
   int64_t maxTileElements = 1 << 22;   // far above any on-chip tile (UB is 192-248 KiB)
   static constexpr int64_t kMaxTensorElements = 1 << 24;  // per tensor the host run allocates
 };

@@ -24,6 +24,7 @@ enum Prop : uint32_t {
   PropNdLegalized = 1u << 5,       // tile-ops-2d verified: 2-D forms only, scratch present
   PropStoreWindows = 1u << 6,      // every store into a >2D tensor has its N-D `window`
   PropAccumulatorsPacked = 1u << 7,  // every batched accumulator has its layout (pack-accumulators)
+  PropUnrolled = 1u << 8,          // no `unroll` loop is left (unroll-loops)
 };
 std::string propNames(uint32_t props);  // "ssa,mem-spaces"
 

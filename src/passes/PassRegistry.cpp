@@ -16,6 +16,7 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropNdLegalized, "nd-legalized"},
     {PropStoreWindows, "store-windows"},
     {PropAccumulatorsPacked, "acc-packed"},
+    {PropUnrolled, "unrolled"},
 };
 
 }  // namespace
