@@ -124,6 +124,7 @@ int Driver::compile() {
                   "-MT, -MQ and -MP have no effect without a depfile; add -MD or -MF FILE");
   stage_ = "reading the input";
   if (!readInput()) return failure();
+  if (opts_.codec != CodecAction::None) return convert();
   std::optional<InputKind> kind = resolveInputKind();
   if (!kind) return failure();
   spdlog::info("compiling '{}' as .{} for {}", sources_.name(file_),
@@ -163,6 +164,47 @@ int Driver::compile() {
   std::optional<std::string> output = emit(*module);
   if (!output) return failure();
   return finish(*output);
+}
+
+int Driver::convert() {
+  const std::string text(sources_.contents(file_));
+  if (opts_.codec == CodecAction::Decode) {
+    const std::vector<uint8_t> bytes(text.begin(), text.end());
+    for (const target::BinaryCodec* codec : target::allCodecs()) {
+      if (!codec->recognizes(bytes)) continue;
+      std::string listing, error;
+      size_t offset = 0;
+      if (codec->decode(bytes, listing, error, offset)) return finish(listing);
+      diags_.report(Diag::BadBinary, {},
+                    "'" + sources_.name(file_) + "' at byte " + std::to_string(offset) + ": " + error +
+                        "; it does not decode as " + codec->summary);
+      return failure();
+    }
+    std::string names;
+    for (const target::BinaryCodec* codec : target::allCodecs()) names += (names.empty() ? "" : ", ") + std::string(codec->summary);
+    diags_.report(Diag::BadBinary, {},
+                  "'" + sources_.name(file_) + "' starts like none of the binaries tilec reads (" + names + ")");
+    return failure();
+  }
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const std::string name = first == std::string::npos ? "" : text.substr(first, text.find_first_of(" \t\r\n", first) - first);
+  const target::BinaryCodec* codec = target::findCodec(name);
+  std::string error;
+  size_t line = 0;
+  std::vector<uint8_t> bytes;
+  if (!codec) {
+    error = "a listing starts with the name of its format, such as 'txn'";
+    line = 1;
+  } else if (codec->encode(text, bytes, error, line)) {
+    return finish(std::string(bytes.begin(), bytes.end()));
+  }
+  SourceRange at;
+  if (line > 0) {
+    const uint32_t begin = sources_.offsetOf(file_, uint32_t(line), 0);
+    at = {file_, begin, begin + uint32_t(sources_.lineText(file_, uint32_t(line)).size())};
+  }
+  diags_.report(Diag::BadListing, at, error);
+  return failure();
 }
 
 namespace {

@@ -31,6 +31,7 @@ class Driver {
 
  private:
   int compile();
+  int convert();  // --decode, --encode
   bool readInput();
   bool selectKernel(ir::Module& m);
   std::optional<InputKind> resolveInputKind();

@@ -37,7 +37,7 @@ struct RawOptions {
   std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
   std::vector<std::string> runArgs, runOutputs;
   Limits limits;
-  bool run = false;
+  bool run = false, decode = false, encode = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
@@ -91,6 +91,9 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<name>=<file>");
   app.add_flag(std::string("--random-inputs{") + kDefaultSeed + "}", raw.randomInputs,
                "with --run: fill the parameters no --arg gives from SEED (sizes too)");
+  app.add_flag("--decode", raw.decode,
+               "print a readable listing of a binary the backends write (an AIE TXN stream) instead of compiling");
+  app.add_flag("--encode", raw.encode, "turn a --decode listing back into the binary (needs -o)");
   app.add_flag("--list-targets", raw.listTargets, "list the targets and their output formats, then exit");
   app.add_flag("--list-passes", raw.listPasses, "list the target's passes and their contracts, then exit");
   app.add_flag("--list-diagnostics", raw.listDiagnostics, "list the diagnostic codes (Markdown), then exit");
@@ -321,11 +324,31 @@ UsageCheck resolveDepfile(const RawOptions& raw, Options& o) {
   return std::nullopt;
 }
 
+// --decode FILE [-o LISTING] and --encode LISTING -o FILE take no compile options.
+ParseResult resolveCodec(const RawOptions& raw, Options o) {
+  if (raw.decode && raw.encode) return usageError("--decode and --encode are two directions; give one");
+  const bool compiling = !raw.emit.empty() || !raw.emitIr.empty() || raw.run || raw.syntaxOnly || raw.md ||
+                         !raw.depfile.empty() || !raw.passes.empty() || !raw.target.empty() || !raw.kernel.empty();
+  if (compiling)
+    return usageError(std::string(raw.decode ? "--decode" : "--encode") +
+                      " converts a file and compiles nothing; drop --emit, --emit-ir, --run, --target, --kernel, "
+                      "--passes, -fsyntax-only and the depfile options");
+  o.codec = raw.decode ? CodecAction::Decode : CodecAction::Encode;
+  if (raw.encode && raw.output.empty()) return usageError("--encode writes a binary; name the file with -o");
+  o.output = raw.output.empty() ? "-" : raw.output;
+  o.target = &target::defaultTarget();
+  o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
+  o.color = *parseColorMode(raw.color);
+  o.logLevel = raw.verbose ? "debug" : raw.logLevel;
+  return o;
+}
+
 ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine) {
   if (raw.input.empty()) return usageError("no input file");
   Options o;
   o.commandLine = std::move(commandLine);
   o.input = raw.input;
+  if (raw.decode || raw.encode) return resolveCodec(raw, std::move(o));
   if (!raw.inputKind.empty()) o.inputKind = raw.inputKind == "tir" ? InputKind::Tir : InputKind::Tile;
   o.target = raw.target.empty() ? &target::defaultTarget() : target::findTarget(raw.target);
   if (!o.target)

@@ -20,6 +20,8 @@ namespace tilec::cli {
 // What to write: one of the target's output formats, or the IR, AST or tokens.
 enum class EmitKind { TargetFormat, Ir, Ast, Tokens };
 enum class InputKind { Tile, Tir };
+// --decode and --encode turn a backend's binary into a listing and back instead of compiling.
+enum class CodecAction { None, Decode, Encode };
 
 struct DepFileOptions {
   bool requested = false;             // -MD, -MF or --depfile was given
@@ -32,6 +34,7 @@ struct DepFileOptions {
 
 struct Options {
   std::string input;   // "-" is stdin
+  CodecAction codec = CodecAction::None;
   std::optional<InputKind> inputKind;  // unset: decided by the driver from the extension
   std::string output;  // resolved: "-" is stdout; empty only with -fsyntax-only
   const target::TargetDesc* target = nullptr;  // from the registry (--target, or the default)

@@ -1,5 +1,6 @@
 #include "target/Registry.h"
 
+#include "backend/aie/AieCodec.h"
 #include "backend/pto/PtoTargets.h"
 
 namespace tilec::target {
@@ -26,6 +27,17 @@ bool registerTarget(const TargetDesc& t) {
   if (findTarget(t.name)) return false;
   registry().push_back(&t);
   return true;
+}
+
+const std::vector<const BinaryCodec*>& allCodecs() {
+  static const std::vector<const BinaryCodec*> kCodecs = {&aie::txnCodec()};
+  return kCodecs;
+}
+
+const BinaryCodec* findCodec(std::string_view name) {
+  for (const BinaryCodec* c : allCodecs())
+    if (name == c->name) return c;
+  return nullptr;
 }
 
 std::string targetNames() {

@@ -16,4 +16,8 @@ bool registerTarget(const TargetDesc& t);
 // The registered names, for messages: "a2a3, a5".
 std::string targetNames();
 
+// The backends' binary formats, for --decode and --encode.
+const std::vector<const BinaryCodec*>& allCodecs();
+const BinaryCodec* findCodec(std::string_view name);
+
 }  // namespace tilec::target

@@ -27,6 +27,18 @@ struct OutputFormat {
   Emitter emit;
 };
 
+// A binary format a backend can turn into a readable listing and back (tilec --decode,
+// tilec --encode): the listing's first word names the codec.
+struct BinaryCodec {
+  const char* name;      // "txn"
+  const char* summary;
+  bool (*recognizes)(const std::vector<uint8_t>& bytes);
+  // The listing, or false with a message and the byte offset where reading stopped.
+  bool (*decode)(const std::vector<uint8_t>& bytes, std::string& listing, std::string& error, size_t& offset);
+  // The bytes, or false with a message and the listing line at fault.
+  bool (*encode)(const std::string& listing, std::vector<uint8_t>& bytes, std::string& error, size_t& line);
+};
+
 struct TargetDesc {
   const char* name;        // the --target= value
   const char* summary;

@@ -1,0 +1,48 @@
+// Reading and writing AIE transaction (TXN) streams as data: a binary decodes into ops
+// whose header words are split into named fields by one layout table (every bit of every
+// header word belongs to a field, so nothing is lost), prints as a listing, and a listing
+// parses back into the same bytes. The 0.1 format that mlir-aie emits and the legacy 1.0
+// ("opt") format are both read. Linear in the stream's size.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec::aie {
+
+struct TxnOpLayout;
+
+struct TxnOp {
+  const TxnOpLayout* layout;
+  std::vector<uint32_t> words;  // header words, then payload words
+};
+
+struct TxnStream {
+  uint8_t major = 0, minor = 1, devGen = 3, numRows = 6, numCols = 4, numMemTileRows = 1;
+  uint16_t headerPad = 0;
+  std::vector<TxnOp> ops;
+};
+
+struct TxnError {
+  std::string message;
+  size_t position;  // byte offset into a binary, or line number of a listing
+};
+
+// A little-endian stream of 32-bit words as bytes, and back (nullopt unless whole words).
+std::vector<uint8_t> toBytes(const std::vector<uint32_t>& words);
+std::optional<std::vector<uint32_t>> toWords(const std::vector<uint8_t>& bytes);
+
+// Decodes a stream: its header must count its ops and bytes exactly.
+std::optional<TxnStream> decodeTxn(const std::vector<uint32_t>& words, TxnError& error);
+std::vector<uint32_t> encodeTxn(const TxnStream& s);
+
+// One line per op: `name field=value ...`, padding fields only when they are not zero,
+// the payload as `data=0x...,0x...`; the first line is the header.
+std::string printTxnListing(const TxnStream& s);
+std::optional<TxnStream> parseTxnListing(const std::string& text, TxnError& error);
+
+// Whether the bytes start like a TXN stream (a version this file reads).
+bool looksLikeTxn(const std::vector<uint8_t>& bytes);
+
+}  // namespace tilec::aie
