@@ -1,0 +1,227 @@
+#include "ir/AccessPattern.h"
+
+#include <algorithm>
+
+namespace tilec::ir {
+namespace {
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+// Integers of `xs`, promoted from one number to [1, n] like a 1-D tensor.
+std::vector<int64_t> asPair(std::vector<int64_t> xs) {
+  if (xs.size() == 1) xs.insert(xs.begin(), 1);
+  return xs;
+}
+
+// The steps a tiler takes along one axis of `tiles` tiles, grouping `repeat` tiles spaced
+// `step` apart; a last, smaller group covers what is left (taplib's counting).
+int64_t stepsAlong(int64_t tiles, int64_t repeat, int64_t step) {
+  const int64_t block = step * repeat, full = tiles / block;
+  const int64_t left = tiles - block * full, leftRepeats = left / step;
+  return full * step + (step * leftRepeats > 0 ? left / (step * leftRepeats) * step : left);
+}
+
+std::string listText(const std::vector<Expr>& xs) {
+  std::string out = "[";
+  for (const Expr& x : xs)
+    out += (out.size() > 1 ? ", " : "") + x.str([](const Value*) { return std::string("<runtime>"); });
+  return out + "]";
+}
+
+}  // namespace
+
+void cleanUnitDims(AccessPattern& p) {
+  for (size_t i = 0; i + 1 < p.sizes.size(); ++i) {
+    std::optional<int64_t> s = p.sizes[i].asConst();
+    if (!s || *s != 1) break;
+    p.strides[i] = Expr::constant(0);
+  }
+}
+
+std::optional<std::vector<int64_t>> accesses(const AccessPattern& p, int64_t elements) {
+  std::optional<int64_t> offset = p.offset.asConst();
+  if (!offset || elements <= 0) return std::nullopt;
+  std::vector<int64_t> sizes, strides;
+  int64_t total = 1;
+  for (size_t i = 0; i < p.sizes.size(); ++i) {
+    std::optional<int64_t> s = p.sizes[i].asConst(), t = p.strides[i].asConst();
+    if (!s || !t || *s < 1 || *s > (int64_t(1) << 24) / total) return std::nullopt;
+    sizes.push_back(*s);
+    strides.push_back(*t);
+    total *= *s;
+  }
+  std::vector<int64_t> out, at(sizes.size(), 0);
+  out.reserve(size_t(total));
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t index = *offset;
+    for (size_t i = 0; i < at.size(); ++i) index += at[i] * strides[i];
+    out.push_back(((index % elements) + elements) % elements);
+    for (size_t i = at.size(); i-- > 0;) {  // the last dimension counts fastest
+      if (++at[i] < sizes[i]) break;
+      at[i] = 0;
+    }
+  }
+  return out;
+}
+
+std::optional<Tiler> Tiler::make(const TilerSpec& spec, std::string& error) {
+  Tiler t;
+  t.spec_ = spec;
+  TilerSpec& s = t.spec_;
+  std::vector<Expr> dims = s.tensorDims;
+  if (dims.size() == 1) dims.insert(dims.begin(), Expr::constant(1));
+  if (dims.size() != 2) {
+    error = "a tiler cuts a 1-D or 2-D tensor, not one of " + num(int64_t(s.tensorDims.size())) + " dims";
+    return std::nullopt;
+  }
+  if (s.tileDims.empty())
+    for (const Expr& d : dims) {
+      if (!d.isConst()) {
+        error = "a tiler over a tensor with runtime sizes needs its tile dims";
+        return std::nullopt;
+      }
+      s.tileDims.push_back(d.constValue());
+    }
+  s.tileDims = asPair(s.tileDims);
+  s.groupRepeats = asPair(s.groupRepeats);
+  s.groupSteps = asPair(s.groupSteps);
+  const std::pair<const char*, const std::vector<int64_t>*> lists[] = {
+      {"tile dims", &s.tileDims}, {"group repeats", &s.groupRepeats}, {"group steps", &s.groupSteps}};
+  for (const auto& [what, xs] : lists) {
+    if (xs->size() != 2) {
+      error = std::string(what) + " are 1 or 2 numbers, not " + num(int64_t(xs->size()));
+      return std::nullopt;
+    }
+    for (int64_t x : *xs)
+      if (x < 1) {
+        error = std::string(what) + " must be positive, but one is " + num(x);
+        return std::nullopt;
+      }
+  }
+  if (s.patternRepeat < 1) {
+    error = "a pattern repeat must be positive, but it is " + num(s.patternRepeat);
+    return std::nullopt;
+  }
+  for (int axis = 0; axis < 2; ++axis) {
+    const Expr& dim = dims[size_t(axis)];
+    const int64_t tile = s.tileDims[size_t(axis)];
+    int64_t& repeat = s.groupRepeats[size_t(axis)];
+    int64_t& step = s.groupSteps[size_t(axis)];
+    const std::string name = axis == 0 ? "rows" : "columns";
+    if (std::optional<int64_t> d = dim.asConst()) {
+      if (*d < 1) {
+        error = "the tensor's " + name + " must be positive, but there are " + num(*d);
+        return std::nullopt;
+      }
+      if (*d % tile != 0) {
+        error = "the tensor's " + num(*d) + " " + name + " are not a whole number of tiles of " + num(tile);
+        return std::nullopt;
+      }
+      const int64_t block = tile * repeat * step;
+      if (!s.allowPartial && *d % block != 0) {
+        error = "the tensor's " + num(*d) + " " + name + " are not whole groups of " + num(block) + " (tile " +
+                num(tile) + " x repeat " + num(repeat) + " x step " + num(step) +
+                "); allow partial groups, or choose groups that divide the tensor";
+        return std::nullopt;
+      }
+      const int64_t tiles = *d / tile;
+      repeat = std::min(repeat, (tiles + step - 1) / step);
+      if (step > tiles) step = 1;
+      (axis == 0 ? t.stepsH_ : t.stepsW_) = Expr::constant(stepsAlong(tiles, repeat, step));
+    } else {
+      if (s.allowPartial) {
+        error = "partial groups need constant tensor sizes; the " + name + " are a runtime value";
+        return std::nullopt;
+      }
+      const int64_t block = tile * repeat * step;
+      t.guards_.push_back({Expr::logicalAnd(Expr::cmp(CmpKind::EQ, Expr::mod(dim, Expr::constant(block)),
+                                                      Expr::constant(0)),
+                                            Expr::cmp(CmpKind::GE, dim, Expr::constant(block))),
+                           "the tensor's " + name + " must be a positive multiple of " + num(block) + " (tile " +
+                               num(tile) + " x repeat " + num(repeat) + " x step " + num(step) + ")"});
+      (axis == 0 ? t.stepsH_ : t.stepsW_) = Expr::floorDiv(dim, Expr::constant(tile * repeat));
+    }
+    (axis == 0 ? t.tilesH_ : t.tilesW_) = Expr::floorDiv(dim, Expr::constant(tile));
+  }
+  t.rows_ = dims[0];
+  t.cols_ = dims[1];
+  t.count_ = t.stepsH_ * t.stepsW_;
+  return t;
+}
+
+std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const {
+  const TilerSpec& s = spec_;
+  int64_t th = s.tileDims[0], tw = s.tileDims[1];
+  const int64_t rh = s.groupRepeats[0], rw = s.groupRepeats[1];
+  const int64_t sh = s.groupSteps[0], sw = s.groupSteps[1];
+  // The step's position in tiles: along the width first unless the steps go column-major.
+  const Expr r = s.iterColMajor ? Expr::floorDiv(k, stepsH_) : Expr::mod(k, stepsW_);
+  const Expr c = s.iterColMajor ? Expr::mod(k, stepsH_) : Expr::floorDiv(k, stepsW_);
+  auto groupStart = [](const Expr& i, int64_t step, int64_t repeat) {
+    return Expr::floorDiv(i, Expr::constant(step)) * (step * repeat) + Expr::mod(i, Expr::constant(step));
+  };
+  const Expr offW = groupStart(r, sw, rw), offH = groupStart(c, sh, rh);
+  AccessPattern p;
+  p.offset = offH * th * cols_ + offW * tw;
+
+  // Groups at the edges of a partial tiling hold fewer tiles (and a step past the edge is 1).
+  int64_t rhHere = rh, rwHere = rw, shHere = sh, swHere = sw;
+  if (s.allowPartial) {
+    const Expr remH = tilesH_ - offH, remW = tilesW_ - offW;
+    auto fewer = [](int64_t repeat, const Expr& rem, int64_t step) {
+      return Expr::min(Expr::constant(repeat), Expr::ceilDiv(rem, Expr::constant(step))).asConst();
+    };
+    auto narrowed = [](int64_t step, const Expr& rem) {
+      return Expr::select(Expr::cmp(CmpKind::GT, Expr::constant(step), rem), Expr::constant(1), Expr::constant(step))
+          .asConst();
+    };
+    std::optional<int64_t> a = fewer(rh, remH, sh), b = fewer(rw, remW, sw), c2 = narrowed(sh, remH),
+                           d = narrowed(sw, remW);
+    if (!a || !b || !c2 || !d) {
+      error = "with partial groups the groups at the edges are smaller, so the step must be a compile-time "
+              "value (an unroll loop's variable), or the groups whole";
+      return std::nullopt;
+    }
+    rhHere = *a, rwHere = *b, shHere = *c2, swHere = *d;
+  }
+  if (s.pruneSteps) {
+    // A group of adjacent tiles walked in the tile's own order is one taller or wider tile.
+    if (s.groupColMajor && shHere == 1 && rhHere > 1 && !s.tileColMajor) th *= rhHere, rhHere = 1;
+    if (!s.groupColMajor && swHere == 1 && rwHere > 1 && s.tileColMajor) tw *= rwHere, rwHere = 1;
+  }
+  const Expr zero = Expr::constant(0), one = Expr::constant(1);
+  if (s.tileColMajor) {
+    p.sizes = constExprs({1, 1, tw, th});
+    p.strides = {zero, zero, one, cols_};
+  } else {
+    p.sizes = constExprs({1, 1, th, tw});
+    p.strides = {zero, zero, cols_, one};
+  }
+  const Expr rowStride = cols_ * (s.tileDims[0] * shHere), colStride = Expr::constant(s.tileDims[1] * swHere);
+  if (rhHere > 1 && rwHere > 1) {
+    const size_t rowDim = s.groupColMajor ? 1 : 0, colDim = 1 - rowDim;
+    p.sizes[rowDim] = Expr::constant(rhHere);
+    p.strides[rowDim] = rowStride;
+    p.sizes[colDim] = Expr::constant(rwHere);
+    p.strides[colDim] = colStride;
+  } else if (rhHere > 1) {
+    p.sizes[1] = Expr::constant(rhHere);
+    p.strides[1] = rowStride;
+  } else if (rwHere > 1) {
+    p.sizes[1] = Expr::constant(rwHere);
+    p.strides[1] = colStride;
+  }
+  cleanUnitDims(p);
+  if (s.patternRepeat != 1) {
+    if (p.sizes[0].asConst() != std::optional<int64_t>(1) || p.strides[0].asConst() != std::optional<int64_t>(0)) {
+      error = "a pattern repeat needs a free outer dimension, but all four are in use (sizes " + listText(p.sizes) +
+              ", strides " + listText(p.strides) + ")";
+      return std::nullopt;
+    }
+    p.sizes[0] = Expr::constant(s.patternRepeat);
+    cleanUnitDims(p);
+  }
+  return p;
+}
+
+}  // namespace tilec::ir
