@@ -12,14 +12,13 @@ topDecl
   : constDecl
   | kernelDecl
   | importDecl
-  | sequenceDecl
   | reservedStmt
   ;
 
 constDecl : CONST ID ASSIGN expr SEMI ;
 
 kernelDecl : kernelKind? KERNEL ID LPAREN paramList? RPAREN whereClause? block ;
-kernelKind : INCORE | AIC | AIV ;
+kernelKind : INCORE | AIC | AIV | SEQUENCE ;  // the target says which of these it has
 paramList  : param (COMMA param)* COMMA? ;
 // Tensor parameters carry a direction and dims; the frontend checks that both or
 // neither are present, which gives better messages than a grammar split.
@@ -71,7 +70,7 @@ primary
   | FLOAT                                          # floatLit
   | (TRUE | FALSE)                                 # boolLit
   | ID (LT DTYPE GT)? LPAREN argList? RPAREN       # call
-  | kw=(FILL | DRAIN | PARTITION) LPAREN argList? RPAREN  # reservedCall
+  | kw=PARTITION LPAREN argList? RPAREN            # reservedCall
   | ID                                             # nameRef
   | LPAREN expr RPAREN                             # parenExpr
   | LBRACK exprList? RBRACK                        # listExpr
@@ -82,11 +81,9 @@ arg      : (ID ASSIGN)? expr ;
 exprList : expr (COMMA expr)* ;
 
 // ---- syntax reserved for later versions (parsed, then rejected with E0103) ----
-// `fill(...)`/`drain(...)` statements parse as expression statements (reservedCall).
 importDecl   : IMPORT STRING SEMI ;
-sequenceDecl : SEQUENCE ID LPAREN paramList? RPAREN block ;
 reservedStmt
-  : kw=(CHANNEL | PATTERN | PARTITION | TILE_ARRAY) ID (COLON typeAnn)? (ASSIGN expr)? SEMI
+  : kw=(PATTERN | PARTITION | TILE_ARRAY) ID (COLON typeAnn)? (ASSIGN expr)? SEMI
   | kw=REGION ID? (LPAREN argList? RPAREN)? block
   ;
 
@@ -115,9 +112,6 @@ FALSE    : 'false' ;
 
 IMPORT     : 'import' ;
 SEQUENCE   : 'sequence' ;
-CHANNEL    : 'channel' ;
-FILL       : 'fill' ;
-DRAIN      : 'drain' ;
 PATTERN    : 'pattern' ;
 REGION     : 'region' ;
 PARTITION  : 'partition' ;

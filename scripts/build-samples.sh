@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds tilec (Release, in build/) and compiles every samples/*.tile to
-# build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir.
+# build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir, and every
+# samples/aie/*.tile (runtime sequences) for npu1 to build/samples/aie/<name>.bin (the TXN
+# stream) and <name>.txt (its words as text).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,17 @@ for sample in "${samples[@]}"; do
     echo "  $name: samples/$name.tile -> build/samples/$name.pto, build/samples/$name.tir"
   else
     failed+=("$name")
+  fi
+done
+
+mkdir -p "$out/aie"
+for sample in samples/aie/*.tile; do
+  name=$(basename "$sample" .tile)
+  if "$build/tilec" "$sample" --target=npu1 --emit=txn -o "$out/aie/$name.bin" &&
+     "$build/tilec" "$sample" --target=npu1 --emit=txn-text -o "$out/aie/$name.txt"; then
+    echo "  aie/$name: samples/aie/$name.tile -> build/samples/aie/$name.bin, build/samples/aie/$name.txt"
+  else
+    failed+=("aie/$name")
   fi
 done
 

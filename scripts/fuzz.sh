@@ -40,7 +40,7 @@ for h in "${harnesses[@]}"; do
   esac
   echo "== fuzz_$h: $seconds s, corpus $(ls "$corpus" | wc -l) inputs"
   if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "$build/fuzz_$h" "$corpus" -dict="$dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      "$build/fuzz_$h" "$corpus" -dict="$dict" -max_total_time="$seconds" -timeout="${TILEC_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
       -max_len=65536 -artifact_prefix="$build/crashes/$h-" -print_final_stats=1 2> "$build/fuzz_$h.log"; then
     status=1
     echo "fuzz_$h FAILED; see $build/fuzz_$h.log and $build/crashes/" >&2

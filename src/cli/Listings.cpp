@@ -45,7 +45,9 @@ void printTargetList(std::ostream& os) {
     os << "  --emit=";
     for (size_t i = 0; i < t->formats.size(); ++i)
       os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
-    os << "; also ir, ast, tokens\n  memory:";
+    os << "; also ir, ast, tokens\n  kernels:";
+    for (const char* kind : t->model->kernelKinds) os << ' ' << kind;
+    if (t->model->spaces.size() > 1) os << "\n  memory:";
     for (size_t i = 1; i < t->model->spaces.size(); ++i) {
       const ir::SpaceDesc& m = t->model->spaces[i];
       os << ' ' << m.name << '=' << m.memory << ' ' << m.capacityBytes / 1024 << " KiB"

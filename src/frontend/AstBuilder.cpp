@@ -63,8 +63,6 @@ void AstBuilder::topDecl(P::TopDeclContext* ctx, ast::Module& m) {
     std::string quoted = i->STRING()->getText();
     m.imports.push_back(quoted.substr(1, quoted.size() - 2));
     reserved(range(i), "'import'", "put every kernel and constant in one file");
-  } else if (auto* s = ctx->sequenceDecl()) {
-    reserved(range(s), "'sequence' (AIE runtime sequences)", "write the data movement as a kernel");
   } else {
     reservedStmt(ctx->reservedStmt());
   }
@@ -76,8 +74,8 @@ void AstBuilder::reserved(SourceRange at, const std::string& construct, const st
 
 void AstBuilder::reservedStmt(P::ReservedStmtContext* ctx) {
   std::string kw = ctx->kw->getText();
-  if (kw == "channel" || kw == "pattern")
-    reserved(range(ctx), "'" + kw + "' (AIE data movement)", "move data with load and store");
+  if (kw == "pattern")
+    reserved(range(ctx), "'pattern'", "build access patterns with tap, slice or a tiler's tile_at");
   else
     reserved(range(ctx), "'" + kw + "' (tile regions)", "address sub-tiles with slice and assemble");
 }
@@ -310,10 +308,7 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
   if (auto* c = dynamic_cast<P::CallContext*>(ctx)) return call(c);
   if (auto* r = dynamic_cast<P::ReservedCallContext*>(ctx)) {
     std::string kw = r->kw->getText();
-    if (kw == "partition")
-      reserved(range(r), "'partition' (tile regions)", "address sub-tiles with slice and assemble");
-    else
-      reserved(range(r), "'" + kw + "' (AIE data movement)", "move data with load and store");
+    reserved(range(r), "'partition' (tile regions)", "address sub-tiles with slice and assemble");
     auto n = std::make_unique<ast::NameRef>();  // never lowered: the module has errors
     n->range = range(r);
     n->name = kw;

@@ -52,7 +52,9 @@ const std::vector<BuiltinSig>& builtins() {
       {"reshape", K::Reshape, 2, 2, {"valid"}, false, "reshape(tile, [shape], valid = [...])", &L::callReshape},
       {"reinterpret_view", K::ReinterpretView, 2, 2, {}, true, "reinterpret_view<dtype>(tile, [shape])",
        &L::callReinterpret},
-      {"slice", K::Slice, 3, 3, {"valid"}, false, "slice(tile, [offsets], [shape], valid = [...])", &L::callSlice},
+      {"slice", K::Slice, 3, 3, {"valid", "step"}, false,
+       "slice(tile, [offsets], [shape], valid = [...]), or of a tensor slice(tensor, [offsets], [sizes], step = [...])",
+       &L::callSlice},
       {"assemble", K::Assemble, 3, 3, {}, false, "assemble(target, source, [offsets])", &L::callAssemble},
       {"move", K::Move, 1, 1, {"space"}, false, "move(tile, space = ...)", &L::callMove},
       {"set_valid_shape", K::SetValidShape, 2, 2, {}, false, "set_valid_shape(tile, [valid])", &L::callSetValid},
@@ -60,6 +62,30 @@ const std::vector<BuiltinSig>& builtins() {
       {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
       {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
       {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
+      // ---- runtime sequences (LowerSequence.cpp) ----
+      {"tap", K::DmaFill, 4, 4, {}, false, "tap(tensor, offset, [sizes], [strides])", &L::callTap},
+      {"simple_tiler", K::DmaFill, 1, 2, {"tile_col_major", "iter_col_major", "repeat"}, false,
+       "simple_tiler(tensor, [tile], tile_col_major = b, iter_col_major = b, repeat = n)", &L::callTiler},
+      {"group_tiler", K::DmaFill, 3, 3,
+       {"tile_col_major", "group_col_major", "iter_col_major", "allow_partial", "prune", "repeat"}, false,
+       "group_tiler(tensor, [tile], [group], tile_col_major = b, group_col_major = b, iter_col_major = b, "
+       "allow_partial = b, prune = b, repeat = n)",
+       &L::callTiler},
+      {"step_tiler", K::DmaFill, 4, 4,
+       {"tile_col_major", "group_col_major", "iter_col_major", "allow_partial", "prune", "repeat"}, false,
+       "step_tiler(tensor, [tile], [group repeats], [group steps], tile_col_major = b, group_col_major = b, "
+       "iter_col_major = b, allow_partial = b, prune = b, repeat = n)",
+       &L::callTiler},
+      {"tile_at", K::DmaFill, 2, 2, {}, false, "tile_at(tiler, step)", &L::callTileAt},
+      {"tile_count", K::DmaFill, 1, 1, {}, false, "tile_count(tiler)", &L::callTileCount},
+      {"fill", K::DmaFill, 1, 1, {"column", "channel", "bd"}, false,
+       "fill(pattern or tensor, column = c, channel = n, bd = id)", &L::callTransfer},
+      {"drain", K::DmaDrain, 1, 1, {"column", "channel", "bd"}, false,
+       "drain(pattern or tensor, column = c, channel = n, bd = id)", &L::callTransfer},
+      {"wait_fill", K::DmaWait, 0, 0, {"column", "channel"}, false, "wait_fill(column = c, channel = n)",
+       &L::callWait},
+      {"wait_drain", K::DmaWait, 0, 0, {"column", "channel"}, false, "wait_drain(column = c, channel = n)",
+       &L::callWait},
   };
   return table;
 }
@@ -481,6 +507,11 @@ Val Lowerer::callReinterpret(ir::OpKind kind, const CallArgs& a) {
 // what remains of the source's valid extent past the offset, capped by the shape.
 Val Lowerer::callSlice(ir::OpKind kind, const CallArgs& a) {
   Val tile = eval(a.pos(0));
+  if (tile.kind == ValKind::Tensor) return tensorSlice(a, tile);
+  if (a.kw("step")) {
+    error(Diag::BadPattern, a.keywords.at("step")->range, "'step' slices a tensor into an access pattern; a tile slice has no step");
+    return Val::poison(a.call.range);
+  }
   ir::Value* t = asTile(tile, "the operand of slice");
   std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
   std::optional<std::vector<int64_t>> shape = staticShape(a.pos(2), "the slice shape");

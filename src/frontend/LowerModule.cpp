@@ -20,6 +20,8 @@ const char* valKindName(ValKind k) {
     case ValKind::Tile: return "a tile";
     case ValKind::Tensor: return "a tensor";
     case ValKind::List: return "a list";
+    case ValKind::Pattern: return "an access pattern";
+    case ValKind::Tiler: return "a tiler";
   }
   return "";
 }

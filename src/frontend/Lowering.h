@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "frontend/Ast.h"
+#include "ir/AccessPattern.h"
 #include "ir/IR.h"
 #include "ir/OpDefs.h"
 #include "support/Diagnostics.h"
@@ -38,6 +39,8 @@ enum class ValKind : uint8_t {
   Tile,
   Tensor,
   List,    // [a, b, ...]
+  Pattern,  // an access pattern over a tensor (runtime sequences)
+  Tiler,    // a tiler over a tensor: tile_at(t, i) is a pattern
 };
 const char* valKindName(ValKind k);  // "a tile", "an integer", ...
 
@@ -47,6 +50,8 @@ struct Val {
   double number = 0;           // Float
   ir::Value* value = nullptr;  // Scalar, Tile, Tensor
   std::vector<Val> elems;      // List
+  std::shared_ptr<const ir::AccessPattern> pattern;  // Pattern (over the tensor `value`)
+  std::shared_ptr<const ir::Tiler> tiler;            // Tiler (over the tensor `value`)
   SourceRange range;           // the expression that produced it
 
   static Val poison(SourceRange r) { return make(ValKind::Poison, r); }
@@ -203,6 +208,18 @@ class Lowerer {
   Val callSetValid(ir::OpKind, const CallArgs& a);
   Val callMinMax(ir::OpKind, const CallArgs& a);
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
+
+  // LowerSequence.cpp: runtime sequences
+  bool inSequence(const CallArgs& a);
+  std::optional<ir::AccessPattern> patternOf(const Val& v, ir::Value*& tensor, const char* role);
+  Val tensorSlice(const CallArgs& a, const Val& tensor);
+  std::optional<std::vector<ir::Expr>> channelArgs(const CallArgs& a);
+  Val callTap(ir::OpKind, const CallArgs& a);
+  Val callTiler(ir::OpKind, const CallArgs& a);
+  Val callTileAt(ir::OpKind, const CallArgs& a);
+  Val callTileCount(ir::OpKind, const CallArgs& a);
+  Val callTransfer(ir::OpKind, const CallArgs& a);
+  Val callWait(ir::OpKind, const CallArgs& a);
 
   friend const std::vector<BuiltinSig>& builtins();
 

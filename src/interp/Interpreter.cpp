@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <deque>
+#include <map>
 #include <functional>
 #include <optional>
 #include <unordered_map>
@@ -344,6 +346,9 @@ struct Interpreter::Impl {
       }
       case OpKind::Load: return runLoad(op);
       case OpKind::Store: return runStore(op);
+      case OpKind::DmaFill: return runFill(op);
+      case OpKind::DmaDrain: return runDrain(op);
+      case OpKind::DmaWait: return;  // transfers complete in program order on the host
       case OpKind::Create: return set(op.result(), blank(op.result()->type(), op));
       case OpKind::Full: {
         Tile t = blank(op.result()->type(), op);
@@ -473,6 +478,59 @@ struct Interpreter::Impl {
       t.defined[i] = 1;
     });
     set(op.result(), std::move(t));
+  }
+
+  // ---- runtime sequences ----
+  // The host models the device as a loopback: a drain on channel (column, n) takes, in
+  // order, the elements fills on (column, n) put in. This is what a passthrough design
+  // does, and enough to check that passes keep every transfer's elements and order.
+  using ChannelKey = std::pair<int64_t, int64_t>;
+  std::map<ChannelKey, std::deque<Num>> channels;
+
+  ChannelKey channelOf(const Op& op) const {
+    const auto& c = *op.attr<std::vector<Expr>>("channel");
+    return {eval(c[0], op), eval(c[1], op)};
+  }
+
+  // Calls `f(i)` for the tensor element of every step of the transfer's walk, in order.
+  template <class F>
+  void forEachElement(const Op& op, const Tensor& x, F f) const {
+    const auto& sizes = *op.attr<std::vector<Expr>>("sizes");
+    const auto& strides = *op.attr<std::vector<Expr>>("strides");
+    std::vector<int64_t> n, st;
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      n.push_back(eval(sizes[k], op));
+      st.push_back(eval(strides[k], op));
+      if (n.back() < 0) throw RunError(op.loc(), std::string(op.name()) + " has a negative size");
+    }
+    const int64_t offset = eval(*op.attr<Expr>("offset"), op);
+    const int64_t elements = cappedCount(x.dims, RunLimits::kMaxTensorElements);
+    forEachIndex(n, [&](const std::vector<int64_t>& at) {
+      int64_t i = offset;
+      for (size_t k = 0; k < at.size(); ++k) i += at[k] * st[k];
+      if (i < 0 || i >= elements)
+        throw RunError(op.loc(), std::string(op.name()) + " reaches element " + std::to_string(i) +
+                                     " of a tensor of " + std::to_string(elements) + " elements");
+      f(size_t(i));
+    });
+  }
+
+  void runFill(const Op& op) {
+    const Tensor& x = tensor(op.operand(0), op);
+    std::deque<Num>& fifo = channels[channelOf(op)];
+    forEachElement(op, x, [&](size_t i) { fifo.push_back(x.data->elems[i]); });
+  }
+
+  void runDrain(const Op& op) {
+    const Tensor& x = tensor(op.operand(0), op);
+    std::deque<Num>& fifo = channels[channelOf(op)];
+    forEachElement(op, x, [&](size_t i) {
+      if (fifo.empty())
+        throw RunError(op.loc(), "dma.drain takes more elements than were filled into its channel (the host "
+                                 "models the device as a loopback)");
+      x.data->elems[i] = fifo.front();
+      fifo.pop_front();
+    });
   }
 
   void runStore(const Op& op) {
@@ -710,7 +768,7 @@ struct Interpreter::Impl {
 Interpreter::Interpreter(const Function& f, RunLimits limits) : f_(f), limits_(limits) {}
 
 void Interpreter::run(const std::vector<RtValue>& args) {
-  Impl impl{f_, limits_, {}, 0};
+  Impl impl{f_, limits_, {}, 0, {}};
   for (unsigned i = 0; i < f_.numParams() && i < args.size(); ++i) impl.env[f_.param(i)] = args[i];
   impl.runBlock(f_.body(), nullptr);
 }

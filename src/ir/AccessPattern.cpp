@@ -151,7 +151,6 @@ std::optional<Tiler> Tiler::make(const TilerSpec& spec, std::string& error) {
 
 std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const {
   const TilerSpec& s = spec_;
-  int64_t th = s.tileDims[0], tw = s.tileDims[1];
   const int64_t rh = s.groupRepeats[0], rw = s.groupRepeats[1];
   const int64_t sh = s.groupSteps[0], sw = s.groupSteps[1];
   // The step's position in tiles: along the width first unless the steps go column-major.
@@ -162,53 +161,68 @@ std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const 
   };
   const Expr offW = groupStart(r, sw, rw), offH = groupStart(c, sh, rh);
   AccessPattern p;
-  p.offset = offH * th * cols_ + offW * tw;
+  p.offset = offH * s.tileDims[0] * cols_ + offW * s.tileDims[1];
 
-  // Groups at the edges of a partial tiling hold fewer tiles (and a step past the edge is 1).
-  int64_t rhHere = rh, rwHere = rw, shHere = sh, swHere = sw;
+  // Groups at the edges of a partial tiling hold fewer tiles (and a step past the edge is
+  // 1): counts that are expressions of the step. The pattern's shape follows from how they
+  // compare with 1, which must come out the same for every step (proved over the step's
+  // grid position, clamped into the grid: a step outside it has no pattern anyway).
+  const Expr zero = Expr::constant(0), one = Expr::constant(1);
+  Expr rhHere = Expr::constant(rh), rwHere = Expr::constant(rw), shHere = Expr::constant(sh),
+       swHere = Expr::constant(sw);
   if (s.allowPartial) {
-    const Expr remH = tilesH_ - offH, remW = tilesW_ - offW;
+    auto clamp = [&](const Expr& i, const Expr& n) { return Expr::min(Expr::max(i, zero), n - one); };
+    const Expr remH = tilesH_ - groupStart(clamp(c, stepsH_), sh, rh);
+    const Expr remW = tilesW_ - groupStart(clamp(r, stepsW_), sw, rw);
     auto fewer = [](int64_t repeat, const Expr& rem, int64_t step) {
-      return Expr::min(Expr::constant(repeat), Expr::ceilDiv(rem, Expr::constant(step))).asConst();
+      return Expr::min(Expr::constant(repeat), Expr::ceilDiv(rem, Expr::constant(step)));
     };
     auto narrowed = [](int64_t step, const Expr& rem) {
-      return Expr::select(Expr::cmp(CmpKind::GT, Expr::constant(step), rem), Expr::constant(1), Expr::constant(step))
-          .asConst();
+      return Expr::select(Expr::cmp(CmpKind::GT, Expr::constant(step), rem), Expr::constant(1), Expr::constant(step));
     };
-    std::optional<int64_t> a = fewer(rh, remH, sh), b = fewer(rw, remW, sw), c2 = narrowed(sh, remH),
-                           d = narrowed(sw, remW);
-    if (!a || !b || !c2 || !d) {
-      error = "with partial groups the groups at the edges are smaller, so the step must be a compile-time "
-              "value (an unroll loop's variable), or the groups whole";
-      return std::nullopt;
-    }
-    rhHere = *a, rwHere = *b, shHere = *c2, swHere = *d;
+    rhHere = fewer(rh, remH, sh), rwHere = fewer(rw, remW, sw);
+    shHere = narrowed(sh, remH), swHere = narrowed(sw, remW);
   }
+  bool decided = true;
+  auto is = [&](CmpKind k, const Expr& x) {
+    std::optional<bool> d = prove(k, x, one);
+    if (!d) decided = false;
+    return d.value_or(false);
+  };
+  Expr th = Expr::constant(s.tileDims[0]), tw = Expr::constant(s.tileDims[1]);
   if (s.pruneSteps) {
     // A group of adjacent tiles walked in the tile's own order is one taller or wider tile.
-    if (s.groupColMajor && shHere == 1 && rhHere > 1 && !s.tileColMajor) th *= rhHere, rhHere = 1;
-    if (!s.groupColMajor && swHere == 1 && rwHere > 1 && s.tileColMajor) tw *= rwHere, rwHere = 1;
+    if (s.groupColMajor && !s.tileColMajor && is(CmpKind::EQ, shHere) && is(CmpKind::GT, rhHere))
+      th = th * rhHere, rhHere = one;
+    if (!s.groupColMajor && s.tileColMajor && is(CmpKind::EQ, swHere) && is(CmpKind::GT, rwHere))
+      tw = tw * rwHere, rwHere = one;
   }
-  const Expr zero = Expr::constant(0), one = Expr::constant(1);
   if (s.tileColMajor) {
-    p.sizes = constExprs({1, 1, tw, th});
+    p.sizes = {one, one, tw, th};
     p.strides = {zero, zero, one, cols_};
   } else {
-    p.sizes = constExprs({1, 1, th, tw});
+    p.sizes = {one, one, th, tw};
     p.strides = {zero, zero, cols_, one};
   }
-  const Expr rowStride = cols_ * (s.tileDims[0] * shHere), colStride = Expr::constant(s.tileDims[1] * swHere);
-  if (rhHere > 1 && rwHere > 1) {
+  const Expr rowStride = cols_ * shHere * s.tileDims[0], colStride = swHere * s.tileDims[1];
+  const bool tall = is(CmpKind::GT, rhHere), wide = is(CmpKind::GT, rwHere);
+  if (!decided) {
+    error = "with partial groups this step's group may be smaller than the others in a way that changes the "
+            "pattern's shape, so the step must be a compile-time value (an unroll loop's variable), or the "
+            "groups whole";
+    return std::nullopt;
+  }
+  if (tall && wide) {
     const size_t rowDim = s.groupColMajor ? 1 : 0, colDim = 1 - rowDim;
-    p.sizes[rowDim] = Expr::constant(rhHere);
+    p.sizes[rowDim] = rhHere;
     p.strides[rowDim] = rowStride;
-    p.sizes[colDim] = Expr::constant(rwHere);
+    p.sizes[colDim] = rwHere;
     p.strides[colDim] = colStride;
-  } else if (rhHere > 1) {
-    p.sizes[1] = Expr::constant(rhHere);
+  } else if (tall) {
+    p.sizes[1] = rhHere;
     p.strides[1] = rowStride;
-  } else if (rwHere > 1) {
-    p.sizes[1] = Expr::constant(rwHere);
+  } else if (wide) {
+    p.sizes[1] = rwHere;
     p.strides[1] = colStride;
   }
   cleanUnitDims(p);

@@ -877,6 +877,31 @@ class Rules {
     return in_.declared;
   }
 
+  // ---- runtime sequences ----
+  std::optional<OpError> checkChannel() const {
+    const auto* channel = exprList("channel");
+    if (channel->size() != 2)
+      return bad(op_ + " names its channel as [column, channel], but 'channel' has " +
+                 std::to_string(channel->size()) + " entries");
+    return std::nullopt;
+  }
+
+  Result inferDmaTransfer() {
+    if (auto e = needTensor(0, "host tensor")) return *e;
+    if (auto e = checkChannel()) return *e;
+    const auto* sizes = exprList("sizes");
+    const auto* strides = exprList("strides");
+    if (sizes->empty() || sizes->size() != strides->size())
+      return bad(op_ + " needs as many strides as sizes, and at least one of each; it has " +
+                 std::to_string(sizes->size()) + " sizes and " + std::to_string(strides->size()) + " strides");
+    return Type();
+  }
+
+  Result inferDmaWait() {
+    if (auto e = checkChannel()) return *e;
+    return Type();
+  }
+
   const InferInput& in_;
   const OpInfo& info_;
   std::string op_;  // the name used in messages: "matmul", "scf.for"

@@ -38,6 +38,9 @@ struct TargetModel {
   std::vector<const char*> kernelKinds;  // indexed by KernelKind; [0] is the kind before inference
   DefaultLayoutFn defaultLayout;       // for spaces other than kNoSpace
   int64_t maxTileExtent = 0;           // the largest valid extent of a 2-D tile axis; 0: none
+  // The kernel kind of runtime sequences (host-side programs that move data with dma.*
+  // ops), when the target has them.
+  std::optional<KernelKind> sequenceKind = std::nullopt;
 
   const char* spaceName(SpaceId s) const { return s < spaces.size() ? spaces[s].name : "?"; }
   std::optional<SpaceId> parseSpace(std::string_view name) const;

@@ -179,7 +179,8 @@ class FunctionPacking {
       case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
       case OpKind::Transpose: case OpKind::TransposeView: case OpKind::Reshape:
       case OpKind::ReinterpretView: case OpKind::Slice: case OpKind::Assemble:
-      case OpKind::SetValidShape: case OpKind::Move:
+      case OpKind::SetValidShape: case OpKind::Move: case OpKind::DmaFill: case OpKind::DmaDrain:
+      case OpKind::DmaWait:
         c.reasons.push_back({Reason::CannotWriteAcc,
                              "it is produced by " + std::string(def->name()) +
                                  ", which cannot write an accumulator: only the matrix unit writes acc",

@@ -25,6 +25,9 @@ enum Prop : uint32_t {
   PropStoreWindows = 1u << 6,      // every store into a >2D tensor has its N-D `window`
   PropAccumulatorsPacked = 1u << 7,  // every batched accumulator has its layout (pack-accumulators)
   PropUnrolled = 1u << 8,          // no `unroll` loop is left (unroll-loops)
+  PropResourceLoops = 1u << 9,     // loops that pick channels are unroll loops (mark-resource-loops)
+  PropAieLegal = 1u << 10,         // AIE rules hold; transfers have descriptor-shaped patterns
+  PropBdsAssigned = 1u << 11,      // every transfer has its descriptor and token (assign-bds)
 };
 std::string propNames(uint32_t props);  // "ssa,mem-spaces"
 

@@ -17,6 +17,9 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropStoreWindows, "store-windows"},
     {PropAccumulatorsPacked, "acc-packed"},
     {PropUnrolled, "unrolled"},
+    {PropResourceLoops, "resource-loops"},
+    {PropAieLegal, "aie-legal"},
+    {PropBdsAssigned, "bds"},
 };
 
 }  // namespace

@@ -1,13 +1,15 @@
 #include "target/Registry.h"
 
 #include "backend/aie/AieCodec.h"
+#include "backend/aie/AieTargets.h"
 #include "backend/pto/PtoTargets.h"
 
 namespace tilec::target {
 namespace {
 
 std::vector<const TargetDesc*>& registry() {
-  static std::vector<const TargetDesc*> targets = {&pto::a2a3Target(), &pto::a5Target()};
+  static std::vector<const TargetDesc*> targets = {&pto::a2a3Target(), &pto::a5Target(),
+                                                  &aie::npuTarget(aie::Npu::Npu1), &aie::npuTarget(aie::Npu::Npu2)};
   return targets;
 }
 

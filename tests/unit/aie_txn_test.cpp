@@ -195,15 +195,15 @@ TEST_CASE("txn: descriptor limits name the rule and the numbers") {
   CHECK(errorOf({1024, 2, 1, 1}, {1, 2048, 0, 0}) ==
         "the innermost run is 1024 words; a strided descriptor holds at most 1023");
   CHECK(errorOf({1024, 2, 1, 1}, {1, 1024, 0, 0}).empty());  // contiguous: linear mode
-  CHECK(errorOf({4, 1024, 1, 1}, {1, 8, 0, 0}) == "dimension 1 has 1024 steps; a descriptor holds at most 1023");
+  CHECK(errorOf({4, 1024, 1, 1}, {1, 8, 0, 0}) == "d1 (the second fastest) has 1024 steps; a descriptor holds at most 1023");
   CHECK(errorOf({4, 2, 1, 1}, {1, (1 << 20) + 1, 0, 0}) ==
-        "stride of dimension 1 is 1048577 words; a descriptor steps at most 1048576");
+        "the stride of d1 is 1048577 words; a descriptor steps at most 1048576 (d0 is the fastest)");
   CHECK(errorOf({4, 2, 1, 1}, {1, 1 << 20, 0, 0}).empty());
-  CHECK(errorOf({4, 1, 1, 65}, {1, 0, 0, 4}) == "dimension 3 repeats 65 times; a descriptor iterates at most 64");
+  CHECK(errorOf({4, 1, 1, 65}, {1, 0, 0, 4}) == "d3 (the outermost, the iteration) runs 65 times; a descriptor iterates at most 64");
   CHECK(errorOf({3, 1, 1, 1}, {1, 0, 0, 0}, 8) ==
         "the innermost run of 3 elements is 3 bytes, not a whole number of 4-byte words");
   CHECK(errorOf({4, 2, 1, 1}, {1, 6, 0, 0}, 8) ==
-        "stride 6 of dimension 1 is 6 bytes, not a whole number of 4-byte words");
+        "stride 6 of d1 is 6 bytes, not a whole number of 4-byte words (d0 is the fastest)");
   CHECK(errorOf({4, 1, 1, 1}, {1, 0, 0, 0}, 64) == "elements of 64 bits are wider than the 32 bits a DMA word holds");
   CHECK(errorOf({4, 1, 1, 1}, {1, 0, 0, 0}, 16, 3) ==
         "offset 3 elements is not a non-negative whole number of 4-byte words");

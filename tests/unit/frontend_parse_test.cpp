@@ -250,10 +250,8 @@ TEST_CASE("frontend parse: lexical errors") {
 TEST_CASE("frontend parse: reserved syntax is parsed and rejected with E0103") {
   Parsed p(
       "import \"lib.tile\";\n"
-      "sequence s(x: in f32[4]) { }\n"
       "kernel k() {\n"
-      "  channel c: f32 = 3;\n"
-      "  fill(c, 1);\n"
+      "  pattern c: f32 = 3;\n"
       "  region r (a) { }\n"
       "  let t = partition(c);\n"
       "  tile_array arr;\n"
@@ -261,16 +259,20 @@ TEST_CASE("frontend parse: reserved syntax is parsed and rejected with E0103") {
   CHECK_FALSE(p.module);
   CHECK(p.errors() ==
         "1:1 E0103 'import' is reserved for a later version; put every kernel and constant in one file\n"
-        "2:1 E0103 'sequence' (AIE runtime sequences) is reserved for a later version; write the data movement as a "
-        "kernel\n"
-        "4:3 E0103 'channel' (AIE data movement) is reserved for a later version; move data with load and store\n"
-        "5:3 E0103 'fill' (AIE data movement) is reserved for a later version; move data with load and store\n"
-        "6:3 E0103 'region' (tile regions) is reserved for a later version; address sub-tiles with slice and "
+        "3:3 E0103 'pattern' is reserved for a later version; build access patterns with tap, slice "
+        "or a tiler's tile_at\n"
+        "4:3 E0103 'region' (tile regions) is reserved for a later version; address sub-tiles with slice and "
         "assemble\n"
-        "7:11 E0103 'partition' (tile regions) is reserved for a later version; address sub-tiles with slice and "
+        "5:11 E0103 'partition' (tile regions) is reserved for a later version; address sub-tiles with slice and "
         "assemble\n"
-        "8:3 E0103 'tile_array' (tile regions) is reserved for a later version; address sub-tiles with slice and "
+        "6:3 E0103 'tile_array' (tile regions) is reserved for a later version; address sub-tiles with slice and "
         "assemble\n");
+}
+
+TEST_CASE("frontend parse: sequence kernels and the data movement built-ins are ordinary syntax") {
+  Parsed p("sequence kernel s(x: in i32[64]) { fill(x, column = 0, channel = 0); wait_fill(column = 0, channel = 0); }");
+  CHECK(p.module);
+  CHECK(p.errors() == "");
 }
 
 TEST_CASE("frontend parse: unknown annotation types") {

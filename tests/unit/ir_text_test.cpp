@@ -190,6 +190,12 @@ func @scalars(%n: i32, %f: f16, %k: index) aic {
   %d = arith.index {value = %k * %k - 1} : index
   %e = arith.index {value = %k < 4} : bool
 }
+
+func @moves(%x: tensor<i32, [64]> inout, %n: index) aiv {
+  dma.fill %x {bd = 2, channel = [0, %n], offset = 0, sizes = [64], strides = [1], token = true}
+  dma.drain %x {channel = [1, 0], offset = %n, sizes = [2, 4], strides = [8, 1]}
+  dma.wait {channel = [1, 0], drain = true}
+}
 )";
 
 }  // namespace

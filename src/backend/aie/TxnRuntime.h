@@ -140,16 +140,16 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
   };
   if (w > 32) return fail("elements of " + num(w) + " bits are wider than the 32 bits a DMA word holds");
   for (int i = 0; i < 4; ++i)
-    if (s[i] < 1) return fail("size " + num(s[i]) + " of dimension " + num(i) + " is not positive");
+    if (s[i] < 1) return fail("size " + num(s[i]) + " of d" + num(i) + " is not positive (d0 is the fastest)");
   if (s[0] * w % 32 != 0)
     return fail("the innermost run of " + num(s[0]) + " elements is " + num(s[0] * w / 8) +
                 " bytes, not a whole number of 4-byte words");
   for (int i = 0; i < 4; ++i) {
     if (st[i] < 0 || (i < 3 && s[i] > 1 && st[i] < 1))
-      return fail("stride " + num(st[i]) + " of dimension " + num(i) + " is not positive");
+      return fail("stride " + num(st[i]) + " of d" + num(i) + " is not positive (d0 is the fastest)");
     if (!(i == 0 && st[i] == 1) && st[i] * w % 32 != 0)
-      return fail("stride " + num(st[i]) + " of dimension " + num(i) + " is " + num(st[i] * w / 8) +
-                  " bytes, not a whole number of 4-byte words");
+      return fail("stride " + num(st[i]) + " of d" + num(i) + " is " + num(st[i] * w / 8) +
+                  " bytes, not a whole number of 4-byte words (d0 is the fastest)");
   }
   if (t.offset < 0 || t.offset * w % 32 != 0)
     return fail("offset " + num(t.offset) + " elements is not a non-negative whole number of 4-byte words");
@@ -168,20 +168,20 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
       return fail("the innermost run is " + num(f.d0Wrap) + " words; a strided descriptor holds at most " +
                   num(kWrapMax));
     if (f.d1Wrap > kWrapMax)
-      return fail("dimension 1 has " + num(f.d1Wrap) + " steps; a descriptor holds at most " + num(kWrapMax));
+      return fail("d1 (the second fastest) has " + num(f.d1Wrap) + " steps; a descriptor holds at most " + num(kWrapMax));
     const int64_t steps[3] = {f.d0Step, f.d1Step, f.d2Step};
     for (int i = 0; i < 3; ++i)
       if (steps[i] + 1 > kStepMax)
-        return fail("stride of dimension " + num(i) + " is " + num(steps[i] + 1) +
-                    " words; a descriptor steps at most " + num(kStepMax));
+        return fail("the stride of d" + num(i) + " is " + num(steps[i] + 1) +
+                    " words; a descriptor steps at most " + num(kStepMax) + " (d0 is the fastest)");
   }
   if (s[3] > kIterMax)
-    return fail("dimension 3 repeats " + num(s[3]) + " times; a descriptor iterates at most " + num(kIterMax));
+    return fail("d3 (the outermost, the iteration) runs " + num(s[3]) + " times; a descriptor iterates at most " + num(kIterMax));
   if (s[3] > 1 && st[3] > 0) {
     f.iterWrap = s[3] - 1;
     f.iterStep = words(st[3]) - 1;
     if (f.iterStep + 1 > kStepMax)
-      return fail("stride of dimension 3 is " + num(f.iterStep + 1) + " words; a descriptor steps at most " +
+      return fail("the stride of d3 (the iteration) is " + num(f.iterStep + 1) + " words; a descriptor steps at most " +
                   num(kStepMax));
   }
   f.repeat = s[3] - 1;

@@ -223,6 +223,9 @@ void FunctionEmitter::emitOp(const Op& op) {
       return dps(pto.mnemonic, ins, op.result());
     case OpKind::BatchMatmul:
     case OpKind::BatchMatmulAcc:
+    case OpKind::DmaFill:
+    case OpKind::DmaDrain:
+    case OpKind::DmaWait:
       return fail(op, std::string(op.name()) + " has no PTO form");
   }
 }

@@ -177,6 +177,10 @@ class FunctionLegality {
       case OpKind::Matmul: return checkMatmul(op, 0);
       case OpKind::MatmulAcc: return checkMatmul(op, 1);
       case OpKind::TransposeView: return checkTransposeView(op);
+      case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait:
+        return report(Diag::PtoNoForm, op,
+                      std::string(op.name()) + " moves data for a runtime sequence, which PTO targets do not run; "
+                      "compile the sequence for a target that has sequence kernels (tilec --list-targets)");
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc:  // tile-ops-2d leaves none
       case OpKind::Transpose: case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Create: case OpKind::Add:

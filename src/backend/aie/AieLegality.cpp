@@ -1,0 +1,147 @@
+// aie-legality: a runtime sequence on an NPU holds only scalar arithmetic, control flow and
+// dma transfers and waits. Every transfer's pattern is rewritten into the shape a shim
+// descriptor walks (ShimPattern.h: four dimensions, the outermost the iteration), and
+// checked: the channel exists (two per direction in each column), the descriptor fields
+// hold the sizes and strides (TxnRuntime.h's own check, so the compiler and the encoder
+// agree), and the offset is whole 4-byte words for every value the loop variables take.
+// (Whether a walk stays inside its tensor is checked where every offset is known: by the
+// TXN writer.) Linear in the ops.
+#include <string>
+
+#include "backend/aie/AieModel.h"
+#include "backend/aie/AieTargets.h"
+#include "backend/aie/ShimPattern.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+class SequenceLegality {
+ public:
+  SequenceLegality(Function& f, const TargetModel& model, DiagnosticEngine& diags)
+      : f_(f), device_(aie::npuDevice(aie::npuOf(model).value_or(aie::Npu::Npu1))), diags_(diags) {}
+
+  void run() { visit(f_.body()); }
+
+ private:
+  void visit(Block& b) {
+    for (auto& op : b.ops()) {
+      checkOp(*op);
+      if (op->kind() == OpKind::For) loops_.push_back(op.get());
+      for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i));
+      if (op->kind() == OpKind::For) loops_.pop_back();
+    }
+  }
+
+  void checkOp(Op& op) {
+    switch (op.kind()) {
+      case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If: case OpKind::Yield:
+        return;
+      case OpKind::DmaFill: case OpKind::DmaDrain:
+        if (!checkChannel(op)) return;
+        return checkTransfer(op);
+      case OpKind::DmaWait:
+        checkChannel(op);
+        return;
+      case OpKind::TensorView: case OpKind::Load: case OpKind::Store: case OpKind::Create: case OpKind::Full:
+      case OpKind::Move: case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
+      case OpKind::Max: case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS:
+      case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log:
+      case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
+      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin:
+      case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: case OpKind::RowExpandAdd:
+      case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul:
+      case OpKind::MatmulAcc: case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::Transpose:
+      case OpKind::TransposeView: case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
+      case OpKind::Assemble: case OpKind::SetValidShape:
+        diags_.report(Diag::AieTileOp, op.loc(),
+                      std::string(op.name()) + " works on tiles, but a runtime sequence only moves data between "
+                      "host tensors and DMA channels; the cores' kernels are compiled on their own");
+        return;
+    }
+  }
+
+  bool checkChannel(const Op& op) {
+    const auto& channel = *op.attr<std::vector<Expr>>("channel");
+    const std::optional<int64_t> column = channel[0].asConst(), number = channel[1].asConst();
+    if (column && number && *column >= 0 && *column < device_.numCols && *number >= 0 &&
+        *number < aie::kShimChannels)
+      return true;
+    diags_.report(Diag::AieChannel, op.loc(),
+                  std::string(op.name()) + " uses column " + text(channel[0]) + ", channel " + text(channel[1]) +
+                      "; this NPU has columns 0 to " + std::to_string(device_.numCols - 1) +
+                      " with shim channels 0 and 1 in each direction");
+    return false;
+  }
+
+  void checkTransfer(Op& op) {
+    AccessPattern p{*op.attr<Expr>("offset"), *op.attr<std::vector<Expr>>("sizes"),
+                    *op.attr<std::vector<Expr>>("strides")};
+    std::string why;
+    std::optional<AccessPattern> shaped = aie::shimPattern(p, why);
+    if (!shaped) return report(Diag::AieDescriptor, op, why);
+    op.setAttr("sizes", shaped->sizes);
+    op.setAttr("strides", shaped->strides);
+    const Type& tensor = op.operand(0)->type();
+    const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
+    // Sizes and strides must be constants for the descriptor check; the offset may vary
+    // with the loops, so it is checked for alignment and range separately.
+    AccessPattern atZero = *shaped;
+    atZero.offset = Expr::constant(0);
+    std::optional<tilec_txn::Transfer> t = aie::constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; });
+    if (!t)
+      return report(Diag::AieDescriptor, op,
+                    "the sizes and strides of a transfer must be constants in a static TXN stream (runtime "
+                    "sizes need the runtime builder output, which tilec does not write yet)");
+    tilec_txn::shimBdFields(*t, why);
+    if (!why.empty()) return report(Diag::AieDescriptor, op, why);
+    const VarRanges ranges = [&](const Value* v) { return loopRange(v); };
+    const Expr offsetBytes = shaped->offset * (bits / 8);
+    if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) != std::optional<bool>(true))
+      return report(Diag::AieDescriptor, op,
+                    "the offset " + text(shaped->offset) + " (in " + dtypeName(tensor.dtype()) +
+                        " elements) may not be a whole number of 4-byte words; a descriptor starts on a word");
+  }
+
+  Interval loopRange(const Value* v) const {
+    for (const Op* l : loops_)
+      if (l->body().arg(0) == v) {
+        Interval lb = bounds(*l->attr<Expr>("lb")), ub = bounds(*l->attr<Expr>("ub"));
+        return {lb.lo, ub.hi ? std::optional<int64_t>(*ub.hi - 1) : std::nullopt};
+      }
+    return {};
+  }
+
+  std::string text(const Expr& e) const {
+    return e.str([](const Value* v) { return v->name(); });
+  }
+
+  void report(Diag id, const Op& op, const std::string& message) {
+    diags_.report(id, op.loc(), std::string(op.name()) + ": " + message);
+  }
+
+  Function& f_;
+  tilec_txn::Device device_;
+  DiagnosticEngine& diags_;
+  std::vector<const Op*> loops_;
+};
+
+class AieLegality final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"aie-legality", "check a runtime sequence against the NPU's shim DMA rules",
+                                PropSSA | PropUnrolled, PropAieLegal, 0};
+    return kInfo;
+  }
+  bool run(Module& m, PassContext& ctx) override {
+    return passes::runOnFunctions<SequenceLegality>(m, ctx.diags);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createAieLegalityPass() { return std::make_unique<AieLegality>(); }
+
+}  // namespace tilec

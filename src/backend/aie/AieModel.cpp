@@ -1,0 +1,36 @@
+#include "backend/aie/AieModel.h"
+
+namespace tilec::aie {
+namespace {
+
+using namespace ir;
+
+TargetModel makeModel(Npu n) {
+  TargetModel m{npuName(n), {{"none", 0}}, {"sequence"},
+                [](SpaceId, const std::vector<int64_t>& shape) { return defaultLayout(kNoSpace, shape, nullptr); }, 0};
+  m.sequenceKind = KernelKind(0);
+  return m;
+}
+
+}  // namespace
+
+const char* npuName(Npu n) { return n == Npu::Npu2 ? "npu2" : "npu1"; }
+
+const TargetModel& npuModel(Npu n) {
+  static const TargetModel kNpu1 = makeModel(Npu::Npu1), kNpu2 = makeModel(Npu::Npu2);
+  return n == Npu::Npu2 ? kNpu2 : kNpu1;
+}
+
+tilec_txn::Device npuDevice(Npu n) {
+  // Generation 3 is AIE2 as the firmware numbers it, 4 is AIE2P; six rows (shim, mem
+  // tiles, four core rows) of which one is mem tiles.
+  return n == Npu::Npu2 ? tilec_txn::Device{4, 6, 8, 1} : tilec_txn::Device{3, 6, 4, 1};
+}
+
+std::optional<Npu> npuOf(const TargetModel& m) {
+  if (&m == &npuModel(Npu::Npu1)) return Npu::Npu1;
+  if (&m == &npuModel(Npu::Npu2)) return Npu::Npu2;
+  return std::nullopt;
+}
+
+}  // namespace tilec::aie

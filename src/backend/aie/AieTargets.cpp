@@ -1,0 +1,36 @@
+#include "backend/aie/AieTargets.h"
+
+namespace tilec::aie {
+namespace {
+
+PassRegistry passes() {
+  PassRegistry r;
+  r.addAll(targetNeutralPasses());
+  r.add("aie-legality", &createAieLegalityPass);
+  r.add("assign-bds", &createAssignBdsPass);
+  return r;
+}
+
+const std::vector<std::string> kPipeline = {"verify", "mark-resource-loops", "unroll-loops", "aie-legality",
+                                            "assign-bds"};
+
+std::vector<target::OutputFormat> formats() {
+  return {{"txn", "AIE transaction stream, little-endian words (mlir-aie's insts.bin)", ".bin", PropBdsAssigned,
+           /*oneKernel=*/true, &emitTxn},
+          {"txn-text", "AIE transaction stream, one %08X word per line (mlir-aie's insts.txt)", ".txt",
+           PropBdsAssigned, /*oneKernel=*/true, &emitTxnText}};
+}
+
+target::TargetDesc describe(Npu n, const char* summary) {
+  return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats()};
+}
+
+}  // namespace
+
+const target::TargetDesc& npuTarget(Npu n) {
+  static const target::TargetDesc kNpu1 = describe(Npu::Npu1, "Ryzen AI NPU, AIE2 (Phoenix, Hawk Point): TXN streams");
+  static const target::TargetDesc kNpu2 = describe(Npu::Npu2, "Ryzen AI NPU, AIE2P (Strix, Krackan): TXN streams");
+  return n == Npu::Npu2 ? kNpu2 : kNpu1;
+}
+
+}  // namespace tilec::aie

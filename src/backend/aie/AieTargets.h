@@ -1,0 +1,24 @@
+// The AIE backend's targets: npu1 and npu2, their passes and their outputs.
+#pragma once
+#include <memory>
+
+#include "backend/aie/AieModel.h"
+#include "passes/Pass.h"
+#include "target/Target.h"
+
+namespace tilec {
+
+// The AIE-only passes (one file each in this directory).
+std::unique_ptr<Pass> createAieLegalityPass();
+std::unique_ptr<Pass> createAssignBdsPass();
+
+namespace aie {
+
+const target::TargetDesc& npuTarget(Npu n);
+
+// Writes the module's sequence as a TXN stream: binary words, or one %08X word per line.
+bool emitTxn(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+bool emitTxnText(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+
+}  // namespace aie
+}  // namespace tilec

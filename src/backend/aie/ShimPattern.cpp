@@ -1,0 +1,81 @@
+#include "backend/aie/ShimPattern.h"
+
+namespace tilec::aie {
+namespace {
+
+using namespace ir;
+
+struct Dim {
+  Expr size, stride;
+};
+
+bool isConst(const Expr& e, int64_t v) { return e.asConst() == std::optional<int64_t>(v); }
+
+}  // namespace
+
+std::optional<AccessPattern> shimPattern(const AccessPattern& p, std::string& error) {
+  std::vector<Dim> dims;  // outermost first
+  for (size_t i = 0; i < p.sizes.size(); ++i)
+    if (!isConst(p.sizes[i], 1)) dims.push_back({p.sizes[i], p.strides[i]});
+  if (dims.empty()) dims.push_back({Expr::constant(1), Expr::constant(1)});
+  // Too many dimensions: fold an outer one into the inner one it continues.
+  for (size_t i = dims.size() - 1; dims.size() > 4 && i-- > 0;) {
+    Dim& outer = dims[i];
+    const Dim& inner = dims[i + 1];
+    if (!provablyEqual(outer.stride, inner.size * inner.stride)) continue;
+    dims[i + 1] = {outer.size * inner.size, inner.stride};
+    dims.erase(dims.begin() + long(i));
+  }
+  if (dims.size() > 4) {
+    error = "the pattern walks " + std::to_string(dims.size()) +
+            " dimensions that do not merge, and a descriptor walks three plus a repeat; move the outer ones "
+            "into a loop around the transfer";
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < dims.size(); ++i)
+    if (isConst(dims[i].stride, 0)) {
+      error = "dimension " + std::to_string(i) + " (of " + std::to_string(dims.size()) +
+              ", outermost first) repeats data with stride 0, but only the outermost may: a descriptor repeats "
+              "whole walks; reorder the pattern or move the repeat into a loop";
+      return std::nullopt;
+    }
+  // A repeat or a fourth dimension is the iteration; padding goes inside it.
+  const bool outerIsIteration = dims.size() == 4 || (dims.size() > 1 && isConst(dims[0].stride, 0));
+  const Dim unit{Expr::constant(1), Expr::constant(0)};
+  std::vector<Dim> four;
+  if (outerIsIteration) four.push_back(dims.front());
+  const size_t inner = outerIsIteration ? dims.size() - 1 : dims.size();
+  four.insert(four.end(), 4 - four.size() - inner, unit);
+  four.insert(four.end(), dims.end() - long(inner), dims.end());
+  AccessPattern out{p.offset, {}, {}};
+  for (const Dim& d : four) {
+    out.sizes.push_back(d.size);
+    out.strides.push_back(d.stride);
+  }
+  return out;
+}
+
+std::optional<tilec_txn::Transfer> constantTransfer(const AccessPattern& p, int64_t elemBits,
+                                                    const std::function<std::optional<int64_t>(const Value*)>& value) {
+  bool ok = true;
+  auto eval = [&](const Expr& e) -> int64_t {
+    Expr c = e.substitute([&](const Value* v) {
+      std::optional<int64_t> x = value(v);
+      return x ? Expr::constant(*x) : Expr();
+    });
+    std::optional<int64_t> n = c.asConst();
+    if (!n) ok = false;
+    return n.value_or(0);
+  };
+  tilec_txn::Transfer t;
+  t.elemBits = elemBits;
+  t.offset = eval(p.offset);
+  for (size_t i = 0; i < 4 && i < p.sizes.size(); ++i) {
+    t.sizes[3 - i] = eval(p.sizes[i]);
+    t.strides[3 - i] = eval(p.strides[i]);
+  }
+  if (!ok || p.sizes.size() != 4) return std::nullopt;
+  return t;
+}
+
+}  // namespace tilec::aie

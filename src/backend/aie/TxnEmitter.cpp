@@ -1,0 +1,212 @@
+// The static TXN writer: runs a runtime sequence whose sizes are all constants, in order,
+// and appends each transfer and wait to the stream through TxnRuntime.h, the encoder the
+// runtime builders will share. Loops run here (the stream has none), so a loop whose
+// bound is a runtime value is E0906. Every decision (descriptor, token, waits) was made by
+// a pass and is read from the IR. Linear in the size of the stream written.
+#include <cstdio>
+#include <ostream>
+#include <unordered_map>
+
+#include "backend/aie/AieTargets.h"
+#include "backend/aie/ShimPattern.h"
+
+namespace tilec::aie {
+namespace {
+
+using namespace ir;
+
+constexpr size_t kMaxWords = size_t(1) << 26;  // 256 MiB of stream
+
+class SequenceWriter {
+ public:
+  SequenceWriter(const Function& f, tilec_txn::Device device, DiagnosticEngine& diags)
+      : f_(f), device_(device), diags_(diags) {}
+
+  std::optional<std::vector<uint32_t>> write() {
+    runBlock(f_.body(), nullptr);
+    if (failed_) return std::nullopt;
+    tilec_txn::finish(stream_, device_);
+    return stream_.words;
+  }
+
+ private:
+  std::optional<int64_t> eval(const Expr& e) const {
+    return e.substitute([&](const Value* v) {
+              auto it = env_.find(v);
+              return it == env_.end() ? Expr() : Expr::constant(it->second);
+            })
+        .asConst();
+  }
+
+  int64_t need(const Expr& e, const Op& op) {
+    std::optional<int64_t> x = eval(e);
+    if (!x) throw std::logic_error(std::string(op.name()) + " reached the TXN writer with a value not known at compile time");
+    return *x;
+  }
+
+  void runBlock(const Block& b, std::vector<int64_t>* yielded) {
+    for (const auto& op : b.ops()) {
+      if (failed_) return;
+      if (op->kind() == OpKind::Yield) {
+        if (yielded)
+          for (const Value* v : op->operands()) yielded->push_back(scalar(v, *op));
+        return;
+      }
+      runOp(*op);
+    }
+  }
+
+  int64_t scalar(const Value* v, const Op& at) {
+    auto it = env_.find(v);
+    if (it == env_.end()) throw std::logic_error(std::string(at.name()) + " reads a value the TXN writer has not seen");
+    return it->second;
+  }
+
+  void runOp(const Op& op) {
+    switch (op.kind()) {
+      case OpKind::Const:
+        if (const auto* i = op.attr<int64_t>("value")) env_[op.result()] = *i;
+        return;
+      case OpKind::IndexExpr:
+        env_[op.result()] = need(*op.attr<Expr>("value"), op);
+        return;
+      case OpKind::For: return runFor(op);
+      case OpKind::If: {
+        std::vector<int64_t> results;
+        runBlock(op.body(need(*op.attr<Expr>("cond"), op) ? 0 : 1), &results);
+        for (unsigned i = 0; i < op.numResults() && i < results.size(); ++i) env_[op.result(i)] = results[i];
+        return;
+      }
+      case OpKind::DmaFill: case OpKind::DmaDrain: return writeTransfer(op);
+      case OpKind::DmaWait: {
+        const auto& c = *op.attr<std::vector<Expr>>("channel");
+        const uint32_t dir = *op.attr<bool>("drain") ? tilec_txn::kS2MM : tilec_txn::kMM2S;
+        tilec_txn::sync(stream_, uint32_t(need(c[0], op)), 0, dir, uint32_t(need(c[1], op)), 1, 1);
+        return checkSize(op);
+      }
+      case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store: case OpKind::Create:
+      case OpKind::Full: case OpKind::Move: case OpKind::Add: case OpKind::Sub: case OpKind::Mul:
+      case OpKind::Div: case OpKind::Max: case OpKind::Min: case OpKind::AddS: case OpKind::SubS:
+      case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp:
+      case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip:
+      case OpKind::Abs: case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
+      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
+      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
+      case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc: case OpKind::BatchMatmul:
+      case OpKind::BatchMatmulAcc: case OpKind::Transpose: case OpKind::TransposeView: case OpKind::Reshape:
+      case OpKind::ReinterpretView: case OpKind::Slice: case OpKind::Assemble: case OpKind::SetValidShape:
+        throw std::logic_error(std::string(op.name()) + " reached the TXN writer; aie-legality rejects it");
+    }
+  }
+
+  void runFor(const Op& op) {
+    const std::optional<int64_t> lb = eval(*op.attr<Expr>("lb")), ub = eval(*op.attr<Expr>("ub")),
+                                 step = eval(*op.attr<Expr>("step"));
+    if (!lb || !ub || !step) {
+      diags_.report(Diag::AieRuntimeLoop, op.loc(),
+                    "this loop runs a number of times known only at run time, and a static TXN stream has no "
+                    "loops; give it constant bounds (the runtime builder output that keeps it a loop is not "
+                    "written by tilec yet)");
+      failed_ = true;
+      return;
+    }
+    const Block& body = op.body();
+    std::vector<int64_t> carried;
+    for (const Value* v : op.operands()) carried.push_back(scalar(v, op));
+    for (int64_t i = *lb; i < *ub && !failed_; i += *step) {
+      env_[body.arg(0)] = i;
+      for (size_t c = 0; c < carried.size(); ++c) env_[body.arg(unsigned(c + 1))] = carried[c];
+      std::vector<int64_t> next;
+      runBlock(body, &next);
+      carried = std::move(next);
+    }
+    for (unsigned r = 0; r < op.numResults() && r < carried.size(); ++r) env_[op.result(r)] = carried[r];
+  }
+
+  void writeTransfer(const Op& op) {
+    AccessPattern p{*op.attr<Expr>("offset"), *op.attr<std::vector<Expr>>("sizes"),
+                    *op.attr<std::vector<Expr>>("strides")};
+    const Value* tensor = op.operand(0);
+    const int64_t bits = int64_t(dtypeBytes(tensor->type().dtype())) * 8;
+    std::optional<tilec_txn::Transfer> t = constantTransfer(p, bits, [&](const Value* v) { return eval(Expr::var(v)); });
+    if (!t) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a constant 4-D pattern");
+    if (!insideTensor(op, *t)) return;
+    std::string error;
+    const tilec_txn::ShimBdFields fields = tilec_txn::shimBdFields(*t, error);
+    if (!error.empty()) throw std::logic_error(std::string(op.name()) + " breaks a descriptor rule aie-legality checks: " + error);
+    const auto& c = *op.attr<std::vector<Expr>>("channel");
+    const int64_t* bd = op.attr<int64_t>("bd");
+    if (!bd) throw std::logic_error(std::string(op.name()) + " has no descriptor; run assign-bds first");
+    tilec_txn::ShimTask task;
+    task.col = uint32_t(need(c[0], op));
+    task.dir = op.kind() == OpKind::DmaDrain ? tilec_txn::kS2MM : tilec_txn::kMM2S;
+    task.chan = uint32_t(need(c[1], op));
+    task.bd = uint32_t(*bd);
+    task.argIdx = tensor->index();
+    const bool* token = op.attr<bool>("token");
+    task.token = token && *token;
+    tilec_txn::shimTransfer(stream_, device_, task, fields, /*fold=*/true);
+    checkSize(op);
+  }
+
+  // Every element the walk reaches lies in the host tensor (E0904 otherwise).
+  bool insideTensor(const Op& op, const tilec_txn::Transfer& t) {
+    const Value* tensor = op.operand(0);
+    int64_t elements = 1, last = t.offset;
+    for (const Expr& d : tensor->type().dims())
+      if (__builtin_mul_overflow(elements, need(d, op), &elements)) elements = INT64_MAX;
+    for (int i = 0; i < 4; ++i) last += (t.sizes[i] - 1) * t.strides[i];
+    if (t.offset >= 0 && last < elements) return true;
+    diags_.report(Diag::AiePastBuffer, op.loc(),
+                  std::string(op.name()) + " reaches elements " + std::to_string(t.offset) + " to " +
+                      std::to_string(last) + " of '" + tensor->name() + "', which has " + std::to_string(elements) +
+                      "; keep the walk inside the tensor");
+    failed_ = true;
+    return false;
+  }
+
+  void checkSize(const Op& op) {
+    if (stream_.words.size() <= kMaxWords || failed_) return;
+    diags_.report(Diag::AieRuntimeLoop, op.loc(),
+                  "the TXN stream grows past " + std::to_string(kMaxWords * 4 >> 20) +
+                      " MiB here; loop fewer times, or move more data per transfer");
+    failed_ = true;
+  }
+
+  const Function& f_;
+  tilec_txn::Device device_;
+  DiagnosticEngine& diags_;
+  tilec_txn::Stream stream_;
+  std::unordered_map<const Value*, int64_t> env_;
+  bool failed_ = false;
+};
+
+std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngine& diags) {
+  const std::optional<Npu> npu = npuOf(m.target());
+  if (!npu || m.functions().size() != 1)
+    throw std::logic_error("the TXN writer needs one sequence kernel compiled for an NPU target");
+  return SequenceWriter(*m.functions().front(), npuDevice(*npu), diags).write();
+}
+
+}  // namespace
+
+bool emitTxn(const Module& m, std::ostream& os, DiagnosticEngine& diags) {
+  std::optional<std::vector<uint32_t>> words = writeModule(m, diags);
+  if (!words) return false;
+  for (uint32_t w : *words)
+    for (int i = 0; i < 4; ++i) os.put(char(uint8_t(w >> (8 * i))));
+  return true;
+}
+
+bool emitTxnText(const Module& m, std::ostream& os, DiagnosticEngine& diags) {
+  std::optional<std::vector<uint32_t>> words = writeModule(m, diags);
+  if (!words) return false;
+  char line[16];
+  for (uint32_t w : *words) {
+    std::snprintf(line, sizeof line, "%08X\n", w);
+    os << line;
+  }
+  return true;
+}
+
+}  // namespace tilec::aie

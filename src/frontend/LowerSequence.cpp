@@ -1,0 +1,247 @@
+// Built-ins of runtime sequences (kernels of the target's sequence kind): access patterns
+// written as a tap, a tensor slice with steps, or a tiler's tile_at(t, i); transfers that
+// fill a channel from a host tensor or drain one into it; waits. A pattern is a
+// compile-time value (an offset and (size, stride) pairs of Exprs), so a loop variable or
+// a runtime size inside it stays symbolic until a pass or the backend needs numbers.
+#include "frontend/Lowering.h"
+#include "ir/Builder.h"
+
+namespace tilec::frontend {
+
+namespace {
+
+// Row-major element strides of a tensor of `dims`.
+std::vector<ir::Expr> rowMajorStrides(const std::vector<ir::Expr>& dims) {
+  std::vector<ir::Expr> strides(dims.size(), ir::Expr::constant(1));
+  for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  return strides;
+}
+
+Val patternVal(ir::Value* tensor, ir::AccessPattern p, SourceRange r) {
+  Val v = Val::make(ValKind::Pattern, r);
+  v.value = tensor;
+  v.pattern = std::make_shared<const ir::AccessPattern>(std::move(p));
+  return v;
+}
+
+}  // namespace
+
+bool Lowerer::inSequence(const CallArgs& a) {
+  if (target_.sequenceKind && fn_->kind() == *target_.sequenceKind) return true;
+  std::string fix = target_.sequenceKind
+                        ? std::string("declare the kernel as '") + target_.kernelKindName(*target_.sequenceKind) +
+                              " kernel ...'"
+                        : std::string("compile for a target with runtime sequences (tilec --list-targets)");
+  error(Diag::SequenceOnly, a.call.calleeRange,
+        "'" + a.call.callee + "' moves data in a runtime sequence, and kernel '" + fn_->name() +
+            "' is not one; " + fix);
+  return false;
+}
+
+std::optional<ir::AccessPattern> Lowerer::patternOf(const Val& v, ir::Value*& tensor, const char* role) {
+  if (v.kind == ValKind::Pattern) {
+    tensor = v.value;
+    return *v.pattern;
+  }
+  tensor = asTensor(v, role);
+  if (!tensor) return std::nullopt;
+  const std::vector<ir::Expr>& dims = tensor->type().dims();
+  return ir::AccessPattern{ir::Expr::constant(0), dims, rowMajorStrides(dims)};
+}
+
+Val Lowerer::tensorSlice(const CallArgs& a, const Val& tensor) {
+  std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
+  std::optional<std::vector<ir::Expr>> sizes = intList(a.pos(2), "the sizes");
+  std::optional<std::vector<ir::Expr>> steps =
+      a.kw("step") ? intList(*a.kw("step"), "the steps") : std::optional<std::vector<ir::Expr>>(std::vector<ir::Expr>());
+  if (!offsets || !sizes || !steps) return Val::poison(a.call.range);
+  if (a.kw("valid")) {
+    error(Diag::BadPattern, a.keywords.at("valid")->range, "a tensor slice is an access pattern and has no valid shape; drop 'valid'");
+    return Val::poison(a.call.range);
+  }
+  const std::vector<ir::Expr>& dims = tensor.value->type().dims();
+  if (steps->empty()) steps->assign(dims.size(), ir::Expr::constant(1));
+  if (offsets->size() != dims.size() || sizes->size() != dims.size() || steps->size() != dims.size()) {
+    error(Diag::BadPattern, a.call.range,
+          "a slice of a rank-" + std::to_string(dims.size()) + " tensor gives " + std::to_string(dims.size()) +
+              " offsets, sizes and steps, but this one has " + std::to_string(offsets->size()) + ", " +
+              std::to_string(sizes->size()) + " and " + std::to_string(steps->size()));
+    return Val::poison(a.call.range);
+  }
+  const std::vector<ir::Expr> rowStrides = rowMajorStrides(dims);
+  ir::AccessPattern p{ir::Expr::constant(0), *sizes, {}};
+  for (size_t i = 0; i < dims.size(); ++i) {
+    p.offset = p.offset + (*offsets)[i] * rowStrides[i];
+    p.strides.push_back((*steps)[i] * rowStrides[i]);
+  }
+  return patternVal(tensor.value, std::move(p), a.call.range);
+}
+
+Val Lowerer::callTap(ir::OpKind, const CallArgs& a) {
+  Val tensor = eval(a.pos(0));
+  ir::Value* t = asTensor(tensor, "the tensor of tap");
+  std::optional<ir::Expr> offset = asInt(eval(a.pos(1)), "the offset of tap");
+  std::optional<std::vector<ir::Expr>> sizes = intList(a.pos(2), "the sizes");
+  std::optional<std::vector<ir::Expr>> strides = intList(a.pos(3), "the strides");
+  if (!t || !offset || !sizes || !strides) return Val::poison(a.call.range);
+  if (sizes->empty() || sizes->size() != strides->size()) {
+    error(Diag::BadPattern, a.call.range,
+          "a tap has as many strides as sizes, and at least one of each; this one has " +
+              std::to_string(sizes->size()) + " sizes and " + std::to_string(strides->size()) + " strides");
+    return Val::poison(a.call.range);
+  }
+  return patternVal(t, {*offset, *sizes, *strides}, a.call.range);
+}
+
+Val Lowerer::callTiler(ir::OpKind, const CallArgs& a) {
+  Val tensor = eval(a.pos(0));
+  ir::Value* t = asTensor(tensor, ("the tensor of " + a.call.callee).c_str());
+  if (!t) return Val::poison(a.call.range);
+  ir::TilerSpec spec;
+  spec.tensorDims = t->type().dims();
+  bool ok = true;
+  auto ints = [&](size_t i, const char* what, std::vector<int64_t>& out) {
+    if (i >= a.positional.size()) return;
+    std::optional<std::vector<int64_t>> xs = staticShape(a.pos(i), what);
+    if (xs) out = *xs;
+    else ok = false;
+  };
+  ints(1, "the tile dims", spec.tileDims);
+  ints(2, a.call.callee == "group_tiler" ? "the group dims" : "the group repeats", spec.groupRepeats);
+  ints(3, "the group steps", spec.groupSteps);
+  auto flag = [&](const char* key, bool& out) {
+    const ast::Expr* e = a.kw(key);
+    if (!e) return;
+    std::optional<ir::Expr> b = asBool(eval(*e), key);
+    if (b && b->asConst()) out = *b->asConst() != 0;
+    else ok = false;
+  };
+  flag("tile_col_major", spec.tileColMajor);
+  flag("group_col_major", spec.groupColMajor);
+  flag("iter_col_major", spec.iterColMajor);
+  flag("allow_partial", spec.allowPartial);
+  flag("prune", spec.pruneSteps);
+  if (const ast::Expr* e = a.kw("repeat")) {
+    std::optional<int64_t> n = constInt(eval(*e), "the pattern repeat");
+    if (n) spec.patternRepeat = *n;
+    else ok = false;
+  }
+  if (!ok) return Val::poison(a.call.range);
+  std::string why;
+  std::optional<ir::Tiler> tiler = ir::Tiler::make(spec, why);
+  if (tiler)
+    for (const ir::RuntimeGuard& g : tiler->guards()) {
+      std::optional<int64_t> holds = g.holds.asConst();
+      if (holds && *holds) continue;
+      why = holds ? g.message
+                  : g.message + "; a check at run time needs the runtime builder output, which tilec does not "
+                                "write yet, so give the tensor constant sizes";
+      tiler.reset();
+      break;
+    }
+  if (!tiler) {
+    error(Diag::BadTiler, a.call.range, a.call.callee + ": " + why);
+    return Val::poison(a.call.range);
+  }
+  Val v = Val::make(ValKind::Tiler, a.call.range);
+  v.value = t;
+  v.tiler = std::make_shared<const ir::Tiler>(std::move(*tiler));
+  return v;
+}
+
+Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
+  Val tiler = eval(a.pos(0));
+  std::optional<ir::Expr> k = asInt(eval(a.pos(1)), "the step of tile_at");
+  if (tiler.isPoison() || !k) return Val::poison(a.call.range);
+  if (tiler.kind != ValKind::Tiler) {
+    error(Diag::WrongValueKind, tiler.range,
+          "tile_at takes a tiler (simple_tiler, group_tiler or step_tiler), but this is " +
+              std::string(valKindName(tiler.kind)));
+    return Val::poison(a.call.range);
+  }
+  if (std::optional<int64_t> c = k->asConst(), n = tiler.tiler->count().asConst(); c && n && (*c < 0 || *c >= *n)) {
+    error(Diag::BadTiler, a.call.range,
+          "tile_at(" + text(tiler.range) + ", " + std::to_string(*c) + ") asks for a step the tiler does not have; it has steps 0 to " +
+              std::to_string(*n - 1));
+    return Val::poison(a.call.range);
+  }
+  std::string why;
+  std::optional<ir::AccessPattern> p = tiler.tiler->at(*k, why);
+  if (!p) {
+    error(Diag::BadTiler, a.call.range, why);
+    return Val::poison(a.call.range);
+  }
+  return patternVal(tiler.value, std::move(*p), a.call.range);
+}
+
+Val Lowerer::callTileCount(ir::OpKind, const CallArgs& a) {
+  Val tiler = eval(a.pos(0));
+  if (tiler.isPoison()) return Val::poison(a.call.range);
+  if (tiler.kind != ValKind::Tiler) {
+    error(Diag::WrongValueKind, tiler.range,
+          "tile_count takes a tiler, but this is " + std::string(valKindName(tiler.kind)));
+    return Val::poison(a.call.range);
+  }
+  return Val::integer(tiler.tiler->count(), a.call.range);
+}
+
+std::optional<std::vector<ir::Expr>> Lowerer::channelArgs(const CallArgs& a) {
+  std::vector<ir::Expr> channel;
+  bool ok = true;
+  for (const char* key : {"column", "channel"}) {
+    const ast::Expr* e = a.kw(key);
+    if (!e) {
+      error(Diag::BadPattern, a.call.range,
+            "'" + a.call.callee + "' needs its channel: add " + key + " = ... (a column and a channel number)");
+      ok = false;
+      continue;
+    }
+    std::optional<ir::Expr> x = asInt(eval(*e), key);
+    if (x) channel.push_back(*x);
+    else ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return channel;
+}
+
+Val Lowerer::callTransfer(ir::OpKind kind, const CallArgs& a) {
+  if (!inSequence(a)) return Val::poison(a.call.range);
+  Val source = eval(a.pos(0));
+  ir::Value* tensor = nullptr;
+  std::optional<ir::AccessPattern> p = patternOf(source, tensor, "the data of a transfer");
+  std::optional<std::vector<ir::Expr>> channel = channelArgs(a);
+  if (!p || !channel) return Val::poison(a.call.range);
+  if (kind == ir::OpKind::DmaDrain && !tensor->definingOp() &&
+      fn_->paramDir(tensor->index()) == ir::ParamDir::In) {
+    error(Diag::StoreToInput, source.range,
+          "'" + tensor->name() + "' is an input tensor and cannot be drained into; declare it out or inout")
+        .notes.push_back({"'" + tensor->name() + "' declared here", fn_->paramLoc(tensor->index())});
+    return Val::poison(a.call.range);
+  }
+  ir::AttrMap attrs = {{"channel", *channel}, {"offset", p->offset}, {"sizes", p->sizes}, {"strides", p->strides}};
+  if (const ast::Expr* bd = a.kw("bd")) {
+    std::optional<int64_t> id = constInt(eval(*bd), "the descriptor id");
+    if (!id) return Val::poison(a.call.range);
+    attrs["bd"] = *id;
+  }
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(a.call.range);
+  auto made = builder.tryCreate(kind, {tensor}, std::move(attrs));
+  if (const auto* err = std::get_if<ir::OpError>(&made)) {
+    reportOpError(*err, {{tensor, source.range}}, a.call.range);
+    return Val::poison(a.call.range);
+  }
+  return Val::make(ValKind::Void, a.call.range);
+}
+
+Val Lowerer::callWait(ir::OpKind kind, const CallArgs& a) {
+  if (!inSequence(a)) return Val::poison(a.call.range);
+  std::optional<std::vector<ir::Expr>> channel = channelArgs(a);
+  if (!channel) return Val::poison(a.call.range);
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(a.call.range);
+  builder.create(kind, {}, {{"channel", *channel}, {"drain", a.call.callee == "wait_drain"}});
+  return Val::make(ValKind::Void, a.call.range);
+}
+
+}  // namespace tilec::frontend

@@ -1,0 +1,77 @@
+// mark-resource-loops: a loop whose variable picks a hardware resource (the column or
+// channel of a dma transfer or wait) is made an unroll loop, because each iteration
+// programs a different piece of hardware and a rolled loop cannot name it. Such a loop
+// needs constant bounds: a runtime bound is E0623, as is a resource picked by a runtime
+// size. Loops that only compute offsets stay loops, whatever their bounds. The decision
+// follows from what the loop variable reaches, not from whether the bound is a literal.
+// Linear in the ops times the loop nesting depth.
+#include <string>
+#include <vector>
+
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+class MarkResourceLoops final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"mark-resource-loops",
+                                "make loops whose variable picks a DMA channel unroll loops", PropSSA,
+                                PropResourceLoops, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    passes::ErrorWatch errors(ctx.diags);
+    for (auto& f : m.functions()) {
+      std::vector<Op*> loops;  // enclosing loops of the op being visited
+      visit(f->body(), loops, ctx.diags);
+    }
+    return errors.clean();
+  }
+
+ private:
+  static void visit(Block& b, std::vector<Op*>& loops, DiagnosticEngine& diags) {
+    for (auto& op : b.ops()) {
+      if (const auto* channel = op->attr<std::vector<Expr>>("channel"))
+        for (const Expr& e : *channel) mark(*op, e, loops, diags);
+      if (op->kind() == OpKind::For) loops.push_back(op.get());
+      for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i), loops, diags);
+      if (op->kind() == OpKind::For) loops.pop_back();
+    }
+  }
+
+  static void mark(const Op& user, const Expr& e, const std::vector<Op*>& loops, DiagnosticEngine& diags) {
+    for (const Value* v : e.vars()) {
+      Op* loop = nullptr;
+      for (Op* l : loops)
+        if (l->body().numArgs() && l->body().arg(0) == v) loop = l;
+      if (!loop) {
+        diags.report(Diag::ResourceLoop, user.loc(),
+                     std::string(user.name()) + " picks its channel with '" + v->name() +
+                         "', a value known only at run time; a channel is hardware the sequence must name, so "
+                         "use constants or the variable of a loop with constant bounds");
+        continue;
+      }
+      const bool constant = loop->attr<Expr>("lb")->isConst() && loop->attr<Expr>("ub")->isConst() &&
+                            loop->attr<Expr>("step")->isConst();
+      if (!constant) {
+        diags.report(Diag::ResourceLoop, loop->loc(),
+                     "this loop picks the channel of " + std::string(user.name()) +
+                         " with its variable, so it is unrolled, but its bounds are runtime values; loop over "
+                         "the channels with constant bounds and keep the runtime loop inside");
+        continue;
+      }
+      loop->setAttr("mode", LoopMode::Unroll);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createMarkResourceLoopsPass() { return std::make_unique<MarkResourceLoops>(); }
+
+}  // namespace tilec
