@@ -64,11 +64,12 @@ inline int fuzzText(const uint8_t* data, size_t size, const std::function<void(c
 
 // The .tile frontend up to verified IR, or null after user errors. IR the frontend
 // produces without reporting errors must verify.
-inline std::unique_ptr<ir::Module> lowerTile(const std::string& text, SourceManager& sm, DiagnosticEngine& diags) {
+inline std::unique_ptr<ir::Module> lowerTile(const std::string& text, SourceManager& sm, DiagnosticEngine& diags,
+                                             const ir::TargetModel& model = pto::ptoModel(pto::Arch::A2A3)) {
   FileId file = sm.addBuffer("fuzz.tile", text);
   std::unique_ptr<ast::Module> ast = frontend::parse(sm, file, diags);
   if (!ast || diags.hasErrors()) return nullptr;
-  std::unique_ptr<ir::Module> m = frontend::lower(*ast, diags, pto::ptoModel(pto::Arch::A2A3));
+  std::unique_ptr<ir::Module> m = frontend::lower(*ast, diags, model);
   if (!m || diags.hasErrors()) return nullptr;
   if (!ir::verifyModule(*m, diags)) bug("the frontend produced IR that does not verify");
   return m;

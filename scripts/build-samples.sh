@@ -2,7 +2,8 @@
 # Builds tilec (Release, in build/) and compiles every samples/*.tile to
 # build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir, and every
 # samples/aie/*.tile (runtime sequences) for npu1 to build/samples/aie/<name>.bin (the TXN
-# stream) and <name>.txt (its words as text).
+# stream, with the sizes of the sample's `// static:` line), <name>.txt (its words as text)
+# and <name>.h (the C++ builder that makes the stream for any sizes at dispatch).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,9 +36,11 @@ done
 mkdir -p "$out/aie"
 for sample in samples/aie/*.tile; do
   name=$(basename "$sample" .tile)
-  if "$build/tilec" "$sample" --target=npu1 --emit=txn -o "$out/aie/$name.bin" &&
-     "$build/tilec" "$sample" --target=npu1 --emit=txn-text -o "$out/aie/$name.txt"; then
-    echo "  aie/$name: samples/aie/$name.tile -> build/samples/aie/$name.bin, build/samples/aie/$name.txt"
+  read -r -a sizes <<< "$(sed -n 's|^// static: ||p' "$sample")"
+  if "$build/tilec" "$sample" --target=npu1 "${sizes[@]}" --emit=txn -o "$out/aie/$name.bin" &&
+     "$build/tilec" "$sample" --target=npu1 "${sizes[@]}" --emit=txn-text -o "$out/aie/$name.txt" &&
+     "$build/tilec" "$sample" --target=npu1 --emit=txn-cpp -o "$out/aie/$name.h"; then
+    echo "  aie/$name: samples/aie/$name.tile -> build/samples/aie/$name.{bin,txt,h}"
   else
     failed+=("aie/$name")
   fi

@@ -5,13 +5,13 @@
 # names and the IR's op names. Fails on any crash, leak, timeout (10 s per input),
 # out-of-memory (2 GiB) or sanitizer report; the input that caused it is left in
 # build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
-#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn
+#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn)
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie)
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
 build=$root/build-fuzz
 

@@ -297,7 +297,7 @@ Driver::FrontendResult Driver::buildFromTile() {
     return {nullptr, os.str()};
   }
   stage_ = "checking and lowering to IR";
-  return {frontend::lower(*ast, diags_, *opts_.target->model, opts_.limits), std::nullopt};
+  return {frontend::lower(*ast, diags_, *opts_.target->model, opts_.limits, opts_.defines), std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {

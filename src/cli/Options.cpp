@@ -35,7 +35,7 @@ struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
-  std::vector<std::string> runArgs, runOutputs;
+  std::vector<std::string> runArgs, runOutputs, defines;
   Limits limits;
   bool run = false, decode = false, encode = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
@@ -51,6 +51,8 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--input-kind", raw.inputKind, "input language when it cannot be told from the name")
       ->check(CLI::IsMember({"tile", "tir"}))
       ->type_name("<tile|tir>");
+  app.add_option("-D", raw.defines, "give a 'dyn' size a constant value: -D NAME=VALUE (repeatable)")
+      ->type_name("NAME=VALUE");
   app.add_option("--target", raw.target, "the target to compile for (default: the first of --list-targets)")
       ->type_name("<name>");
   app.add_option("--kernel", raw.kernel, "compile only this kernel of the file (PTO output holds one)")
@@ -359,6 +361,16 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
+  for (const std::string& d : raw.defines) {
+    const size_t eq = d.find('=');
+    const std::string name = d.substr(0, eq), value = eq == std::string::npos ? "" : d.substr(eq + 1);
+    const bool number = !value.empty() && value.size() <= 18 &&
+                        value.find_first_not_of("0123456789", value[0] == '-' ? 1 : 0) == std::string::npos &&
+                        value != "-";
+    if (name.empty() || !number)
+      return usageError("-D " + d + " is not NAME=VALUE with an integer VALUE; write e.g. -D M=256");
+    o.defines[name] = std::stoll(value);
+  }
   for (auto resolver : {resolveEmit, resolvePipeline, resolveRun, resolveDepfile})
     if (UsageCheck bad = resolver(raw, o)) return *bad;
   return o;

@@ -1,6 +1,7 @@
 // tilec's command line: every flag, parsed and checked into one Options value, so
 // the driver never sees an inconsistent combination.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -60,6 +61,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> runOutputs;  // --out NAME=FILE
   std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
   bool timePasses = false;
+  std::map<std::string, int64_t> defines;  // -D NAME=VALUE: constant values for dyn sizes
   Limits limits;  // --max-ops, --max-unroll, --max-tensor-rank, --max-tile-elements
   std::string debugCrashIn;
   std::string debugMutatePass, debugMutation;  // --debug-mutate-after=PASS:MUTATION (tests)

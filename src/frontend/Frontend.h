@@ -2,6 +2,7 @@
 // -> name resolution, type/shape checking and SSA construction into the tile IR.
 #pragma once
 #include <iosfwd>
+#include <map>
 #include <memory>
 
 #include "ir/IR.h"
@@ -19,8 +20,11 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
 
 // Checks names, types and shapes and builds SSA IR. Reports every independent
 // error (E02xx); returns null if any.
+// `defines` (-D NAME=VALUE) give `dyn` sizes constant values: the kernels are built as if the
+// size were written as that number.
+using Defines = std::map<std::string, int64_t>;
 std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
-                                  const Limits& limits = defaultLimits());
+                                  const Limits& limits = defaultLimits(), const Defines& defines = {});
 
 // --emit=ast and --emit=tokens.
 void printAst(const ast::Module& m, const SourceManager& sm, std::ostream& os);

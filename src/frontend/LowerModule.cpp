@@ -180,6 +180,11 @@ std::unique_ptr<ir::Module> Lowerer::lowerModule(const ast::Module& m) {
   for (const ast::TopDecl& d : m.decls)
     if (const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d)) lowerKernel(**k, *module);
   scopes_.pop();
+  for (const auto& [name, value] : defines_)
+    if (!definesUsed_.count(name))
+      diags_.report(Diag::UnusedDefine, {},
+                    "-D " + name + "=" + std::to_string(value) + " names no 'dyn' size of any kernel; check the "
+                    "spelling, or drop it");
   if (diags_.errorCount() > errorsBefore) return nullptr;
   return module;
 }
@@ -259,6 +264,11 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
     define(p.name, BindKind::Param, p.nameRange, val);
   }
   for (const ast::SymbolDecl& s : k.symbols) {
+    if (auto it = defines_.find(s.name); it != defines_.end()) {
+      definesUsed_.insert(s.name);
+      define(s.name, BindKind::Size, s.range, Val::integer(ir::Expr::constant(it->second), s.range));
+      continue;
+    }
     ir::Value* v = fn.addParam(ir::Type::index(), s.name, ir::ParamDir::None, s.range);
     define(s.name, BindKind::Size, s.range, Val::integer(ir::Expr::var(v), s.range));
   }
@@ -284,8 +294,8 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
 // ---------------------------------------------------------------- entry point
 
 std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
-                                  const Limits& limits) {
-  return Lowerer(diags, target, limits).lowerModule(m);
+                                  const Limits& limits, const Defines& defines) {
+  return Lowerer(diags, target, limits, defines).lowerModule(m);
 }
 
 }  // namespace tilec::frontend

@@ -129,20 +129,15 @@ Val Lowerer::callTiler(ir::OpKind, const CallArgs& a) {
   if (!ok) return Val::poison(a.call.range);
   std::string why;
   std::optional<ir::Tiler> tiler = ir::Tiler::make(spec, why);
-  if (tiler)
-    for (const ir::RuntimeGuard& g : tiler->guards()) {
-      std::optional<int64_t> holds = g.holds.asConst();
-      if (holds && *holds) continue;
-      why = holds ? g.message
-                  : g.message + "; a check at run time needs the runtime builder output, which tilec does not "
-                                "write yet, so give the tensor constant sizes";
-      tiler.reset();
-      break;
-    }
   if (!tiler) {
     error(Diag::BadTiler, a.call.range, a.call.callee + ": " + why);
     return Val::poison(a.call.range);
   }
+  // What runtime sizes must satisfy is checked when they are known: seq.require.
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(a.call.range);
+  for (const ir::RuntimeGuard& g : tiler->guards())
+    builder.create(ir::OpKind::SeqRequire, {}, {{"cond", g.holds}, {"message", a.call.callee + ": " + g.message}});
   Val v = Val::make(ValKind::Tiler, a.call.range);
   v.value = t;
   v.tiler = std::make_shared<const ir::Tiler>(std::move(*tiler));

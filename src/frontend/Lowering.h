@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -111,8 +112,9 @@ struct BuiltinSig;
 
 class Lowerer {
  public:
-  Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target, const Limits& limits)
-      : diags_(diags), target_(target), limits_(limits) {}
+  Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target, const Limits& limits,
+          const std::map<std::string, int64_t>& defines)
+      : diags_(diags), target_(target), limits_(limits), defines_(defines) {}
   std::unique_ptr<ir::Module> lowerModule(const ast::Module& m);
 
   // ---- used by the built-in handlers (LowerBuiltins.cpp) ----
@@ -226,6 +228,8 @@ class Lowerer {
   DiagnosticEngine& diags_;
   const ir::TargetModel& target_;
   const Limits& limits_;
+  const std::map<std::string, int64_t>& defines_;
+  std::set<std::string> definesUsed_;
   Scopes scopes_;
   ir::Function* fn_ = nullptr;
   ir::Block* block_ = nullptr;  // where new ops go

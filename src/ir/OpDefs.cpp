@@ -897,6 +897,13 @@ class Rules {
     return Type();
   }
 
+  Result inferRequire() {
+    if (!attrOf<Expr>(attrs(), "cond")->isBool())
+      return bad("'cond' of seq.require must be a condition, but it is " + str(*attrOf<Expr>(attrs(), "cond")) +
+                 "; write a comparison");
+    return Type();
+  }
+
   Result inferDmaWait() {
     if (auto e = checkChannel()) return *e;
     return Type();

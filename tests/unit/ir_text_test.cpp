@@ -195,6 +195,7 @@ func @moves(%x: tensor<i32, [64]> inout, %n: index) aiv {
   dma.fill %x {bd = 2, channel = [0, %n], offset = 0, sizes = [64], strides = [1], token = true}
   dma.drain %x {channel = [1, 0], offset = %n, sizes = [2, 4], strides = [8, 1]}
   dma.wait {channel = [1, 0], drain = true}
+  seq.require {cond = %n % 4 == 0, message = "n is a multiple of 4"}
 }
 )";
 

@@ -3,9 +3,9 @@
 // descriptor walks (ShimPattern.h: four dimensions, the outermost the iteration), and
 // checked: the channel exists (two per direction in each column), the descriptor fields
 // hold the sizes and strides (TxnRuntime.h's own check, so the compiler and the encoder
-// agree), and the offset is whole 4-byte words for every value the loop variables take.
-// (Whether a walk stays inside its tensor is checked where every offset is known: by the
-// TXN writer.) Linear in the ops.
+// agree), and the offset is whole 4-byte words. What depends on loop variables or runtime
+// sizes is checked where the values are known: by the TXN writer, or by the generated
+// builder at dispatch (the same check, TxnRuntime.h). Linear in the ops.
 #include <string>
 
 #include "backend/aie/AieModel.h"
@@ -38,6 +38,7 @@ class SequenceLegality {
   void checkOp(Op& op) {
     switch (op.kind()) {
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If: case OpKind::Yield:
+      case OpKind::SeqRequire:
         return;
       case OpKind::DmaFill: case OpKind::DmaDrain:
         if (!checkChannel(op)) return;
@@ -90,19 +91,19 @@ class SequenceLegality {
     // with the loops, so it is checked for alignment and range separately.
     AccessPattern atZero = *shaped;
     atZero.offset = Expr::constant(0);
-    std::optional<tilec_txn::Transfer> t = aie::constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; });
-    if (!t)
-      return report(Diag::AieDescriptor, op,
-                    "the sizes and strides of a transfer must be constants in a static TXN stream (runtime "
-                    "sizes need the runtime builder output, which tilec does not write yet)");
-    tilec_txn::shimBdFields(*t, why);
-    if (!why.empty()) return report(Diag::AieDescriptor, op, why);
+    // Runtime sizes and strides are checked where their values are known: by the TXN writer
+    // for constants given with -D, by the generated builder at dispatch.
+    if (std::optional<tilec_txn::Transfer> t =
+            aie::constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; })) {
+      tilec_txn::shimBdFields(*t, why);
+      if (!why.empty()) return report(Diag::AieDescriptor, op, why);
+    }
     const VarRanges ranges = [&](const Value* v) { return loopRange(v); };
     const Expr offsetBytes = shaped->offset * (bits / 8);
-    if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) != std::optional<bool>(true))
+    if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) == std::optional<bool>(false))
       return report(Diag::AieDescriptor, op,
                     "the offset " + text(shaped->offset) + " (in " + dtypeName(tensor.dtype()) +
-                        " elements) may not be a whole number of 4-byte words; a descriptor starts on a word");
+                        " elements) is not a whole number of 4-byte words; a descriptor starts on a word");
   }
 
   Interval loopRange(const Value* v) const {

@@ -18,7 +18,9 @@ std::vector<target::OutputFormat> formats() {
   return {{"txn", "AIE transaction stream, little-endian words (mlir-aie's insts.bin)", ".bin", PropBdsAssigned,
            /*oneKernel=*/true, &emitTxn},
           {"txn-text", "AIE transaction stream, one %08X word per line (mlir-aie's insts.txt)", ".txt",
-           PropBdsAssigned, /*oneKernel=*/true, &emitTxnText}};
+           PropBdsAssigned, /*oneKernel=*/true, &emitTxnText},
+          {"txn-cpp", "C++17 header: a function per sequence that builds its stream from runtime sizes", ".h",
+           PropBdsAssigned, /*oneKernel=*/false, &emitTxnCpp}};
 }
 
 target::TargetDesc describe(Npu n, const char* summary) {

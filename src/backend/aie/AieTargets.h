@@ -19,6 +19,8 @@ const target::TargetDesc& npuTarget(Npu n);
 // Writes the module's sequence as a TXN stream: binary words, or one %08X word per line.
 bool emitTxn(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
 bool emitTxnText(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+// Writes a C++17 header with a builder per sequence that makes the stream from runtime sizes.
+bool emitTxnCpp(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
 
 }  // namespace aie
 }  // namespace tilec

@@ -15,7 +15,7 @@ namespace {
 
 using namespace ir;
 
-constexpr size_t kMaxWords = size_t(1) << 26;  // 256 MiB of stream
+constexpr size_t kMaxWords = size_t(1) << 22;  // 16 MiB of stream, far beyond real sequences
 
 class SequenceWriter {
  public:
@@ -38,10 +38,22 @@ class SequenceWriter {
         .asConst();
   }
 
+  // The value of `e`; a runtime size in it is E0906 (reported once; the result is then 0
+  // and the writer stops at the end of the op).
   int64_t need(const Expr& e, const Op& op) {
     std::optional<int64_t> x = eval(e);
-    if (!x) throw std::logic_error(std::string(op.name()) + " reached the TXN writer with a value not known at compile time");
-    return *x;
+    if (x) return *x;
+    if (!failed_) {
+      std::string names;
+      for (const Value* v : e.vars())
+        if (!env_.count(v)) names += (names.empty() ? "'" : ", '") + v->name() + "'";
+      diags_.report(Diag::AieRuntimeLoop, op.loc(),
+                    std::string(op.name()) + " depends on " + names +
+                        ", known only at run time, and a static TXN stream holds numbers; give the size a value "
+                        "with -D, or build the stream at dispatch with --emit=txn-cpp");
+    }
+    failed_ = true;
+    return 0;
   }
 
   void runBlock(const Block& b, std::vector<int64_t>* yielded) {
@@ -78,6 +90,11 @@ class SequenceWriter {
         return;
       }
       case OpKind::DmaFill: case OpKind::DmaDrain: return writeTransfer(op);
+      case OpKind::SeqRequire:
+        if (need(*op.attr<Expr>("cond"), op) || failed_) return;
+        diags_.report(Diag::AieRequireFails, op.loc(), *op.attr<std::string>("message"));
+        failed_ = true;
+        return;
       case OpKind::DmaWait: {
         const auto& c = *op.attr<std::vector<Expr>>("channel");
         const uint32_t dir = *op.attr<bool>("drain") ? tilec_txn::kS2MM : tilec_txn::kMM2S;
@@ -105,8 +122,8 @@ class SequenceWriter {
     if (!lb || !ub || !step) {
       diags_.report(Diag::AieRuntimeLoop, op.loc(),
                     "this loop runs a number of times known only at run time, and a static TXN stream has no "
-                    "loops; give it constant bounds (the runtime builder output that keeps it a loop is not "
-                    "written by tilec yet)");
+                    "loops; give the size a value with -D, or build the stream at dispatch with --emit=txn-cpp, "
+                    "which keeps the loop");
       failed_ = true;
       return;
     }
@@ -129,7 +146,13 @@ class SequenceWriter {
     const Value* tensor = op.operand(0);
     const int64_t bits = int64_t(dtypeBytes(tensor->type().dtype())) * 8;
     std::optional<tilec_txn::Transfer> t = constantTransfer(p, bits, [&](const Value* v) { return eval(Expr::var(v)); });
-    if (!t) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a constant 4-D pattern");
+    if (!t) {
+      for (const Expr& e : p.sizes) need(e, op);
+      for (const Expr& e : p.strides) need(e, op);
+      need(p.offset, op);
+      if (!failed_) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a 4-D pattern");
+      return;
+    }
     if (!insideTensor(op, *t)) return;
     std::string error;
     const tilec_txn::ShimBdFields fields = tilec_txn::shimBdFields(*t, error);
@@ -152,15 +175,13 @@ class SequenceWriter {
   // Every element the walk reaches lies in the host tensor (E0904 otherwise).
   bool insideTensor(const Op& op, const tilec_txn::Transfer& t) {
     const Value* tensor = op.operand(0);
-    int64_t elements = 1, last = t.offset;
-    for (const Expr& d : tensor->type().dims())
-      if (__builtin_mul_overflow(elements, need(d, op), &elements)) elements = INT64_MAX;
-    for (int i = 0; i < 4; ++i) last += (t.sizes[i] - 1) * t.strides[i];
-    if (t.offset >= 0 && last < elements) return true;
+    tilec_txn::Arith a;
+    int64_t elements = 1;
+    for (const Expr& d : tensor->type().dims()) elements = a.mul(elements, need(d, op));
+    const std::string outside = tilec_txn::outsideBuffer(t, a.failed ? INT64_MAX : elements);
+    if (outside.empty() || failed_) return !failed_;
     diags_.report(Diag::AiePastBuffer, op.loc(),
-                  std::string(op.name()) + " reaches elements " + std::to_string(t.offset) + " to " +
-                      std::to_string(last) + " of '" + tensor->name() + "', which has " + std::to_string(elements) +
-                      "; keep the walk inside the tensor");
+                  std::string(op.name()) + ": " + outside + " ('" + tensor->name() + "'); keep the walk inside the tensor");
     failed_ = true;
     return false;
   }

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,12 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
     return f;
   };
   if (w > 32) return fail("elements of " + num(w) + " bits are wider than the 32 bits a DMA word holds");
+  // Far above every field, and small enough that the products below cannot overflow.
+  constexpr int64_t kHuge = int64_t(1) << 40;
+  for (int i = 0; i < 4; ++i)
+    if (s[i] > kHuge || st[i] > kHuge || st[i] < -kHuge)
+      return fail("d" + num(i) + " (size " + num(s[i]) + ", stride " + num(st[i]) + ") is beyond any descriptor");
+  if (t.offset > kHuge * 64 || t.offset < -kHuge) return fail("offset " + num(t.offset) + " is beyond any host buffer");
   for (int i = 0; i < 4; ++i)
     if (s[i] < 1) return fail("size " + num(s[i]) + " of d" + num(i) + " is not positive (d0 is the fastest)");
   if (s[0] * w % 32 != 0)
@@ -190,6 +197,17 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
   return f;
 }
 
+// Empty when the walk of `t` stays inside a host buffer of `elements` elements, else why not.
+inline std::string outsideBuffer(const Transfer& t, int64_t elements) {
+  int64_t last = t.offset;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t span = (t.sizes[i] - 1) * t.strides[i];  // fields were checked: no overflow
+    last = span > INT64_MAX - last ? INT64_MAX : last + span;
+  }
+  if (t.offset >= 0 && last < elements) return {};
+  return "the walk reaches elements " + num(t.offset) + " to " + num(last) + " of a buffer of " + num(elements);
+}
+
 // Shim burst-length encoding: 0 asks for the largest the device has.
 inline uint32_t burstCode(const Device& d, int64_t bytes) {
   if (bytes == 0) return d.devGen >= 4 ? 3 : 2;
@@ -230,5 +248,47 @@ inline void shimTransfer(Stream& s, const Device& d, const ShimTask& task, const
   write32(s, shimQueueAddress(task.col, task.dir, task.chan),
           queueWord(task.bd, uint32_t(f.repeat), task.token || task.dir == kS2MM));
 }
+
+// ---- arithmetic of runtime sizes, for the generated builders ----
+
+// Integer arithmetic that notices overflow and division by zero (then `failed` is set and
+// the result is 0), with the compiler's rounding: division and modulus round toward
+// minus infinity, as in the IR.
+struct Arith {
+  bool failed = false;
+
+  int64_t fail() {
+    failed = true;
+    return 0;
+  }
+  int64_t add(int64_t a, int64_t b) {
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return fail();
+    return a + b;
+  }
+  int64_t mul(int64_t a, int64_t b) {
+    if (a == 0 || b == 0) return 0;
+    if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) return fail();
+    const int64_t r = int64_t(uint64_t(a) * uint64_t(b));
+    if (r / b != a) return fail();
+    return r;
+  }
+  int64_t floorDiv(int64_t a, int64_t b) {
+    if (b == 0 || (a == INT64_MIN && b == -1)) return fail();
+    const int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  }
+  int64_t floorMod(int64_t a, int64_t b) {
+    if (b == 0) return fail();
+    if (b == -1) return 0;
+    const int64_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  }
+  int64_t ceilDiv(int64_t a, int64_t b) {
+    const int64_t q = floorDiv(a, b);
+    return failed || q * b == a ? q : q + 1;
+  }
+  static int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
+  static int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
+};
 
 }  // namespace tilec_txn

@@ -226,6 +226,7 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::DmaFill:
     case OpKind::DmaDrain:
     case OpKind::DmaWait:
+    case OpKind::SeqRequire:
       return fail(op, std::string(op.name()) + " has no PTO form");
   }
 }

@@ -1,0 +1,42 @@
+// The whole compile of a .tile runtime sequence for npu1: the frontend, the default
+// pipeline with the verifier and the print-parse round trip after each pass, the static
+// TXN writer and the C++ builder writer; a stream the writer produces must decode, and its
+// listing encode back to the same words.
+#include <sstream>
+
+#include "FuzzSupport.h"
+#include "backend/aie/AieTargets.h"
+#include "backend/aie/TxnFormat.h"
+#include "passes/PassInstrumentations.h"
+#include "passes/PassManager.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
+    using namespace tilec;
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    const target::TargetDesc& target = aie::npuTarget(aie::Npu::Npu1);
+    std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags, *target.model);
+    if (!m) return;
+    PassContext ctx{diags};
+    PassManager pm(ctx, PropSSA, target.passes);
+    for (const std::string& p : target.pipeline) pm.addPass(target.passes.create(p));
+    pm.addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags));
+    pm.addInstrumentation(std::make_unique<RoundTripInstrumentation>());
+    if (!pm.run(*m) || diags.hasErrors()) return;
+    std::ostringstream builder;
+    aie::emitTxnCpp(*m, builder, diags);
+    if (m->functions().size() != 1) return;
+    std::ostringstream text_;
+    if (!aie::emitTxnText(*m, text_, diags)) return;
+    std::vector<uint32_t> words;
+    std::istringstream in(text_.str());
+    std::string w;
+    while (in >> w) words.push_back(uint32_t(std::stoul(w, nullptr, 16)));
+    aie::TxnError e;
+    std::optional<aie::TxnStream> s = aie::decodeTxn(words, e);
+    if (!s) fuzz::bug("the TXN writer wrote a stream that does not decode: " + e.message);
+    std::optional<aie::TxnStream> back = aie::parseTxnListing(aie::printTxnListing(*s), e);
+    if (!back || aie::encodeTxn(*back) != words) fuzz::bug("the written stream's listing does not encode back to it");
+  });
+}
