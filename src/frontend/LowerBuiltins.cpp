@@ -130,6 +130,7 @@ std::vector<std::string> builtinNames() {
 
 Val Lowerer::evalCall(const ast::Call& c) {
   const BuiltinSig* sig = findBuiltin(c.callee);
+  if (!sig && target_.rawOp(c.callee)) return callRaw(c, *target_.rawOp(c.callee));
   if (!sig) {
     std::optional<std::string> guess = closestName(c.callee, builtinNames());
     std::string message = "unknown function '" + c.callee + "'";

@@ -239,4 +239,49 @@ Val Lowerer::callWait(ir::OpKind kind, const CallArgs& a) {
   return Val::make(ValKind::Void, a.call.range);
 }
 
+// A register-level operation of the target: integer arguments by position, a data list
+// after the first for the ops that write a block.
+Val Lowerer::callRaw(const ast::Call& c, const ir::RawOpDesc& desc) {
+  std::string usage = std::string(desc.name) + "(";
+  for (size_t i = 0; i < desc.args.size(); ++i) {
+    usage += (i ? ", " : "") + std::string(i >= desc.required ? "[" : "") + desc.args[i] + (i >= desc.required ? "]" : "");
+    if (i == 0 && desc.data) usage += ", [data words]";
+  }
+  usage += ")";
+  const size_t dataAt = desc.data ? 1 : SIZE_MAX;
+  const size_t given = c.args.size() - (desc.data && c.args.size() > 1 ? 1 : 0);
+  bool ok = !(c.args.size() > 0 && !c.args[0].keyword.empty());
+  for (const ast::Arg& arg : c.args) ok = ok && arg.keyword.empty();
+  if (!ok || given < desc.required + (desc.data ? 0 : 0) || given > desc.args.size() ||
+      (desc.data && c.args.size() < 2) || c.typeArg) {
+    error(Diag::BadPattern, c.range, "'" + c.callee + "' is called as " + usage + ", with arguments by position");
+    return Val::poison(c.range);
+  }
+  if (fn_->kind() != *target_.sequenceKind) {
+    error(Diag::SequenceOnly, c.calleeRange, "'" + c.callee + "' is a register operation of a runtime sequence, and kernel '" +
+                                                 fn_->name() + "' is not one");
+    return Val::poison(c.range);
+  }
+  std::vector<ir::Expr> args, data;
+  ok = true;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    if (i == dataAt) {
+      std::optional<std::vector<ir::Expr>> words = intList(*c.args[i].value, "the data words");
+      if (words) data = *words;
+      else ok = false;
+      continue;
+    }
+    std::optional<ir::Expr> x = asInt(eval(*c.args[i].value), "an argument of a register operation");
+    if (x) args.push_back(*x);
+    else ok = false;
+  }
+  if (!ok) return Val::poison(c.range);
+  ir::AttrMap attrs = {{"op", std::string(desc.name)}, {"args", args}};
+  if (desc.data) attrs["data"] = data;
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(c.range);
+  builder.create(ir::OpKind::SeqRaw, {}, std::move(attrs));
+  return Val::make(ValKind::Void, c.range);
+}
+
 }  // namespace tilec::frontend

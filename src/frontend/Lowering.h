@@ -222,6 +222,7 @@ class Lowerer {
   Val callTileCount(ir::OpKind, const CallArgs& a);
   Val callTransfer(ir::OpKind, const CallArgs& a);
   Val callWait(ir::OpKind, const CallArgs& a);
+  Val callRaw(const ast::Call& c, const ir::RawOpDesc& desc);
 
   friend const std::vector<BuiltinSig>& builtins();
 

@@ -349,6 +349,7 @@ struct Interpreter::Impl {
       case OpKind::DmaFill: return runFill(op);
       case OpKind::DmaDrain: return runDrain(op);
       case OpKind::DmaWait: return;  // transfers complete in program order on the host
+      case OpKind::SeqRaw: return;    // register writes: nothing the host tensors see
       case OpKind::SeqRequire:
         if (!eval(*op.attr<Expr>("cond"), op))
           throw RunError(op.loc(), "a requirement of the sequence fails: " + *op.attr<std::string>("message"));

@@ -32,6 +32,16 @@ struct SpaceDesc {
 
 using DefaultLayoutFn = TileLayout (*)(SpaceId space, const std::vector<int64_t>& shape);
 
+// A register-level operation a target's runtime sequences may use as is (seq.raw): its
+// integer arguments, the first `required` of them required, and whether a list of data
+// words follows the first argument.
+struct RawOpDesc {
+  const char* name;
+  std::vector<const char*> args;
+  unsigned required;
+  bool data = false;
+};
+
 struct TargetModel {
   const char* name;
   std::vector<SpaceDesc> spaces;       // indexed by SpaceId; spaces[kNoSpace] is "none"
@@ -41,6 +51,13 @@ struct TargetModel {
   // The kernel kind of runtime sequences (host-side programs that move data with dma.*
   // ops), when the target has them.
   std::optional<KernelKind> sequenceKind = std::nullopt;
+  std::vector<RawOpDesc> rawOps = {};  // what seq.raw may name
+
+  const RawOpDesc* rawOp(std::string_view name) const {
+    for (const RawOpDesc& r : rawOps)
+      if (name == r.name) return &r;
+    return nullptr;
+  }
 
   const char* spaceName(SpaceId s) const { return s < spaces.size() ? spaces[s].name : "?"; }
   std::optional<SpaceId> parseSpace(std::string_view name) const;

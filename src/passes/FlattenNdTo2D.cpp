@@ -91,6 +91,7 @@ class Preconditions {
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
       case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
       case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
+      case OpKind::SeqRaw:
         return;  // no N-D precondition of their own
       case OpKind::TransposeView:
         // The bytes of an N-D tile read transposed are no row-major collapse of anything.
@@ -241,6 +242,7 @@ class Rewriter {
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::TransposeView:
       case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::SetValidShape:
       case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
+      case OpKind::SeqRaw:
         return collapseResults(op);
     }
   }

@@ -196,6 +196,7 @@ func @moves(%x: tensor<i32, [64]> inout, %n: index) aiv {
   dma.drain %x {channel = [1, 0], offset = %n, sizes = [2, 4], strides = [8, 1]}
   dma.wait {channel = [1, 0], drain = true}
   seq.require {cond = %n % 4 == 0, message = "n is a multiple of 4"}
+  seq.raw {args = [4096, %n], data = [1, 2], op = "blockwrite"}
 }
 )";
 

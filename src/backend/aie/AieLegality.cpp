@@ -21,7 +21,7 @@ using namespace ir;
 class SequenceLegality {
  public:
   SequenceLegality(Function& f, const TargetModel& model, DiagnosticEngine& diags)
-      : f_(f), device_(aie::npuDevice(aie::npuOf(model).value_or(aie::Npu::Npu1))), diags_(diags) {}
+      : f_(f), model_(model), device_(aie::npuDevice(aie::npuOf(model).value_or(aie::Npu::Npu1))), diags_(diags) {}
 
   void run() { visit(f_.body()); }
 
@@ -46,6 +46,8 @@ class SequenceLegality {
       case OpKind::DmaWait:
         checkChannel(op);
         return;
+      case OpKind::SeqRaw:
+        return checkRaw(op);
       case OpKind::TensorView: case OpKind::Load: case OpKind::Store: case OpKind::Create: case OpKind::Full:
       case OpKind::Move: case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
       case OpKind::Max: case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS:
@@ -62,6 +64,29 @@ class SequenceLegality {
                       "host tensors and DMA channels; the cores' kernels are compiled on their own");
         return;
     }
+  }
+
+  // The name is one of the model's, the argument count fits, and constant arguments are
+  // encodable (the encoder's own check; runtime ones are checked by the builder).
+  void checkRaw(const Op& op) {
+    const std::string& name = *op.attr<std::string>("op");
+    const RawOpDesc* desc = model_.rawOp(name);
+    const auto& args = *op.attr<std::vector<Expr>>("args");
+    if (!desc)
+      return report(Diag::AieRawOp, op, "'" + name + "' is no register operation of " + model_.name);
+    if (args.size() < desc->required || args.size() > desc->args.size() || desc->data != op.hasAttr("data"))
+      return report(Diag::AieRawOp, op, name + " takes " + std::to_string(desc->required) + " to " +
+                                            std::to_string(desc->args.size()) + " arguments" +
+                                            (desc->data ? " and a list of data words" : "") + ", not " +
+                                            std::to_string(args.size()));
+    std::vector<int64_t> values;
+    for (const Expr& e : args)
+      if (std::optional<int64_t> c = e.asConst()) values.push_back(*c);
+    std::vector<uint32_t> data(desc->data ? 1 : 0, 0u);
+    tilec_txn::Stream scratch;
+    if (values.size() != args.size()) return;
+    const std::string why = tilec_txn::appendRaw(scratch, name, values, data, true);
+    if (!why.empty()) report(Diag::AieRawOp, op, why);
   }
 
   bool checkChannel(const Op& op) {
@@ -124,6 +149,7 @@ class SequenceLegality {
   }
 
   Function& f_;
+  const TargetModel& model_;
   tilec_txn::Device device_;
   DiagnosticEngine& diags_;
   std::vector<const Op*> loops_;

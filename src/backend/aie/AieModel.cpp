@@ -9,6 +9,14 @@ TargetModel makeModel(Npu n) {
   TargetModel m{npuName(n), {{"none", 0}}, {"sequence"},
                 [](SpaceId, const std::vector<int64_t>& shape) { return defaultLayout(kNoSpace, shape, nullptr); }, 0};
   m.sequenceKind = KernelKind(0);
+  m.rawOps = {{"write32", {"address", "value", "column", "row"}, 2},
+              {"maskwrite32", {"address", "value", "mask", "column", "row"}, 3},
+              {"maskpoll32", {"address", "value", "mask"}, 3},
+              {"blockwrite", {"address", "column", "row"}, 1, /*data=*/true},
+              {"sync", {"column", "row", "direction", "channel", "column_num", "row_num"}, 6},
+              {"address_patch", {"address", "arg_idx", "arg_plus"}, 3},
+              {"load_pdi", {"id", "size", "address"}, 3},
+              {"preempt", {"level"}, 1}};
   return m;
 }
 

@@ -78,7 +78,8 @@ class BdAssignment {
           drainChannelsUsedIn(op, b);
           for (unsigned i = 0; i < op.numRegions(); ++i) visitBody(op.body(i), depth + 1);
           break;
-        case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::SeqRequire: case OpKind::TensorView:
+        case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::SeqRequire: case OpKind::SeqRaw:
+        case OpKind::TensorView:
         case OpKind::Load: case OpKind::Store: case OpKind::Create: case OpKind::Full: case OpKind::Move:
         case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
         case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:

@@ -156,6 +156,19 @@ class BuilderWriter {
         checkArith(depth, op);
         return;
       case OpKind::DmaFill: case OpKind::DmaDrain: return emitTransfer(op, depth);
+      case OpKind::SeqRaw: {
+        std::string args, data;
+        for (const Expr& e : *op.attr<std::vector<Expr>>("args")) args += (args.empty() ? "" : ", ") + cpp(e);
+        if (const auto* words = op.attr<std::vector<Expr>>("data"))
+          for (const Expr& e : *words) data += (data.empty() ? "uint32_t(" : ", uint32_t(") + cpp(e) + ")";
+        line(depth, "{");
+        checkArith(depth + 1, op);
+        line(depth + 1, "const std::string error = tilec_txn::appendRaw(s, " + quoted(*op.attr<std::string>("op")) +
+                            ", {" + args + "}, {" + data + "}, /*fold=*/true);");
+        line(depth + 1, "if (!error.empty()) return std::string(" + where(op) + ") + error;");
+        line(depth, "}");
+        return;
+      }
       case OpKind::DmaWait: {
         const auto& c = *op.attr<std::vector<Expr>>("channel");
         line(depth, "tilec_txn::sync(s, uint32_t(" + cpp(c[0]) + "), 0, " +

@@ -90,6 +90,20 @@ class SequenceWriter {
         return;
       }
       case OpKind::DmaFill: case OpKind::DmaDrain: return writeTransfer(op);
+      case OpKind::SeqRaw: {
+        std::vector<int64_t> args;
+        std::vector<uint32_t> data;
+        for (const Expr& e : *op.attr<std::vector<Expr>>("args")) args.push_back(need(e, op));
+        if (const auto* words = op.attr<std::vector<Expr>>("data"))
+          for (const Expr& e : *words) data.push_back(uint32_t(need(e, op)));
+        if (failed_) return;
+        const std::string why = tilec_txn::appendRaw(stream_, *op.attr<std::string>("op"), args, data, /*fold=*/true);
+        if (!why.empty()) {
+          diags_.report(Diag::AieRawOp, op.loc(), why);
+          failed_ = true;
+        }
+        return checkSize(op);
+      }
       case OpKind::SeqRequire:
         if (need(*op.attr<Expr>("cond"), op) || failed_) return;
         diags_.report(Diag::AieRequireFails, op.loc(), *op.attr<std::string>("message"));

@@ -249,6 +249,51 @@ inline void shimTransfer(Stream& s, const Device& d, const ShimTask& task, const
           queueWord(task.bd, uint32_t(f.repeat), task.token || task.dir == kS2MM));
 }
 
+// ---- register-level operations, as a sequence names them (seq.raw) ----
+
+// Appends the op `name` with its arguments (in the order of the AIE model's table:
+// docs/aie.md) and data words; the reason when the arguments do not fit, and then nothing
+// is appended. Addresses with a column and row are tile-relative.
+inline std::string appendRaw(Stream& s, const std::string& name, const std::vector<int64_t>& a,
+                             const std::vector<uint32_t>& data, bool fold) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    const bool wide = (name == "load_pdi" && i == 2) || (name == "address_patch" && i == 2);
+    if (a[i] < 0 || (!wide && a[i] > int64_t(0xFFFFFFFF)))
+      return name + ": argument " + num(int64_t(i) + 1) + " is " + num(a[i]) + ", not a " +
+             (wide ? "non-negative 64-bit" : "32-bit unsigned") + " value";
+  }
+  auto u = [&](size_t i) { return uint32_t(a[i]); };
+  // The address, made absolute when a column and a row follow it at `at`.
+  auto address = [&](size_t at) { return a.size() > at ? tileAddress(u(at), u(at + 1), u(0)) : u(0); };
+  auto tilePair = [&](size_t at) { return a.size() == at || a.size() == at + 2; };
+  if (name == "write32" || name == "maskwrite32") {
+    const size_t at = name == "write32" ? 2 : 3;
+    if (!tilePair(at)) return name + " takes a column and a row together, or neither";
+    if (name == "write32") write32(s, address(at), u(1));
+    else maskWrite32(s, address(at), u(1), u(2));
+  } else if (name == "maskpoll32") {
+    maskPoll32(s, u(0), u(1), u(2));
+  } else if (name == "blockwrite") {
+    if (!tilePair(1)) return "blockwrite takes a column and a row together, or neither";
+    if (data.empty()) return "blockwrite writes at least one word";
+    blockWrite(s, address(1), data.data(), data.size(), a.size() > 1 ? (u(1) & 0xFF) | (u(2) & 0xFF) << 8 : 0);
+  } else if (name == "sync") {
+    if (a[2] > 1) return "sync: direction " + num(a[2]) + " is neither 0 (S2MM) nor 1 (MM2S)";
+    sync(s, u(0), u(1), u(2), u(3), u(4), u(5));
+  } else if (name == "address_patch") {
+    addressPatch(s, u(0), u(1), uint64_t(a[2]), fold);
+  } else if (name == "load_pdi") {
+    if (a[0] > 0xFFFF) return "load_pdi: id " + num(a[0]) + " does not fit in 16 bits";
+    loadPdi(s, u(0), u(1), uint64_t(a[2]));
+  } else if (name == "preempt") {
+    if (a[0] > 3) return "preempt: level " + num(a[0]) + " is not 0 to 3 (noop, mem tile, AIE tile, AIE registers)";
+    preempt(s, u(0));
+  } else {
+    return "'" + name + "' is no register operation of this target";
+  }
+  return {};
+}
+
 // ---- arithmetic of runtime sizes, for the generated builders ----
 
 // Integer arithmetic that notices overflow and division by zero (then `failed` is set and

@@ -227,6 +227,7 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::DmaDrain:
     case OpKind::DmaWait:
     case OpKind::SeqRequire:
+    case OpKind::SeqRaw:
       return fail(op, std::string(op.name()) + " has no PTO form");
   }
 }

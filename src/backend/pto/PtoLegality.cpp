@@ -178,6 +178,7 @@ class FunctionLegality {
       case OpKind::MatmulAcc: return checkMatmul(op, 1);
       case OpKind::TransposeView: return checkTransposeView(op);
       case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
+      case OpKind::SeqRaw:
         return report(Diag::PtoNoForm, op,
                       std::string(op.name()) + " moves data for a runtime sequence, which PTO targets do not run; "
                       "compile the sequence for a target that has sequence kernels (tilec --list-targets)");
