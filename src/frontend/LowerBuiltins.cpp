@@ -52,8 +52,8 @@ const std::vector<BuiltinSig>& builtins() {
       {"reshape", K::Reshape, 2, 2, {"valid"}, false, "reshape(tile, [shape], valid = [...])", &L::callReshape},
       {"reinterpret_view", K::ReinterpretView, 2, 2, {}, true, "reinterpret_view<dtype>(tile, [shape])",
        &L::callReinterpret},
-      {"slice", K::Slice, 3, 3, {"valid", "step"}, false,
-       "slice(tile, [offsets], [shape], valid = [...]), or of a tensor slice(tensor, [offsets], [sizes], step = [...])",
+      {"slice", K::Slice, 3, 3, {"valid", "steps"}, false,
+       "slice(tile, [offsets], [shape], valid = [...]), or of a tensor slice(tensor, [offsets], [sizes], steps = [...])",
        &L::callSlice},
       {"assemble", K::Assemble, 3, 3, {}, false, "assemble(target, source, [offsets])", &L::callAssemble},
       {"move", K::Move, 1, 1, {"space"}, false, "move(tile, space = ...)", &L::callMove},
@@ -509,8 +509,8 @@ Val Lowerer::callReinterpret(ir::OpKind kind, const CallArgs& a) {
 Val Lowerer::callSlice(ir::OpKind kind, const CallArgs& a) {
   Val tile = eval(a.pos(0));
   if (tile.kind == ValKind::Tensor) return tensorSlice(a, tile);
-  if (a.kw("step")) {
-    error(Diag::BadPattern, a.keywords.at("step")->range, "'step' slices a tensor into an access pattern; a tile slice has no step");
+  if (a.kw("steps")) {
+    error(Diag::BadPattern, a.keywords.at("steps")->range, "'steps' slices a tensor into an access pattern; a tile slice has no steps");
     return Val::poison(a.call.range);
   }
   ir::Value* t = asTile(tile, "the operand of slice");

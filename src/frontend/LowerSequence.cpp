@@ -53,7 +53,7 @@ Val Lowerer::tensorSlice(const CallArgs& a, const Val& tensor) {
   std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(1), "the offsets");
   std::optional<std::vector<ir::Expr>> sizes = intList(a.pos(2), "the sizes");
   std::optional<std::vector<ir::Expr>> steps =
-      a.kw("step") ? intList(*a.kw("step"), "the steps") : std::optional<std::vector<ir::Expr>>(std::vector<ir::Expr>());
+      a.kw("steps") ? intList(*a.kw("steps"), "the steps") : std::optional<std::vector<ir::Expr>>(std::vector<ir::Expr>());
   if (!offsets || !sizes || !steps) return Val::poison(a.call.range);
   if (a.kw("valid")) {
     error(Diag::BadPattern, a.keywords.at("valid")->range, "a tensor slice is an access pattern and has no valid shape; drop 'valid'");

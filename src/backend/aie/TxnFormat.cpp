@@ -138,6 +138,8 @@ int versionOf(uint8_t major, uint8_t minor) { return major == 0 && minor == 1 ? 
 
 }  // namespace
 
+const char* txnOpName(const TxnOp& op) { return op.layout->name; }
+
 std::vector<uint8_t> toBytes(const std::vector<uint32_t>& words) {
   std::vector<uint8_t> out;
   out.reserve(words.size() * 4);

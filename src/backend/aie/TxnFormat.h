@@ -29,6 +29,8 @@ struct TxnError {
   size_t position;  // byte offset into a binary, or line number of a listing
 };
 
+const char* txnOpName(const TxnOp& op);  // "write32", ...
+
 // A little-endian stream of 32-bit words as bytes, and back (nullopt unless whole words).
 std::vector<uint8_t> toBytes(const std::vector<uint32_t>& words);
 std::optional<std::vector<uint32_t>> toWords(const std::vector<uint8_t>& bytes);
