@@ -17,6 +17,9 @@
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
 #include "ir/IRText.h"
+#include "passes/PassInstrumentations.h"
+#include "passes/PassManager.h"
+#include "target/Target.h"
 #include "support/Diagnostics.h"
 #include "support/Source.h"
 
@@ -73,6 +76,17 @@ inline std::unique_ptr<ir::Module> lowerTile(const std::string& text, SourceMana
   if (!m || diags.hasErrors()) return nullptr;
   if (!ir::verifyModule(*m, diags)) bug("the frontend produced IR that does not verify");
   return m;
+}
+
+// Runs `target`'s default pipeline on `m` with the verifier and the print-parse round trip
+// after every pass (tilec --verify-each --verify-roundtrip); false after user errors.
+inline bool runPipeline(ir::Module& m, const target::TargetDesc& target, DiagnosticEngine& diags) {
+  PassContext ctx{diags};
+  PassManager pm(ctx, PropSSA, target.passes);
+  for (const std::string& p : target.pipeline) pm.addPass(target.passes.create(p));
+  pm.addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags));
+  pm.addInstrumentation(std::make_unique<RoundTripInstrumentation>());
+  return pm.run(m) && !diags.hasErrors();
 }
 
 }  // namespace tilec::fuzz

@@ -7,8 +7,6 @@
 #include "FuzzSupport.h"
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/TxnFormat.h"
-#include "passes/PassInstrumentations.h"
-#include "passes/PassManager.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
@@ -18,12 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const target::TargetDesc& target = aie::npuTarget(aie::Npu::Npu1);
     std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags, *target.model);
     if (!m) return;
-    PassContext ctx{diags};
-    PassManager pm(ctx, PropSSA, target.passes);
-    for (const std::string& p : target.pipeline) pm.addPass(target.passes.create(p));
-    pm.addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags));
-    pm.addInstrumentation(std::make_unique<RoundTripInstrumentation>());
-    if (!pm.run(*m) || diags.hasErrors()) return;
+    if (!fuzz::runPipeline(*m, target, diags)) return;
     std::ostringstream builder;
     aie::emitTxnCpp(*m, builder, diags);
     if (m->functions().size() != 1) return;

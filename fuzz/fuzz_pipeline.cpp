@@ -5,8 +5,6 @@
 
 #include "FuzzSupport.h"
 #include "backend/pto/PtoEmitter.h"
-#include "passes/PassInstrumentations.h"
-#include "passes/PassManager.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
@@ -15,13 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     DiagnosticEngine diags(sm);
     std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags);
     if (!m) return;
-    const target::TargetDesc& target = pto::a2a3Target();
-    PassContext ctx{diags};
-    PassManager pm(ctx, PropSSA, target.passes);
-    for (const std::string& p : target.pipeline) pm.addPass(target.passes.create(p));
-    pm.addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags));
-    pm.addInstrumentation(std::make_unique<RoundTripInstrumentation>());
-    if (!pm.run(*m) || diags.hasErrors()) return;
+    if (!fuzz::runPipeline(*m, pto::a2a3Target(), diags)) return;
     // Only single-kernel modules are emitted, as tilec does without --kernel.
     if (m->functions().size() != 1) return;
     std::ostringstream out;

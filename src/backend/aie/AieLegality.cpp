@@ -10,6 +10,7 @@
 
 #include "backend/aie/AieModel.h"
 #include "backend/aie/AieTargets.h"
+#include "backend/aie/SeqOps.h"
 #include "backend/aie/ShimPattern.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -36,29 +37,19 @@ class SequenceLegality {
   }
 
   void checkOp(Op& op) {
-    switch (op.kind()) {
-      case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If: case OpKind::Yield:
-      case OpKind::SeqRequire:
+    switch (aie::seqForm(op.kind())) {
+      case aie::SeqForm::Const: case aie::SeqForm::Index: case aie::SeqForm::Loop: case aie::SeqForm::Branch:
+      case aie::SeqForm::Yield: case aie::SeqForm::Require:
         return;
-      case OpKind::DmaFill: case OpKind::DmaDrain:
+      case aie::SeqForm::Transfer:
         if (!checkChannel(op)) return;
         return checkTransfer(op);
-      case OpKind::DmaWait:
+      case aie::SeqForm::Wait:
         checkChannel(op);
         return;
-      case OpKind::SeqRaw:
+      case aie::SeqForm::Raw:
         return checkRaw(op);
-      case OpKind::TensorView: case OpKind::Load: case OpKind::Store: case OpKind::Create: case OpKind::Full:
-      case OpKind::Move: case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
-      case OpKind::Max: case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS:
-      case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log:
-      case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
-      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin:
-      case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: case OpKind::RowExpandAdd:
-      case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul:
-      case OpKind::MatmulAcc: case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::Transpose:
-      case OpKind::TransposeView: case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
-      case OpKind::Assemble: case OpKind::SetValidShape:
+      case aie::SeqForm::TileWork:
         diags_.report(Diag::AieTileOp, op.loc(),
                       std::string(op.name()) + " works on tiles, but a runtime sequence only moves data between "
                       "host tensors and DMA channels; the cores' kernels are compiled on their own");

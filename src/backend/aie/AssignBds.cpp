@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "backend/aie/AieTargets.h"
+#include "backend/aie/SeqOps.h"
 #include "ir/Builder.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -55,17 +56,16 @@ class BdAssignment {
   void visitBlock(Block& b, int depth) {
     for (auto it = b.ops().begin(); it != b.ops().end();) {
       Op& op = **it++;  // waits are inserted before `op`, never after it
-      switch (op.kind()) {
-        case OpKind::DmaFill: case OpKind::DmaDrain: {
+      switch (aie::seqForm(op.kind())) {
+        case aie::SeqForm::Transfer: {
           const ChannelKey key = keyOf(op, op.kind() == OpKind::DmaDrain);
           if (queues_[key].size() == kQueueDepth) insertWait(key, b, &op, op.loc());
           push(op, key, depth);
           break;
         }
-        case OpKind::DmaWait: {
+        case aie::SeqForm::Wait: {
           const ChannelKey key = keyOf(op, *op.attr<bool>("drain"));
-          std::deque<Task>& queue = queues_[key];
-          if (queue.empty()) {
+          if (queues_[key].empty()) {
             diags_.report(Diag::AieWaitNothing, op.loc(),
                           "this wait has no unfinished transfer on its channel to wait for, and would block "
                           "forever; remove it, or start a transfer on the channel first");
@@ -74,24 +74,13 @@ class BdAssignment {
           pop(key);
           break;
         }
-        case OpKind::For: case OpKind::If:
+        case aie::SeqForm::Loop: case aie::SeqForm::Branch:
           drainChannelsUsedIn(op, b);
           for (unsigned i = 0; i < op.numRegions(); ++i) visitBody(op.body(i), depth + 1);
           break;
-        case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::SeqRequire: case OpKind::SeqRaw:
-        case OpKind::TensorView:
-        case OpKind::Load: case OpKind::Store: case OpKind::Create: case OpKind::Full: case OpKind::Move:
-        case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
-        case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
-        case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
-        case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs: case OpKind::Relu:
-        case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: case OpKind::ColMax:
-        case OpKind::ColSum: case OpKind::ColMin: case OpKind::RowExpandAdd: case OpKind::RowExpandSub:
-        case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
-        case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::Transpose:
-        case OpKind::TransposeView: case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
-        case OpKind::Assemble: case OpKind::SetValidShape:
-          break;  // aie-legality admits none of the tile ops; scalars move no data
+        case aie::SeqForm::Const: case aie::SeqForm::Index: case aie::SeqForm::Yield: case aie::SeqForm::Require:
+        case aie::SeqForm::Raw: case aie::SeqForm::TileWork:
+          break;  // no channel work (aie-legality admits no tile work)
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "backend/aie/AieTargets.h"
+#include "backend/aie/SeqOps.h"
 #include "backend/aie/TxnRuntimeText.h"
 
 namespace tilec::aie {
@@ -139,24 +140,24 @@ class BuilderWriter {
   }
 
   void emitOp(const Op& op, int depth) {
-    switch (op.kind()) {
-      case OpKind::Const:
+    switch (seqForm(op.kind())) {
+      case SeqForm::Const:
         if (const auto* i = op.attr<int64_t>("value"))
           line(depth, "const int64_t " + name(op.result()) + " = int64_t(" + std::to_string(*i) + ");");
         return;
-      case OpKind::IndexExpr:
+      case SeqForm::Index:
         line(depth, "const int64_t " + name(op.result()) + " = " + cpp(*op.attr<Expr>("value")) + ";");
         return;
-      case OpKind::For: return emitFor(op, depth);
-      case OpKind::If: return emitIf(op, depth);
-      case OpKind::Yield: return;  // emitFor and emitIf assign the yielded values
-      case OpKind::SeqRequire:
+      case SeqForm::Loop: return emitFor(op, depth);
+      case SeqForm::Branch: return emitIf(op, depth);
+      case SeqForm::Yield: return;  // emitFor and emitIf assign the yielded values
+      case SeqForm::Require:
         line(depth, "if (" + cpp(*op.attr<Expr>("cond")) + " == 0) return std::string(" + where(op) + " " +
                         quoted(*op.attr<std::string>("message")) + ");");
         checkArith(depth, op);
         return;
-      case OpKind::DmaFill: case OpKind::DmaDrain: return emitTransfer(op, depth);
-      case OpKind::SeqRaw: {
+      case SeqForm::Transfer: return emitTransfer(op, depth);
+      case SeqForm::Raw: {
         std::string args, data;
         for (const Expr& e : *op.attr<std::vector<Expr>>("args")) args += (args.empty() ? "" : ", ") + cpp(e);
         if (const auto* words = op.attr<std::vector<Expr>>("data"))
@@ -169,24 +170,14 @@ class BuilderWriter {
         line(depth, "}");
         return;
       }
-      case OpKind::DmaWait: {
+      case SeqForm::Wait: {
         const auto& c = *op.attr<std::vector<Expr>>("channel");
         line(depth, "tilec_txn::sync(s, uint32_t(" + cpp(c[0]) + "), 0, " +
                         (*op.attr<bool>("drain") ? "tilec_txn::kS2MM" : "tilec_txn::kMM2S") + ", uint32_t(" +
                         cpp(c[1]) + "), 1, 1);");
         return;
       }
-      case OpKind::TensorView: case OpKind::Load: case OpKind::Store: case OpKind::Create: case OpKind::Full:
-      case OpKind::Move: case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
-      case OpKind::Max: case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS:
-      case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log:
-      case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
-      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin:
-      case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: case OpKind::RowExpandAdd:
-      case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul:
-      case OpKind::MatmulAcc: case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::Transpose:
-      case OpKind::TransposeView: case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
-      case OpKind::Assemble: case OpKind::SetValidShape:
+      case SeqForm::TileWork:
         throw std::logic_error(std::string(op.name()) + " reached the TXN builder writer; aie-legality rejects it");
     }
   }

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "backend/aie/AieTargets.h"
+#include "backend/aie/SeqOps.h"
 #include "backend/aie/ShimPattern.h"
 
 namespace tilec::aie {
@@ -75,22 +76,22 @@ class SequenceWriter {
   }
 
   void runOp(const Op& op) {
-    switch (op.kind()) {
-      case OpKind::Const:
+    switch (seqForm(op.kind())) {
+      case SeqForm::Const:
         if (const auto* i = op.attr<int64_t>("value")) env_[op.result()] = *i;
         return;
-      case OpKind::IndexExpr:
+      case SeqForm::Index:
         env_[op.result()] = need(*op.attr<Expr>("value"), op);
         return;
-      case OpKind::For: return runFor(op);
-      case OpKind::If: {
+      case SeqForm::Loop: return runFor(op);
+      case SeqForm::Branch: {
         std::vector<int64_t> results;
         runBlock(op.body(need(*op.attr<Expr>("cond"), op) ? 0 : 1), &results);
         for (unsigned i = 0; i < op.numResults() && i < results.size(); ++i) env_[op.result(i)] = results[i];
         return;
       }
-      case OpKind::DmaFill: case OpKind::DmaDrain: return writeTransfer(op);
-      case OpKind::SeqRaw: {
+      case SeqForm::Transfer: return writeTransfer(op);
+      case SeqForm::Raw: {
         std::vector<int64_t> args;
         std::vector<uint32_t> data;
         for (const Expr& e : *op.attr<std::vector<Expr>>("args")) args.push_back(need(e, op));
@@ -104,28 +105,20 @@ class SequenceWriter {
         }
         return checkSize(op);
       }
-      case OpKind::SeqRequire:
+      case SeqForm::Require:
         if (need(*op.attr<Expr>("cond"), op) || failed_) return;
         diags_.report(Diag::AieRequireFails, op.loc(), *op.attr<std::string>("message"));
         failed_ = true;
         return;
-      case OpKind::DmaWait: {
+      case SeqForm::Wait: {
         const auto& c = *op.attr<std::vector<Expr>>("channel");
         const uint32_t dir = *op.attr<bool>("drain") ? tilec_txn::kS2MM : tilec_txn::kMM2S;
         tilec_txn::sync(stream_, uint32_t(need(c[0], op)), 0, dir, uint32_t(need(c[1], op)), 1, 1);
         return checkSize(op);
       }
-      case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store: case OpKind::Create:
-      case OpKind::Full: case OpKind::Move: case OpKind::Add: case OpKind::Sub: case OpKind::Mul:
-      case OpKind::Div: case OpKind::Max: case OpKind::Min: case OpKind::AddS: case OpKind::SubS:
-      case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp:
-      case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip:
-      case OpKind::Abs: case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
-      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
-      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
-      case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc: case OpKind::BatchMatmul:
-      case OpKind::BatchMatmulAcc: case OpKind::Transpose: case OpKind::TransposeView: case OpKind::Reshape:
-      case OpKind::ReinterpretView: case OpKind::Slice: case OpKind::Assemble: case OpKind::SetValidShape:
+      case SeqForm::Yield:
+        return;  // runBlock reads the yield
+      case SeqForm::TileWork:
         throw std::logic_error(std::string(op.name()) + " reached the TXN writer; aie-legality rejects it");
     }
   }
