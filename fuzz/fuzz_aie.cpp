@@ -18,10 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!m) return;
     if (!fuzz::runPipeline(*m, target, diags)) return;
     std::ostringstream builder;
-    aie::emitTxnCpp(*m, builder, diags);
+    const target::FlagValues flags = {{aie::kDdrFold, true}};
+    aie::emitTxnCpp(*m, builder, diags, flags);
     if (m->functions().size() != 1) return;
     std::ostringstream text_;
-    if (!aie::emitTxnText(*m, text_, diags)) return;
+    if (!aie::emitTxnText(*m, text_, diags, flags)) return;
     std::vector<uint32_t> words;
     std::istringstream in(text_.str());
     std::string w;

@@ -360,7 +360,7 @@ std::optional<std::string> Driver::emit(const ir::Module& m) {
                         "', which the pipeline did not produce");
   stage_ = "emitting " + std::string(format.name);
   emitting_ = &m;
-  bool ok = format.emit(m, os, diags_);
+  bool ok = format.emit(m, os, diags_, opts_.targetFlags);
   emitting_ = nullptr;
   if (!ok) return std::nullopt;
   return os.str();

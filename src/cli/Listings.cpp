@@ -47,6 +47,8 @@ void printTargetList(std::ostream& os) {
       os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
     os << "; also ir, ast, tokens\n  kernels:";
     for (const char* kind : t->model->kernelKinds) os << ' ' << kind;
+    for (const target::TargetFlag& f : t->flags)
+      os << "\n  --target-flag " << f.name << "=" << (f.byDefault ? "true" : "false") << " (default): " << f.help;
     if (t->model->spaces.size() > 1) os << "\n  memory:";
     for (size_t i = 1; i < t->model->spaces.size(); ++i) {
       const ir::SpaceDesc& m = t->model->spaces[i];

@@ -35,7 +35,7 @@ struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
-  std::vector<std::string> runArgs, runOutputs, defines;
+  std::vector<std::string> runArgs, runOutputs, defines, targetFlags;
   Limits limits;
   bool run = false, decode = false, encode = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
@@ -53,6 +53,8 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<tile|tir>");
   app.add_option("-D", raw.defines, "give a 'dyn' size a constant value: -D NAME=VALUE (repeatable)")
       ->type_name("NAME=VALUE");
+  app.add_option("--target-flag", raw.targetFlags, "set a flag of the target's output: NAME=true|false (tilec --list-targets lists them)")
+      ->type_name("NAME=BOOL");
   app.add_option("--target", raw.target, "the target to compile for (default: the first of --list-targets)")
       ->type_name("<name>");
   app.add_option("--kernel", raw.kernel, "compile only this kernel of the file (PTO output holds one)")
@@ -361,6 +363,20 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
+  for (const target::TargetFlag& f : o.target->flags) o.targetFlags[f.name] = f.byDefault;
+  for (const std::string& flag : raw.targetFlags) {
+    const size_t eq = flag.find('=');
+    const std::string name = flag.substr(0, eq), value = eq == std::string::npos ? "" : flag.substr(eq + 1);
+    if (!o.targetFlags.count(name)) {
+      std::string names;
+      for (const target::TargetFlag& f : o.target->flags) names += (names.empty() ? "" : ", ") + std::string(f.name);
+      return usageError("--target-flag " + flag + ": target " + o.target->name + " has no flag '" + name + "'" +
+                        (names.empty() ? std::string("; it has none") : "; its flags are " + names));
+    }
+    if (value != "true" && value != "false")
+      return usageError("--target-flag " + flag + ": the value is true or false");
+    o.targetFlags[name] = value == "true";
+  }
   for (const std::string& d : raw.defines) {
     const size_t eq = d.find('=');
     const std::string name = d.substr(0, eq), value = eq == std::string::npos ? "" : d.substr(eq + 1);

@@ -62,6 +62,7 @@ struct Options {
   std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
   bool timePasses = false;
   std::map<std::string, int64_t> defines;  // -D NAME=VALUE: constant values for dyn sizes
+  std::map<std::string, bool> targetFlags; // every flag of the target: --target-flag or its default
   Limits limits;  // --max-ops, --max-unroll, --max-tensor-rank, --max-tile-elements
   std::string debugCrashIn;
   std::string debugMutatePass, debugMutation;  // --debug-mutate-after=PASS:MUTATION (tests)

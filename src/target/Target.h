@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,16 @@
 namespace tilec::target {
 
 
+// A switch a target's output formats read (tilec --target-flag NAME=true|false).
+struct TargetFlag {
+  const char* name;
+  const char* help;
+  bool byDefault;
+};
+using FlagValues = std::map<std::string, bool>;  // every flag of the target, with its value
+
 // Writes the module in the format; false after reporting errors.
-using Emitter = bool (*)(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+using Emitter = bool (*)(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const FlagValues& flags);
 
 struct OutputFormat {
   const char* name;        // the --emit= value ("pto")
@@ -46,6 +55,7 @@ struct TargetDesc {
   PassRegistry passes;     // every pass usable for the target: target-neutral and its own
   std::vector<std::string> pipeline;  // the default
   std::vector<OutputFormat> formats;  // formats[0] is the default
+  std::vector<TargetFlag> flags = {};
 
   const OutputFormat* format(const std::string& name) const {
     for (const OutputFormat& f : formats)

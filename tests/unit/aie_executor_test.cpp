@@ -34,7 +34,7 @@ void checkAgainstInterpreter(const std::string& text) {
   for (const std::string& p : t.pipeline) pm.addPass(t.passes.create(p));
   REQUIRE(pm.run(*m));
   std::ostringstream binary;
-  REQUIRE(aie::emitTxn(*m, binary, diags));
+  REQUIRE(aie::emitTxn(*m, binary, diags, {{aie::kDdrFold, true}}));
   const std::string bytes = binary.str();
   std::optional<std::vector<uint32_t>> words = aie::toWords(std::vector<uint8_t>(bytes.begin(), bytes.end()));
   aie::TxnError e;

@@ -24,7 +24,8 @@ std::vector<target::OutputFormat> formats() {
 }
 
 target::TargetDesc describe(Npu n, const char* summary) {
-  return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats()};
+  return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats(),
+          {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}}};
 }
 
 }  // namespace

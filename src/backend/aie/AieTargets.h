@@ -16,11 +16,15 @@ namespace aie {
 
 const target::TargetDesc& npuTarget(Npu n);
 
+// The formats' flag: with `ddr-fold` (the default, for the xclbin runtime) an address patch of
+// argument 5 or above adds the DDR aperture offset 0x80000000, as the firmware needs.
+inline constexpr const char* kDdrFold = "ddr-fold";
+
 // Writes the module's sequence as a TXN stream: binary words, or one %08X word per line.
-bool emitTxn(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
-bool emitTxnText(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+bool emitTxn(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitTxnText(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 // Writes a C++17 header with a builder per sequence that makes the stream from runtime sizes.
-bool emitTxnCpp(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+bool emitTxnCpp(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 
 }  // namespace aie
 }  // namespace tilec

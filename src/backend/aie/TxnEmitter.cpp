@@ -20,8 +20,8 @@ constexpr size_t kMaxWords = size_t(1) << 22;  // 16 MiB of stream, far beyond r
 
 class SequenceWriter {
  public:
-  SequenceWriter(const Function& f, tilec_txn::Device device, DiagnosticEngine& diags)
-      : f_(f), device_(device), diags_(diags) {}
+  SequenceWriter(const Function& f, tilec_txn::Device device, bool fold, DiagnosticEngine& diags)
+      : f_(f), device_(device), fold_(fold), diags_(diags) {}
 
   std::optional<std::vector<uint32_t>> write() {
     runBlock(f_.body(), nullptr);
@@ -98,7 +98,7 @@ class SequenceWriter {
         if (const auto* words = op.attr<std::vector<Expr>>("data"))
           for (const Expr& e : *words) data.push_back(uint32_t(need(e, op)));
         if (failed_) return;
-        const std::string why = tilec_txn::appendRaw(stream_, *op.attr<std::string>("op"), args, data, /*fold=*/true);
+        const std::string why = tilec_txn::appendRaw(stream_, *op.attr<std::string>("op"), args, data, fold_);
         if (!why.empty()) {
           diags_.report(Diag::AieRawOp, op.loc(), why);
           failed_ = true;
@@ -175,7 +175,7 @@ class SequenceWriter {
     task.argIdx = tensor->index();
     const bool* token = op.attr<bool>("token");
     task.token = token && *token;
-    tilec_txn::shimTransfer(stream_, device_, task, fields, /*fold=*/true);
+    tilec_txn::shimTransfer(stream_, device_, task, fields, fold_);
     checkSize(op);
   }
 
@@ -203,31 +203,33 @@ class SequenceWriter {
 
   const Function& f_;
   tilec_txn::Device device_;
+  bool fold_;
   DiagnosticEngine& diags_;
   tilec_txn::Stream stream_;
   std::unordered_map<const Value*, int64_t> env_;
   bool failed_ = false;
 };
 
-std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngine& diags) {
+std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngine& diags,
+                                                 const target::FlagValues& flags) {
   const std::optional<Npu> npu = npuOf(m.target());
   if (!npu || m.functions().size() != 1)
     throw std::logic_error("the TXN writer needs one sequence kernel compiled for an NPU target");
-  return SequenceWriter(*m.functions().front(), npuDevice(*npu), diags).write();
+  return SequenceWriter(*m.functions().front(), npuDevice(*npu), flags.at(kDdrFold), diags).write();
 }
 
 }  // namespace
 
-bool emitTxn(const Module& m, std::ostream& os, DiagnosticEngine& diags) {
-  std::optional<std::vector<uint32_t>> words = writeModule(m, diags);
+bool emitTxn(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+  std::optional<std::vector<uint32_t>> words = writeModule(m, diags, flags);
   if (!words) return false;
   for (uint32_t w : *words)
     for (int i = 0; i < 4; ++i) os.put(char(uint8_t(w >> (8 * i))));
   return true;
 }
 
-bool emitTxnText(const Module& m, std::ostream& os, DiagnosticEngine& diags) {
-  std::optional<std::vector<uint32_t>> words = writeModule(m, diags);
+bool emitTxnText(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+  std::optional<std::vector<uint32_t>> words = writeModule(m, diags, flags);
   if (!words) return false;
   char line[16];
   for (uint32_t w : *words) {

@@ -25,7 +25,10 @@ const std::vector<std::string> kPipeline = {
 
 std::vector<target::OutputFormat> formats() {
   return {{"pto", "PTO assembly (MLIR pto dialect text) for PTOAS", ".pto", PropPtoLegal,
-           /*oneKernel=*/true, &emitModule}};
+           /*oneKernel=*/true,
+           [](const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues&) {
+             return emitModule(m, os, diags);
+           }}};
 }
 
 target::TargetDesc describe(Arch arch, const char* summary) {
