@@ -17,6 +17,7 @@ namespace {
 using namespace ir;
 
 constexpr size_t kMaxWords = size_t(1) << 22;  // 16 MiB of stream, far beyond real sequences
+constexpr int64_t kMaxSteps = int64_t(1) << 26;  // ops and loop iterations run: an empty loop is no hang
 
 class SequenceWriter {
  public:
@@ -59,7 +60,7 @@ class SequenceWriter {
 
   void runBlock(const Block& b, std::vector<int64_t>* yielded) {
     for (const auto& op : b.ops()) {
-      if (failed_) return;
+      if (failed_ || !countStep(*op)) return;
       if (op->kind() == OpKind::Yield) {
         if (yielded)
           for (const Value* v : op->operands()) yielded->push_back(scalar(v, *op));
@@ -67,6 +68,15 @@ class SequenceWriter {
       }
       runOp(*op);
     }
+  }
+
+  bool countStep(const Op& op) {
+    if (++steps_ <= kMaxSteps) return true;
+    diags_.report(Diag::AieStreamTooLarge, op.loc(),
+                  "writing the stream runs more than " + std::to_string(kMaxSteps) +
+                      " ops and loop iterations here; loop fewer times, or move more data per transfer");
+    failed_ = true;
+    return false;
   }
 
   int64_t scalar(const Value* v, const Op& at) {
@@ -137,12 +147,20 @@ class SequenceWriter {
     const Block& body = op.body();
     std::vector<int64_t> carried;
     for (const Value* v : op.operands()) carried.push_back(scalar(v, op));
-    for (int64_t i = *lb; i < *ub && !failed_; i += *step) {
+    if (*step <= 0) {
+      diags_.report(Diag::BadLoopStep, op.loc(),
+                    "the loop step is " + std::to_string(*step) + ", and a loop runs forward; give it a positive step");
+      failed_ = true;
+      return;
+    }
+    for (int64_t i = *lb; i < *ub && !failed_ && countStep(op);) {
       env_[body.arg(0)] = i;
       for (size_t c = 0; c < carried.size(); ++c) env_[body.arg(unsigned(c + 1))] = carried[c];
       std::vector<int64_t> next;
       runBlock(body, &next);
       carried = std::move(next);
+      if (uint64_t(*ub) - uint64_t(i) <= uint64_t(*step)) break;  // the next i would reach ub (or overflow)
+      i += *step;
     }
     for (unsigned r = 0; r < op.numResults() && r < carried.size(); ++r) env_[op.result(r)] = carried[r];
   }
@@ -195,7 +213,7 @@ class SequenceWriter {
 
   void checkSize(const Op& op) {
     if (stream_.words.size() <= kMaxWords || failed_) return;
-    diags_.report(Diag::AieRuntimeLoop, op.loc(),
+    diags_.report(Diag::AieStreamTooLarge, op.loc(),
                   "the TXN stream grows past " + std::to_string(kMaxWords * 4 >> 20) +
                       " MiB here; loop fewer times, or move more data per transfer");
     failed_ = true;
@@ -207,6 +225,7 @@ class SequenceWriter {
   DiagnosticEngine& diags_;
   tilec_txn::Stream stream_;
   std::unordered_map<const Value*, int64_t> env_;
+  int64_t steps_ = 0;
   bool failed_ = false;
 };
 
