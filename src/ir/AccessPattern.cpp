@@ -7,6 +7,10 @@ namespace {
 
 std::string num(int64_t v) { return std::to_string(v); }
 
+// The largest tile, repeat, step or group extent a tiler takes: far beyond any tensor, and
+// small enough that no product of them overflows.
+constexpr int64_t kLargest = int64_t(1) << 30;
+
 // Integers of `xs`, promoted from one number to [1, n] like a 1-D tensor.
 std::vector<int64_t> asPair(std::vector<int64_t> xs) {
   if (xs.size() == 1) xs.insert(xs.begin(), 1);
@@ -92,12 +96,22 @@ std::optional<Tiler> Tiler::make(const TilerSpec& spec, std::string& error) {
       error = std::string(what) + " are 1 or 2 numbers, not " + num(int64_t(xs->size()));
       return std::nullopt;
     }
-    for (int64_t x : *xs)
+    for (int64_t x : *xs) {
       if (x < 1) {
         error = std::string(what) + " must be positive, but one is " + num(x);
         return std::nullopt;
       }
+      if (x > kLargest) {
+        error = std::string(what) + " must be at most " + num(kLargest) + ", but one is " + num(x);
+        return std::nullopt;
+      }
+    }
   }
+  for (int axis = 0; axis < 2; ++axis)
+    if (s.tileDims[size_t(axis)] * s.groupRepeats[size_t(axis)] > kLargest / s.groupSteps[size_t(axis)]) {
+      error = "a group of tile x repeat x step spans more than " + num(kLargest) + " elements along one axis";
+      return std::nullopt;
+    }
   if (s.patternRepeat < 1) {
     error = "a pattern repeat must be positive, but it is " + num(s.patternRepeat);
     return std::nullopt;
