@@ -103,6 +103,19 @@ sequence kernel k(x: in i32[48, 32], y: out i32[1536]) {
   }
 }
 
+TEST_CASE("aie executor: rows longer than a descriptor's 1023 words are split and still land in order") {
+  checkAgainstInterpreter(R"(
+sequence kernel k(x: in i32[4, 4096], y: out i32[3, 2048]) {
+  fill(tap(x, 0, [3, 2048], [5000, 1]), column = 0, channel = 0);
+  drain(y, column = 0, channel = 0);
+})");
+  checkAgainstInterpreter(R"(
+sequence kernel k(x: in i32[2, 3000], y: out i32[4, 2, 1500]) {
+  fill(tap(x, 0, [4, 2, 1500], [0, 3000, 1]), column = 1, channel = 0);
+  drain(y, column = 1, channel = 0);
+})");
+}
+
 TEST_CASE("aie executor: stepped groups, partial groups, repeats and strided slices") {
   checkAgainstInterpreter(R"(
 sequence kernel k(x: in i32[32, 32], y: out i32[1024]) {

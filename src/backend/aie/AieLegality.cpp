@@ -96,13 +96,13 @@ class SequenceLegality {
   void checkTransfer(Op& op) {
     AccessPattern p{*op.attr<Expr>("offset"), *op.attr<std::vector<Expr>>("sizes"),
                     *op.attr<std::vector<Expr>>("strides")};
+    const Type& tensor = op.operand(0)->type();
+    const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
     std::string why;
-    std::optional<AccessPattern> shaped = aie::shimPattern(p, why);
+    std::optional<AccessPattern> shaped = aie::shimPattern(p, bits, why);
     if (!shaped) return report(Diag::AieDescriptor, op, why);
     op.setAttr("sizes", shaped->sizes);
     op.setAttr("strides", shaped->strides);
-    const Type& tensor = op.operand(0)->type();
-    const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
     // Sizes and strides must be constants for the descriptor check; the offset may vary
     // with the loops, so it is checked for alignment and range separately.
     AccessPattern atZero = *shaped;

@@ -1,5 +1,7 @@
 #include "backend/aie/ShimPattern.h"
 
+#include <algorithm>
+
 namespace tilec::aie {
 namespace {
 
@@ -11,9 +13,34 @@ struct Dim {
 
 bool isConst(const Expr& e, int64_t v) { return e.asConst() == std::optional<int64_t>(v); }
 
+// A contiguous innermost run of more words than a strided descriptor's d0 holds, in a
+// pattern that is not contiguous as a whole, walks the same as `g` runs of `f` elements:
+// the split with the longest runs that fits both fields, if there is room for one more
+// dimension.
+void splitLongRun(std::vector<Dim>& dims, int64_t elemBits) {
+  const Dim& inner = dims.back();
+  const std::optional<int64_t> n = inner.size.asConst();
+  if (!n || !isConst(inner.stride, 1) || *n * elemBits / 32 <= tilec_txn::kWrapMax) return;
+  const bool repeat = dims.size() > 1 && isConst(dims.front().stride, 0);
+  if (dims.size() - (repeat ? 1 : 0) > 2) return;  // the split needs a free descriptor dimension
+  // Contiguous as a whole: the descriptor runs linearly and has no such limit.
+  bool contiguous = true;
+  for (size_t i = repeat ? 1 : 0; i + 1 < dims.size(); ++i)
+    contiguous = contiguous && provablyEqual(dims[i].stride, dims[i + 1].size * dims[i + 1].stride);
+  if (contiguous) return;
+  const int64_t perWord = 32 / std::min<int64_t>(32, elemBits);  // elements per 32-bit word
+  for (int64_t words = tilec_txn::kWrapMax; words > 0; --words) {
+    const int64_t f = words * perWord;
+    if (*n % f != 0 || *n / f > tilec_txn::kWrapMax) continue;
+    dims.back() = {Expr::constant(*n / f), Expr::constant(f)};
+    dims.push_back({Expr::constant(f), Expr::constant(1)});
+    return;
+  }
+}
+
 }  // namespace
 
-std::optional<AccessPattern> shimPattern(const AccessPattern& p, std::string& error) {
+std::optional<AccessPattern> shimPattern(const AccessPattern& p, int64_t elemBits, std::string& error) {
   std::vector<Dim> dims;  // outermost first
   for (size_t i = 0; i < p.sizes.size(); ++i)
     if (!isConst(p.sizes[i], 1)) dims.push_back({p.sizes[i], p.strides[i]});
@@ -26,6 +53,7 @@ std::optional<AccessPattern> shimPattern(const AccessPattern& p, std::string& er
     dims[i + 1] = {outer.size * inner.size, inner.stride};
     dims.erase(dims.begin() + long(i));
   }
+  if (elemBits > 0 && elemBits <= 32) splitLongRun(dims, elemBits);
   if (dims.size() > 4) {
     error = "the pattern walks " + std::to_string(dims.size()) +
             " dimensions that do not merge, and a descriptor walks three plus a repeat; move the outer ones "
