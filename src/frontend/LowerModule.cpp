@@ -282,9 +282,12 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
         dims.push_back(ir::Expr::constant(1));
         continue;
       }
-      if (std::optional<int64_t> c = e->asConst(); c && *c <= 0)
+      if (std::optional<int64_t> c = e->asConst(); c && *c <= 0) {
         error(Diag::BadShapeList, d->range, "tensor dims must be positive, but this one is " + std::to_string(*c) +
                                                 "; use a positive size");
+        dims.push_back(ir::Expr::constant(1));  // the body is still checked, against a sane shape
+        continue;
+      }
       dims.push_back(*e);
     }
     values[i]->setType(ir::Type::tensor(p.dtype, std::move(dims)));

@@ -103,6 +103,12 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
       }
       return out;
     }
+    if (*extent <= 0) {  // IR text can say so; the frontend rejects it
+      out.failure = F::PastTensor;
+      out.message = "axis " + std::to_string(a) + " of the tensor has extent " + std::to_string(*extent) +
+                    ", so no row can be stored there; give the tensor positive dims";
+      return out;
+    }
     if (remaining % *extent != 0) {
       out.failure = F::FractionalAxis;
       out.message = "the tile's " + std::to_string(rows) +

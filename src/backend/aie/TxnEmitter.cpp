@@ -17,7 +17,7 @@ namespace {
 using namespace ir;
 
 constexpr size_t kMaxWords = size_t(1) << 22;  // 16 MiB of stream, far beyond real sequences
-constexpr int64_t kMaxSteps = int64_t(1) << 26;  // ops and loop iterations run: an empty loop is no hang
+constexpr int64_t kMaxSteps = int64_t(1) << 24;  // ops and loop iterations run: an empty loop is no hang
 
 class SequenceWriter {
  public:
