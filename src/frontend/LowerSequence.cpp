@@ -250,10 +250,9 @@ Val Lowerer::callRaw(const ast::Call& c, const ir::RawOpDesc& desc) {
   usage += ")";
   const size_t dataAt = desc.data ? 1 : SIZE_MAX;
   const size_t given = c.args.size() - (desc.data && c.args.size() > 1 ? 1 : 0);
-  bool ok = !(c.args.size() > 0 && !c.args[0].keyword.empty());
+  bool ok = true;
   for (const ast::Arg& arg : c.args) ok = ok && arg.keyword.empty();
-  if (!ok || given < desc.required + (desc.data ? 0 : 0) || given > desc.args.size() ||
-      (desc.data && c.args.size() < 2) || c.typeArg) {
+  if (!ok || given < desc.required || given > desc.args.size() || (desc.data && c.args.size() < 2) || c.typeArg) {
     error(Diag::BadPattern, c.range, "'" + c.callee + "' is called as " + usage + ", with arguments by position");
     return Val::poison(c.range);
   }

@@ -233,10 +233,14 @@ struct Interpreter::Impl {
       const Type& lhs = op.operand(op.numOperands() == 3 ? 1 : 0)->type();
       if (lhs.isTile() && !lhs.shape().empty()) work = satAdd(work, satMul(elems(op.result()), lhs.shape().back()));
     }
+    charge(op, work);
+  }
+
+  void charge(const Op& op, int64_t work) {
     steps = satAdd(steps, work);
     if (steps > limits.maxWork)
       throw RunError(op.loc(), "the run did more than " + std::to_string(limits.maxWork) +
-                                   " units of work (tile elements read and written); it is stopped there (a "
+                                   " units of work (elements read and written); it is stopped there (a "
                                    "limit of the interpreter)");
   }
 
@@ -499,7 +503,7 @@ struct Interpreter::Impl {
 
   // Calls `f(i)` for the tensor element of every step of the transfer's walk, in order.
   template <class F>
-  void forEachElement(const Op& op, const Tensor& x, F f) const {
+  void forEachElement(const Op& op, const Tensor& x, F f) {
     const auto& sizes = *op.attr<std::vector<Expr>>("sizes");
     const auto& strides = *op.attr<std::vector<Expr>>("strides");
     std::vector<int64_t> n, st;
@@ -510,6 +514,7 @@ struct Interpreter::Impl {
     }
     const int64_t offset = eval(*op.attr<Expr>("offset"), op);
     const int64_t elements = cappedCount(x.dims, RunLimits::kMaxTensorElements);
+    charge(op, cappedCount(n, limits.maxWork));  // a stride-0 walk may visit far more than the tensor
     forEachIndex(n, [&](const std::vector<int64_t>& at) {
       int64_t i = offset;
       for (size_t k = 0; k < at.size(); ++k) i += at[k] * st[k];

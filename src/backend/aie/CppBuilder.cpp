@@ -58,12 +58,15 @@ class BuilderWriter {
  private:
   void line(int depth, const std::string& text) { os_ << std::string(size_t(depth) * 2, ' ') << text << '\n'; }
 
+  // Every name has a prefix, so a source name cannot be a C++ keyword or one of the
+  // builder's own variables (a, s, t, f, task, error, device, elements): sizes are
+  // `size_<name>`, other values `v<id>_<name>`.
   std::string name(const Value* v) {
     auto it = names_.find(v);
     if (it != names_.end()) return it->second;
-    std::string n = v->definingOp() || v->ownerBlock() != &f_.body() ? "v" + std::to_string(v->id()) + "_" : "";
+    const bool param = !v->definingOp() && v->ownerBlock() == &f_.body();
+    std::string n = param ? "size_" : "v" + std::to_string(v->id()) + "_";
     for (char c : v->name()) n += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-    if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + std::to_string(v->id()) + "_" + n;
     return names_[v] = n;
   }
 

@@ -92,6 +92,8 @@ class Executor {
     if (size_t(d.arg) >= buffers_.size()) return "a descriptor reads argument " + std::to_string(d.arg) + ", which is not given";
     std::vector<uint8_t>& buffer = buffers_[size_t(d.arg)];
     const bool linear = wrap0 == 0 && wrap1 == 0;
+    if (!linear && (wrap0 == 0 || wrap1 == 0))
+      return "a descriptor has a zero wrap in one of d0 and d1 but not the other, which walks nothing";
     for (int64_t n = 0; n < length; ++n) {
       int64_t word = base;
       if (linear) {
