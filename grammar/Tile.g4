@@ -41,7 +41,8 @@ stmt
   ;
 
 bindStmt   : kw=(LET | VAR) ID (COLON typeAnn)? ASSIGN expr SEMI ;
-assignStmt : ID op=(ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN) expr SEMI ;
+// `arr[i, j] = e;` writes one slot of a tile array.
+assignStmt : ID (LBRACK exprList RBRACK)? op=(ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN) expr SEMI ;
 forStmt    : loopMode=(UNROLL | PARALLEL)? FOR ID IN expr DOTDOT expr (STEP expr)? block ;
 ifStmt     : IF expr block (ELSE (ifStmt | block))? ;
 exprStmt   : expr SEMI ;
@@ -70,7 +71,7 @@ primary
   | FLOAT                                          # floatLit
   | (TRUE | FALSE)                                 # boolLit
   | ID (LT DTYPE GT)? LPAREN argList? RPAREN       # call
-  | kw=PARTITION LPAREN argList? RPAREN            # reservedCall
+  | ID LBRACK exprList RBRACK                      # indexExpr
   | ID                                             # nameRef
   | LPAREN expr RPAREN                             # parenExpr
   | LBRACK exprList? RBRACK                        # listExpr
@@ -83,7 +84,7 @@ exprList : expr (COMMA expr)* ;
 // ---- syntax reserved for later versions (parsed, then rejected with E0103) ----
 importDecl   : IMPORT STRING SEMI ;
 reservedStmt
-  : kw=(PATTERN | PARTITION | TILE_ARRAY) ID (COLON typeAnn)? (ASSIGN expr)? SEMI
+  : kw=PATTERN ID (COLON typeAnn)? (ASSIGN expr)? SEMI
   | kw=REGION ID? (LPAREN argList? RPAREN)? block
   ;
 
@@ -114,8 +115,6 @@ IMPORT     : 'import' ;
 SEQUENCE   : 'sequence' ;
 PATTERN    : 'pattern' ;
 REGION     : 'region' ;
-PARTITION  : 'partition' ;
-TILE_ARRAY : 'tile_array' ;
 
 DTYPE : 'bool' | 'i8' | 'i16' | 'i32' | 'i64' | 'u8' | 'u16' | 'u32' | 'f16' | 'bf16' | 'f32' ;
 

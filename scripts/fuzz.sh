@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (fuzz/, clang with ASan and UBSan, in build-fuzz/) and
 # runs each for SECONDS (default 60), one after the other, from a corpus seeded with every
-# sample and test input and a dictionary made from the grammar's tokens, the built-in
-# names and the IR's op names. Fails on any crash, leak, timeout (10 s per input),
-# out-of-memory (2 GiB) or sanitizer report; the input that caused it is left in
-# build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
-#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie
+# sample and test input (for linx: the .linxl listings under tests/) and a dictionary made
+# from the grammar's tokens, the built-in names, the IR's op names and the codecs' words.
+# Fails on any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer
+# report; the input that caused it is left in build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
+#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie)
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx)
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
 build=$root/build-fuzz
 
@@ -26,6 +26,7 @@ dict=$build/tile.dict
   grep -o '{"[a-z_0-9]*", K::' "$root/src/frontend/LowerBuiltins.cpp" | sed 's/{"\([^"]*\)".*/\1/'
   grep -o '"tile\.[a-z_]*"\|"scf\.[a-z]*"\|"arith\.[a-z]*"\|"tensor\.[a-z]*"' "$root/src/ir/Ops.def" | tr -d '"'
   grep -o '"[a-z][a-z0-9_]*"' "$root/src/backend/aie/TxnFormat.cpp" | tr -d '"'
+  grep -oh '"[A-Za-z][A-Za-z0-9_.#=-]*"' "$root/src/backend/linx/"*.cpp | tr -d '"'
   printf '%s\n' in out inout where dyn space valid init vec mat left right acc f32 f16 bf16 i8 i32 index incore
 } | grep -v '^$' | grep -v '\\' | sort -u | sed 's/"/\\"/g; s/.*/"&"/' > "$dict"
 
@@ -36,6 +37,7 @@ for h in "${harnesses[@]}"; do
   case $h in
     tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     txn) find "$root/tests" -name '*.txnl' | while read -r f; do cp "$f" "$corpus/"; done ;;
+    linx) find "$root/tests" -name '*.linxl' | while read -r f; do cp "$f" "$corpus/"; done ;;
     *) find "$root/samples" "$root/tests" -name '*.tile' | while read -r f; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
   esac
   echo "== fuzz_$h: $seconds s, corpus $(ls "$corpus" | wc -l) inputs"

@@ -21,7 +21,7 @@ struct Node {
 
 // ---------------------------------------------------------------- expressions
 
-enum class ExprKind : uint8_t { Int, Float, Bool, Name, Unary, Binary, Call, List };
+enum class ExprKind : uint8_t { Int, Float, Bool, Name, Unary, Binary, Call, List, Index };
 enum class UnaryOp : uint8_t { Neg, Not };
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
 const char* spelling(UnaryOp op);   // "-", "!"
@@ -100,6 +100,15 @@ struct List final : Expr {
   std::vector<ExprPtr> elements;
 };
 
+// `p[i, j]`: a slot of a partition view or tile array.
+struct Index final : Expr {
+  static constexpr ExprKind kKind = ExprKind::Index;
+  Index() : Expr(kKind) {}
+  std::string name;
+  SourceRange nameRange;
+  std::vector<ExprPtr> indices;
+};
+
 template <class T>
 const T* dynCast(const Expr* e) {
   return e && e->kind == T::kKind ? static_cast<const T*>(e) : nullptr;
@@ -146,12 +155,14 @@ struct Bind final : Stmt {
   ExprPtr init;
 };
 
-// `x = e;` or a compound `x += e;` (then `compound` is the operator).
+// `x = e;`, a compound `x += e;` (then `compound` is the operator), or a slot write
+// `arr[i, j] = e;` (then `indices` holds i and j).
 struct Assign final : Stmt {
   static constexpr StmtKind kKind = StmtKind::Assign;
   Assign() : Stmt(kKind) {}
   std::string name;
   SourceRange nameRange;
+  std::vector<ExprPtr> indices;
   std::optional<BinaryOp> compound;
   SourceRange opRange;
   ExprPtr value;

@@ -77,7 +77,7 @@ void AstBuilder::reservedStmt(P::ReservedStmtContext* ctx) {
   if (kw == "pattern")
     reserved(range(ctx), "'pattern'", "build access patterns with tap, slice or a tiler's tile_at");
   else
-    reserved(range(ctx), "'" + kw + "' (tile regions)", "address sub-tiles with slice and assemble");
+    reserved(range(ctx), "'region'", "borrow slots with partview(tile, [R, C]) and build tiles with tile_array");
 }
 
 std::unique_ptr<ast::ConstDecl> AstBuilder::constDecl(P::ConstDeclContext* ctx) {
@@ -167,6 +167,7 @@ ast::StmtPtr AstBuilder::assign(P::AssignStmtContext* ctx) {
   a->name = ctx->ID()->getText();
   a->nameRange = range(ctx->ID());
   a->opRange = range(ctx->op);
+  if (ctx->exprList()) a->indices = exprList(ctx->exprList());
   if (ctx->op->getType() != P::ASSIGN) a->compound = binaryOpOf(ctx->op->getType());
   a->value = expr(ctx->expr());
   return a;
@@ -306,13 +307,13 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
     return n;
   }
   if (auto* c = dynamic_cast<P::CallContext*>(ctx)) return call(c);
-  if (auto* r = dynamic_cast<P::ReservedCallContext*>(ctx)) {
-    std::string kw = r->kw->getText();
-    reserved(range(r), "'partition' (tile regions)", "address sub-tiles with slice and assemble");
-    auto n = std::make_unique<ast::NameRef>();  // never lowered: the module has errors
-    n->range = range(r);
-    n->name = kw;
-    return n;
+  if (auto* x = dynamic_cast<P::IndexExprContext*>(ctx)) {
+    auto ix = std::make_unique<ast::Index>();
+    ix->range = range(x);
+    ix->name = x->ID()->getText();
+    ix->nameRange = range(x->ID());
+    ix->indices = exprList(x->exprList());
+    return ix;
   }
   if (auto* n = dynamic_cast<P::NameRefContext*>(ctx)) {
     auto ref = std::make_unique<ast::NameRef>();

@@ -92,7 +92,8 @@ class AstPrinter {
       case ast::StmtKind::Assign: {
         const auto& a = static_cast<const ast::Assign&>(s);
         std::string op = a.compound ? std::string(ast::spelling(*a.compound)) + "=" : "=";
-        line(depth, "Assign " + a.name + " " + op, s.range);
+        line(depth, "Assign " + a.name + (a.indices.empty() ? "" : "[]") + " " + op, s.range);
+        for (const ast::ExprPtr& x : a.indices) expr(*x, depth + 1);
         expr(*a.value, depth + 1);
         return;
       }
@@ -169,6 +170,12 @@ class AstPrinter {
             expr(*a.value, depth + 2);
           }
         }
+        return;
+      }
+      case ast::ExprKind::Index: {
+        const auto& x = static_cast<const ast::Index&>(e);
+        line(depth, "Index " + x.name, e.range);
+        for (const ast::ExprPtr& i : x.indices) expr(*i, depth + 1);
         return;
       }
       case ast::ExprKind::List:

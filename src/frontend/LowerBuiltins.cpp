@@ -62,6 +62,11 @@ const std::vector<BuiltinSig>& builtins() {
       {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
       {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
       {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
+      // ---- tile regions (LowerRegions.cpp) ----
+      {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
+      {"tile_array", K::RegionArray, 2, 2, {"space"}, true,
+       "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ...)", &L::callTileArray},
+      {"assembly", K::RegionAssembly, 1, 1, {}, false, "assembly(array)", &L::callAssembly},
       // ---- runtime sequences (LowerSequence.cpp) ----
       {"tap", K::DmaFill, 4, 4, {}, false, "tap(tensor, offset, [sizes], [strides])", &L::callTap},
       {"simple_tiler", K::DmaFill, 1, 2, {"tile_col_major", "iter_col_major", "repeat"}, false,

@@ -67,6 +67,7 @@ Val Lowerer::eval(const ast::Expr& e) {
     case ast::ExprKind::Unary: v = evalUnary(static_cast<const ast::Unary&>(e)); break;
     case ast::ExprKind::Binary: v = evalBinary(static_cast<const ast::Binary&>(e)); break;
     case ast::ExprKind::Call: v = evalCall(static_cast<const ast::Call&>(e)); break;
+    case ast::ExprKind::Index: v = evalIndex(static_cast<const ast::Index&>(e)); break;
     case ast::ExprKind::List:
       v = Val::make(ValKind::List, e.range);
       for (const ast::ExprPtr& x : static_cast<const ast::List&>(e).elements) v.elems.push_back(eval(*x));

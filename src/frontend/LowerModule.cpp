@@ -22,6 +22,8 @@ const char* valKindName(ValKind k) {
     case ValKind::List: return "a list";
     case ValKind::Pattern: return "an access pattern";
     case ValKind::Tiler: return "a tiler";
+    case ValKind::PartView: return "a partition view";
+    case ValKind::TileArray: return "a tile array";
   }
   return "";
 }

@@ -69,7 +69,8 @@ class OuterAssignments {
 };
 
 bool isCarriable(ValKind k) {
-  return k == ValKind::Tile || k == ValKind::Int || k == ValKind::Bool || k == ValKind::Scalar;
+  return k == ValKind::Tile || k == ValKind::Int || k == ValKind::Bool || k == ValKind::Scalar ||
+         k == ValKind::TileArray;
 }
 
 }  // namespace
@@ -123,7 +124,7 @@ void Lowerer::lowerBind(const ast::Bind& b) {
     v = Val::poison(v.range);
   }
   if (b.type && !v.isPoison()) checkAnnotation(*b.type, v);
-  if (v.kind == ValKind::Tile && v.value->name().empty()) v.value->setName(b.name);
+  if ((v.kind == ValKind::Tile || v.kind == ValKind::TileArray) && v.value->name().empty()) v.value->setName(b.name);
   define(b.name, b.isMutable ? BindKind::Var : BindKind::Let, b.nameRange, v);
 }
 
@@ -137,6 +138,7 @@ void Lowerer::lowerAssign(const ast::Assign& a) {
     if (guess) d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
     return;
   }
+  if (!a.indices.empty()) return lowerSlotWrite(a, *b);
   switch (b->kind) {
     case BindKind::Var: break;
     case BindKind::Param:
@@ -234,7 +236,8 @@ std::vector<Lowerer::Carried> Lowerer::carriedBindings(const std::vector<const a
   std::vector<Carried> out;
   for (const auto& [name, at] : OuterAssignments().scan(stmts)) {
     Binding* b = scopes_.lookup(name);
-    if (!b || b->kind != BindKind::Var || b->val.isPoison()) continue;  // the assignment reports it
+    // the assignment reports it; a tile array's slots are written whether it is a let or a var
+    if (!b || b->val.isPoison() || (b->kind != BindKind::Var && b->val.kind != ValKind::TileArray)) continue;
     if (!isCarriable(b->val.kind)) {
       error(Diag::CarriedTypeChange, at,
             "'" + name + "' holds " + valKindName(b->val.kind) +
@@ -259,7 +262,12 @@ Val Lowerer::valueOfArg(const Val& like, ir::Value* v, SourceRange r) const {
   switch (like.kind) {
     case ValKind::Int: return Val::integer(ir::Expr::var(v), r);
     case ValKind::Bool: return Val::boolean(ir::Expr::var(v), r);
-    default: return Val::ssa(like.kind, v, r);
+    default: {
+      Val out = like;  // keeps a tile array's grid
+      out.value = v;
+      out.range = r;
+      return out;
+    }
   }
 }
 
@@ -399,6 +407,11 @@ void Lowerer::lowerIf(const ast::If& i) {
   std::vector<const ast::Stmt*> branches = {i.thenBlock.get()};
   if (i.elseStmt) branches.push_back(i.elseStmt.get());
   std::vector<Carried> carried = carriedBindings(branches, i.range);
+  for (const Carried& c : carried)
+    if (c.outer.kind == ValKind::TileArray)
+      error(Diag::RegionEscape, c.firstAssign,
+            "tile array '" + c.binding->name +
+                "' is written under a condition; write every slot on every path, outside the branch");
 
   ir::Op* branch = block_->create(ir::OpKind::If, i.range);
   branch->setAttr("cond", cond ? *cond : ir::Expr::boolean(false));

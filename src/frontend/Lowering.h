@@ -42,6 +42,8 @@ enum class ValKind : uint8_t {
   List,    // [a, b, ...]
   Pattern,  // an access pattern over a tensor (runtime sequences)
   Tiler,    // a tiler over a tensor: tile_at(t, i) is a pattern
+  PartView,   // partview(t, [R, C]): t cut into a grid of slots, p[i, j] a slot (a tile)
+  TileArray,  // tile_array(...): slots written one by one, then assembly(arr) is the tile
 };
 const char* valKindName(ValKind k);  // "a tile", "an integer", ...
 
@@ -53,6 +55,8 @@ struct Val {
   std::vector<Val> elems;      // List
   std::shared_ptr<const ir::AccessPattern> pattern;  // Pattern (over the tensor `value`)
   std::shared_ptr<const ir::Tiler> tiler;            // Tiler (over the tensor `value`)
+  std::vector<int64_t> grid;   // PartView (over the tile `value`), TileArray (`value` is the array so far)
+  std::optional<SourceRange> assembledAt;  // TileArray: where assembly consumed it
   SourceRange range;           // the expression that produced it
 
   static Val poison(SourceRange r) { return make(ValKind::Poison, r); }
@@ -210,6 +214,16 @@ class Lowerer {
   Val callSetValid(ir::OpKind, const CallArgs& a);
   Val callMinMax(ir::OpKind, const CallArgs& a);
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
+
+  // LowerRegions.cpp: partition views and tile arrays
+  Val evalIndex(const ast::Index& x);
+  void lowerSlotWrite(const ast::Assign& a, Binding& b);
+  std::optional<std::vector<ir::Expr>> slotIndex(const std::vector<ast::ExprPtr>& indices, SourceRange at);
+  std::optional<std::vector<int64_t>> gridArg(const ast::Expr& e, const char* what);
+  bool usableArray(const Binding& b, SourceRange at);
+  Val callPartview(ir::OpKind, const CallArgs& a);
+  Val callTileArray(ir::OpKind, const CallArgs& a);
+  Val callAssembly(ir::OpKind, const CallArgs& a);
 
   // LowerSequence.cpp: runtime sequences
   bool inSequence(const CallArgs& a);

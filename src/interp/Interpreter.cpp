@@ -389,6 +389,10 @@ struct Interpreter::Impl {
       case OpKind::Reshape: case OpKind::ReinterpretView: return runReshape(op);
       case OpKind::Slice: return runSlice(op);
       case OpKind::Assemble: return runAssemble(op);
+      case OpKind::RegionPart: return runRegionPart(op);
+      case OpKind::RegionArray: return set(op.result(), blank(op.result()->type(), op));
+      case OpKind::RegionInsert: return runRegionInsert(op);
+      case OpKind::RegionAssembly: return set(op.result(), tile(op.operand(0), op));
       case OpKind::SetValidShape: {
         Tile t = tile(op.operand(0), op);
         Tile r = blank(op.result()->type(), op);
@@ -762,6 +766,31 @@ struct Interpreter::Impl {
     Tile r = blank(op.result()->type(), op);
     copyRegion(a, evalAll(*op.attr<std::vector<Expr>>("offsets"), op), r, std::vector<int64_t>(r.shape.size(), 0),
                r.valid, op);
+    set(op.result(), std::move(r));
+  }
+
+  // The element offsets of slot `index` of a grid whose slots are `slot`-shaped.
+  std::vector<int64_t> slotOffsets(const Op& op, const std::vector<int64_t>& slot) {
+    std::vector<int64_t> index = evalAll(*op.attr<std::vector<Expr>>("index"), op);
+    const auto& grid = *op.attr<std::vector<int64_t>>("grid");
+    for (size_t axis = 0; axis < 2; ++axis)
+      if (index[axis] < 0 || index[axis] >= grid[axis])
+        throw RunError(op.loc(), std::string(op.name()) + " names slot [" + std::to_string(index[0]) + ", " +
+                                     std::to_string(index[1]) + "] of a " + nd::shapeStr(grid) + " grid");
+    return {index[0] * slot[0], index[1] * slot[1]};
+  }
+
+  void runRegionPart(const Op& op) {
+    const Tile& parent = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    copyRegion(parent, slotOffsets(op, r.shape), r, std::vector<int64_t>(2, 0), r.valid, op);
+    set(op.result(), std::move(r));
+  }
+
+  void runRegionInsert(const Op& op) {
+    Tile r = tile(op.operand(0), op);
+    const Tile& slot = tile(op.operand(1), op);
+    copyRegion(slot, std::vector<int64_t>(2, 0), r, slotOffsets(op, slot.shape), slot.valid, op);
     set(op.result(), std::move(r));
   }
 

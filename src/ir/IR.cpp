@@ -40,6 +40,7 @@ std::string nameList(const std::array<const char*, N>& names) {
 constexpr std::array<const char*, 3> kLoopModes = {"serial", "unroll", "parallel"};
 constexpr std::array<const char*, 8> kRoundModes = {"cast_rint", "round", "rint", "floor",
                                                     "ceil",      "trunc", "odd",  "none"};
+constexpr std::array<const char*, 4> kRegionPhases = {"init", "middle", "last", "init_last"};
 
 }  // namespace
 
@@ -47,6 +48,9 @@ const char* loopModeName(LoopMode m) { return kLoopModes[size_t(m)]; }
 const char* roundModeName(RoundMode m) { return kRoundModes[size_t(m)]; }
 std::optional<LoopMode> parseLoopMode(std::string_view s) { return byName<LoopMode>(kLoopModes, s); }
 std::optional<RoundMode> parseRoundMode(std::string_view s) { return byName<RoundMode>(kRoundModes, s); }
+const char* regionPhaseName(RegionPhase p) { return kRegionPhases[size_t(p)]; }
+std::optional<RegionPhase> parseRegionPhase(std::string_view s) { return byName<RegionPhase>(kRegionPhases, s); }
+std::string regionPhaseList() { return nameList(kRegionPhases); }
 std::string loopModeList() { return nameList(kLoopModes); }
 std::string roundModeList() { return nameList(kRoundModes); }
 

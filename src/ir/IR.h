@@ -71,16 +71,21 @@ class Value {
 // .tile keywords spell them by these names.
 enum class LoopMode : uint8_t { Serial, Unroll, Parallel };
 enum class RoundMode : uint8_t { CastRint, Round, Rint, Floor, Ceil, Trunc, Odd, None };
+// Where a slot write falls in its tile array's construction (region.insert).
+enum class RegionPhase : uint8_t { Init, Middle, Last, InitLast };
 const char* loopModeName(LoopMode m);    // "serial", ...
 const char* roundModeName(RoundMode m);  // "cast_rint", ...
+const char* regionPhaseName(RegionPhase p);  // "init", "middle", "last", "init_last"
 std::optional<LoopMode> parseLoopMode(std::string_view s);
 std::optional<RoundMode> parseRoundMode(std::string_view s);
+std::optional<RegionPhase> parseRegionPhase(std::string_view s);
 std::string loopModeList();   // "serial, unroll or parallel", for messages
 std::string roundModeList();  // "cast_rint, round, ... or none"
+std::string regionPhaseList();  // "init, middle, last or init_last"
 
 // Attribute payloads. Lists of Expr carry offsets/shapes.
 using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
-                               std::vector<int64_t>, Type, LoopMode, RoundMode>;
+                               std::vector<int64_t>, Type, LoopMode, RoundMode, RegionPhase>;
 using AttrMap = std::map<std::string, AttrValue>;  // ordered: printing is deterministic
 
 class Region {

@@ -72,6 +72,7 @@ const char* attrKindName(AttrKind k) {
     case AttrKind::IntOrFloat: return "number";
     case AttrKind::LoopMode: return "loop mode";
     case AttrKind::RoundMode: return "rounding mode";
+    case AttrKind::RegionPhase: return "region phase";
   }
   return "?";
 }
@@ -98,6 +99,7 @@ bool attrHasKind(const AttrValue& v, AttrKind k) {
       return std::holds_alternative<int64_t>(v) || std::holds_alternative<double>(v);
     case AttrKind::LoopMode: return std::holds_alternative<LoopMode>(v);
     case AttrKind::RoundMode: return std::holds_alternative<RoundMode>(v);
+    case AttrKind::RegionPhase: return std::holds_alternative<RegionPhase>(v);
   }
   return false;
 }
@@ -198,6 +200,8 @@ class Rules {
           return bad("loop mode '" + *name + "' is unknown; use " + loopModeList());
         if (spec->kind == AttrKind::RoundMode)
           return bad("rounding mode '" + *name + "' is unknown; use " + roundModeList());
+        if (spec->kind == AttrKind::RegionPhase)
+          return bad("region phase '" + *name + "' is unknown; use " + regionPhaseList());
       }
       if (!attrHasKind(value, spec->kind))
         return bad("attribute '" + key + "' of " + info_.name + " must be a " +
@@ -875,6 +879,92 @@ class Rules {
     if (std::holds_alternative<OpError>(d)) return d;
     if (auto e = checkOnlyChanges(false, true, false, "valid shape")) return *e;
     return in_.declared;
+  }
+
+  // ---- tile regions ----
+
+  // The [R, C] slot shape of `whole` cut by the `grid` attribute, or why it cannot be cut.
+  std::variant<std::vector<int64_t>, OpError> slotShape(const Type& whole, int operandIndex) const {
+    const auto* grid = attrOf<std::vector<int64_t>>(attrs(), "grid");
+    if (whole.rank() != 2)
+      return fail(Diag::RegionGrid, op_ + " cuts " + str(whole) + ", but tile regions are 2-D; reshape the tile to 2-D first",
+                  operandIndex);
+    if (!grid || grid->size() != 2 || (*grid)[0] < 1 || (*grid)[1] < 1)
+      return fail(Diag::RegionGrid, op_ + " needs a grid of two positive counts [rows, columns] of slots");
+    const std::vector<int64_t>& shape = whole.shape();
+    if (shape[0] % (*grid)[0] != 0 || shape[1] % (*grid)[1] != 0)
+      return fail(Diag::RegionGrid,
+                  "a " + shapeStr(*grid) + " grid does not cut " + shapeStr(shape) +
+                      " into equal slots; choose counts that divide the rows and the columns",
+                  operandIndex);
+    return std::vector<int64_t>{shape[0] / (*grid)[0], shape[1] / (*grid)[1]};
+  }
+
+  // The slot index: two entries, each provably inside the grid when it is a constant or bounded.
+  std::optional<OpError> checkSlotIndex() const {
+    const auto* index = exprList("index");
+    const auto* grid = attrOf<std::vector<int64_t>>(attrs(), "grid");
+    if (!index || index->size() != 2)
+      return fail(Diag::RegionIndex, op_ + " needs a slot index [row, column]; give two entries");
+    for (size_t axis = 0; axis < 2; ++axis) {
+      const Expr& i = (*index)[axis];
+      if (proven(CmpKind::LT, i, Expr::constant(0)) || proven(CmpKind::GE, i, Expr::constant((*grid)[axis])))
+        return fail(Diag::RegionIndex, op_ + " names slot " + listStr(*index) + " of a " + shapeStr(*grid) +
+                                           " grid; " + (axis ? "column" : "row") + " indices run from 0 to " +
+                                           std::to_string((*grid)[axis] - 1));
+    }
+    return std::nullopt;
+  }
+
+  Result inferRegionPart() {
+    if (auto e = needTile(0, "parent")) return *e;
+    auto slot = slotShape(operand(0), 0);
+    if (auto* e = std::get_if<OpError>(&slot)) return *e;
+    if (auto e = checkSlotIndex()) return *e;
+    const Type& parent = operand(0);
+    const auto& shape = std::get<std::vector<int64_t>>(slot);
+    std::vector<Expr> valid;
+    if (!parent.hasFullValid())
+      for (size_t axis = 0; axis < 2; ++axis) {
+        Expr start = (*exprList("index"))[axis] * Expr::constant(shape[axis]);
+        Expr left = Expr::max(Expr::sub(parent.valid()[axis], start), Expr::constant(0));
+        valid.push_back(Expr::min(Expr::constant(shape[axis]), left));
+      }
+    return parent.withShape(shape, valid);
+  }
+
+  Result inferRegionArray() {
+    Result d = declaredTile();
+    if (std::holds_alternative<OpError>(d)) return d;
+    auto slot = slotShape(in_.declared, -1);
+    if (auto* e = std::get_if<OpError>(&slot)) return *e;
+    return d;
+  }
+
+  Result inferRegionInsert() {
+    if (auto e = needTile(0, "array")) return *e;
+    if (auto e = needTile(1, "slot value")) return *e;
+    auto slot = slotShape(operand(0), 0);
+    if (auto* e = std::get_if<OpError>(&slot)) return *e;
+    if (auto e = checkSlotIndex()) return *e;
+    const Type& array = operand(0);
+    const Type& value = operand(1);
+    const auto& shape = std::get<std::vector<int64_t>>(slot);
+    const bool spaceOk = value.space() == kNoSpace || array.space() == kNoSpace || value.space() == array.space();
+    if (value.dtype() != array.dtype() || value.shape() != shape || !spaceOk)
+      return fail(Diag::RegionSlotType,
+                  "a slot of " + str(array) + " cut by a " + shapeStr(*attrOf<std::vector<int64_t>>(attrs(), "grid")) +
+                      " grid holds tile<" + dtypeName(array.dtype()) + ", " + shapeStr(shape) + ">, but the value is " +
+                      str(value) + "; cast, move or cut the value to the slot's type",
+                  1);
+    return array;
+  }
+
+  Result inferRegionAssembly() {
+    if (auto e = needTile(0, "array")) return *e;
+    auto slot = slotShape(operand(0), 0);
+    if (auto* e = std::get_if<OpError>(&slot)) return *e;
+    return operand(0);
   }
 
   // ---- runtime sequences ----

@@ -27,7 +27,7 @@ enum OpTrait : uint32_t {
 // and mistyped attributes. Every op with results also accepts `buffers` (IntList,
 // one buffer id per result, -1 for non-tiles), set by assign-buffers.
 enum class AttrKind : uint8_t {
-  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode
+  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase
 };
 const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
 struct AttrSpec {

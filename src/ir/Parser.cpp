@@ -750,6 +750,8 @@ class Parser {
         return parseEnum(out, parseLoopMode);
       case AttrKind::RoundMode:
         return parseEnum(out, parseRoundMode);
+      case AttrKind::RegionPhase:
+        return parseEnum(out, parseRegionPhase);
     }
     return false;
   }

@@ -173,6 +173,7 @@ class FunctionPrinter {
       std::string operator()(const Type& t) const { return p.type(t); }
       std::string operator()(LoopMode m) const { return quoted(loopModeName(m)); }
       std::string operator()(RoundMode m) const { return quoted(roundModeName(m)); }
+      std::string operator()(RegionPhase p) const { return quoted(regionPhaseName(p)); }
     };
     return std::visit(Visitor{*this}, v);
   }

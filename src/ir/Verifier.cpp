@@ -9,13 +9,15 @@
 
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
+#include "ir/Regions.h"
 
 namespace tilec::ir {
 namespace {
 
 class FunctionVerifier {
  public:
-  FunctionVerifier(const Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags), names_(f) {}
+  FunctionVerifier(const Function& f, DiagnosticEngine& diags)
+      : f_(f), diags_(diags), names_(f), arrays_(tileArrayValues(f)) {}
 
   bool run() {
     const Block& body = f_.body();
@@ -121,18 +123,54 @@ class FunctionVerifier {
     bool regionsOk = op.numRegions() == unsigned(opInfo(op.kind()).numRegions);
     if (regionsOk && op.kind() == OpKind::For) checkFor(op);
     if (regionsOk && op.kind() == OpKind::If) checkIf(op);
+    checkArrayOperand(op);
     for (unsigned r = 0; r < op.numRegions(); ++r) verifyRegion(op.body(r));
     // A missing operand was reported above; the op rules need every operand's type.
     if (std::all_of(op.operands().begin(), op.operands().end(), [](const Value* v) { return v != nullptr; }))
       checkRules(op);
-    for (unsigned i = 0; i < op.numResults(); ++i) visible_.insert(op.result(i));
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      visible_.insert(op.result(i));
+      checkLinear(op.result(i), &parent);
+    }
+  }
+
+  // ---- tile arrays ----
+  // A tile array is linear: each value of one (tileArrayValues) is used at most once, in
+  // its own block, by a slot write, the assembly, or the yield or loop that carries it on;
+  // and slot writes and assemblies take tile arrays only.
+  void checkArrayOperand(const Op& op) {
+    if (op.kind() != OpKind::RegionInsert && op.kind() != OpKind::RegionAssembly) return;
+    const Value* a = op.numOperands() ? op.operand(0) : nullptr;
+    if (a && !arrays_.count(a))
+      reportWithValue(Diag::IRVerify, op.loc(),
+                      std::string(op.name()) + " takes a tile array, but " + name(a) + " is not one; start it with region.array",
+                      a);
+  }
+
+  void checkLinear(const Value* v, const Block* home) {
+    if (!arrays_.count(v)) return;
+    const auto& uses = v->uses();
+    for (const Use& u : uses) {
+      const OpKind k = u.user->kind();
+      const bool carries = k == OpKind::Yield || k == OpKind::For ||
+                           ((k == OpKind::RegionInsert || k == OpKind::RegionAssembly) && u.index == 0);
+      if (uses.size() > 1 || !carries || u.user->parentBlock() != home)
+        return reportWithValue(Diag::IRVerify, u.user->loc(),
+                               "tile array " + name(v) + " is used " +
+                                   (uses.size() > 1 ? "more than once" : "by " + std::string(u.user->name()) +
+                                                          (u.user->parentBlock() != home ? " in another block" : "")) +
+                                   "; a tile array is written slot by slot and consumed once by region.assembly",
+                               v);
+    }
   }
 
   // A region's values are visible inside it only.
   void verifyRegion(const Block& b) {
     for (const auto& a : b.args()) visible_.insert(a.get());
-    for (const auto& a : b.args())
+    for (const auto& a : b.args()) {
       checkTypeExprs(a->type(), definitionLoc(a.get()), "the type of block argument " + name(a.get()));
+      checkLinear(a.get(), &b);
+    }
     verifyOps(b);
     for (const auto& op : b.ops())
       for (unsigned i = 0; i < op->numResults(); ++i) visible_.erase(op->result(i));
@@ -236,6 +274,7 @@ class FunctionVerifier {
   DiagnosticEngine& diags_;
   ValueNames names_;
   std::unordered_set<const Value*> visible_;  // lookups only; never iterated
+  const std::unordered_set<const Value*> arrays_;
   bool ok_ = true;
 };
 

@@ -91,8 +91,9 @@ class Preconditions {
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
       case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
       case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
-      case OpKind::SeqRaw:
-        return;  // no N-D precondition of their own
+      case OpKind::SeqRaw: case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert:
+      case OpKind::RegionAssembly:
+        return;  // no N-D precondition of their own (regions are 2-D by their typing rules)
       case OpKind::TransposeView:
         // The bytes of an N-D tile read transposed are no row-major collapse of anything.
         if (op.result()->type().rank() > 2)
@@ -242,7 +243,8 @@ class Rewriter {
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::TransposeView:
       case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::SetValidShape:
       case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
-      case OpKind::SeqRaw:
+      case OpKind::SeqRaw: case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert:
+      case OpKind::RegionAssembly:
         return collapseResults(op);
     }
   }

@@ -2,14 +2,19 @@
 // channel of a dma transfer or wait) is made an unroll loop, because each iteration
 // programs a different piece of hardware and a rolled loop cannot name it. Such a loop
 // needs constant bounds: a runtime bound is E0623, as is a resource picked by a runtime
-// size. Loops that only compute offsets stay loops, whatever their bounds. The decision
-// follows from what the loop variable reaches, not from whether the bound is a literal.
-// Linear in the ops times the loop nesting depth.
+// size. A loop that carries a tile array is unrolled too: every slot write has its own
+// phase (the first initializes the array, the last completes it), which a rolled body
+// cannot encode; a runtime trip count there is E1005. Loops that only compute offsets, or
+// read partition-view slots, stay loops, whatever their bounds. The decision follows
+// from what the loop variable reaches or the loop carries, not from whether the bound is
+// a literal. Linear in the ops times the loop nesting depth.
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "ir/Regions.h"
 
 namespace tilec {
 namespace {
@@ -19,7 +24,7 @@ class MarkResourceLoops final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"mark-resource-loops",
-                                "make loops whose variable picks a DMA channel unroll loops", PropSSA,
+                                "make loops that pick a DMA channel or carry a tile array unroll loops", PropSSA,
                                 PropResourceLoops, 0};
     return kInfo;
   }
@@ -28,20 +33,41 @@ class MarkResourceLoops final : public Pass {
     passes::ErrorWatch errors(ctx.diags);
     for (auto& f : m.functions()) {
       std::vector<Op*> loops;  // enclosing loops of the op being visited
-      visit(f->body(), loops, ctx.diags);
+      visit(f->body(), loops, tileArrayValues(*f), ctx.diags);
     }
     return errors.clean();
   }
 
  private:
-  static void visit(Block& b, std::vector<Op*>& loops, DiagnosticEngine& diags) {
+  static void visit(Block& b, std::vector<Op*>& loops, const std::unordered_set<const Value*>& arrays,
+                    DiagnosticEngine& diags) {
     for (auto& op : b.ops()) {
       if (const auto* channel = op->attr<std::vector<Expr>>("channel"))
         for (const Expr& e : *channel) mark(*op, e, loops, diags);
-      if (op->kind() == OpKind::For) loops.push_back(op.get());
-      for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i), loops, diags);
+      if (op->kind() == OpKind::For) {
+        markArrayLoop(*op, arrays, diags);
+        loops.push_back(op.get());
+      }
+      for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i), loops, arrays, diags);
       if (op->kind() == OpKind::For) loops.pop_back();
     }
+  }
+
+  static void markArrayLoop(Op& loop, const std::unordered_set<const Value*>& arrays, DiagnosticEngine& diags) {
+    bool carries = false;
+    for (unsigned i = 0; i < loop.numOperands(); ++i) carries = carries || arrays.count(loop.operand(i));
+    if (!carries) return;
+    if (!hasConstantBounds(loop)) {
+      diags.report(Diag::RegionLoop, loop.loc(),
+                   "this loop writes slots of a tile array, so it is unrolled (each write has its own phase), "
+                   "but its trip count is not a compile-time constant; loop over the slots with constant bounds");
+      return;
+    }
+    loop.setAttr("mode", LoopMode::Unroll);
+  }
+
+  static bool hasConstantBounds(const Op& loop) {
+    return loop.attr<Expr>("lb")->isConst() && loop.attr<Expr>("ub")->isConst() && loop.attr<Expr>("step")->isConst();
   }
 
   static void mark(const Op& user, const Expr& e, const std::vector<Op*>& loops, DiagnosticEngine& diags) {
@@ -56,9 +82,7 @@ class MarkResourceLoops final : public Pass {
                          "use constants or the variable of a loop with constant bounds");
         continue;
       }
-      const bool constant = loop->attr<Expr>("lb")->isConst() && loop->attr<Expr>("ub")->isConst() &&
-                            loop->attr<Expr>("step")->isConst();
-      if (!constant) {
+      if (!hasConstantBounds(*loop)) {
         diags.report(Diag::ResourceLoop, loop->loc(),
                      "this loop picks the channel of " + std::string(user.name()) +
                          " with its variable, so it is unrolled, but its bounds are runtime values; loop over "

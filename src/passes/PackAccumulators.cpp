@@ -180,7 +180,8 @@ class FunctionPacking {
       case OpKind::Transpose: case OpKind::TransposeView: case OpKind::Reshape:
       case OpKind::ReinterpretView: case OpKind::Slice: case OpKind::Assemble:
       case OpKind::SetValidShape: case OpKind::Move: case OpKind::DmaFill: case OpKind::DmaDrain:
-      case OpKind::DmaWait: case OpKind::SeqRequire: case OpKind::SeqRaw:
+      case OpKind::DmaWait: case OpKind::SeqRequire: case OpKind::SeqRaw: case OpKind::RegionPart:
+      case OpKind::RegionArray: case OpKind::RegionInsert: case OpKind::RegionAssembly:
         c.reasons.push_back({Reason::CannotWriteAcc,
                              "it is produced by " + std::string(def->name()) +
                                  ", which cannot write an accumulator: only the matrix unit writes acc",

@@ -28,6 +28,8 @@ enum Prop : uint32_t {
   PropResourceLoops = 1u << 9,     // loops that pick channels are unroll loops (mark-resource-loops)
   PropAieLegal = 1u << 10,         // AIE rules hold; transfers have descriptor-shaped patterns
   PropBdsAssigned = 1u << 11,      // every transfer has its descriptor and token (assign-bds)
+  PropRegionsDerived = 1u << 12,   // tile arrays proven complete, slot writes phased (derive-regions)
+  PropRegionsLowered = 1u << 13,   // no region op is left (lower-regions)
 };
 std::string propNames(uint32_t props);  // "ssa,mem-spaces"
 

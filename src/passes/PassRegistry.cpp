@@ -20,6 +20,8 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropResourceLoops, "resource-loops"},
     {PropAieLegal, "aie-legal"},
     {PropBdsAssigned, "bds"},
+    {PropRegionsDerived, "regions-derived"},
+    {PropRegionsLowered, "regions-lowered"},
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "backend/aie/AieCodec.h"
 #include "backend/aie/AieTargets.h"
+#include "backend/linx/LinxCodec.h"
 #include "backend/pto/PtoTargets.h"
 
 namespace tilec::target {
@@ -32,7 +33,7 @@ bool registerTarget(const TargetDesc& t) {
 }
 
 const std::vector<const BinaryCodec*>& allCodecs() {
-  static const std::vector<const BinaryCodec*> kCodecs = {&aie::txnCodec()};
+  static const std::vector<const BinaryCodec*> kCodecs = {&aie::txnCodec(), &linx::linxCodec()};
   return kCodecs;
 }
 

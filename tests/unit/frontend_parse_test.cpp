@@ -253,20 +253,14 @@ TEST_CASE("frontend parse: reserved syntax is parsed and rejected with E0103") {
       "kernel k() {\n"
       "  pattern c: f32 = 3;\n"
       "  region r (a) { }\n"
-      "  let t = partition(c);\n"
-      "  tile_array arr;\n"
       "}\n");
   CHECK_FALSE(p.module);
   CHECK(p.errors() ==
         "1:1 E0103 'import' is reserved for a later version; put every kernel and constant in one file\n"
         "3:3 E0103 'pattern' is reserved for a later version; build access patterns with tap, slice "
         "or a tiler's tile_at\n"
-        "4:3 E0103 'region' (tile regions) is reserved for a later version; address sub-tiles with slice and "
-        "assemble\n"
-        "5:11 E0103 'partition' (tile regions) is reserved for a later version; address sub-tiles with slice and "
-        "assemble\n"
-        "6:3 E0103 'tile_array' (tile regions) is reserved for a later version; address sub-tiles with slice and "
-        "assemble\n");
+        "4:3 E0103 'region' is reserved for a later version; borrow slots with partview(tile, [R, C]) and build "
+        "tiles with tile_array\n");
 }
 
 TEST_CASE("frontend parse: sequence kernels and the data movement built-ins are ordinary syntax") {

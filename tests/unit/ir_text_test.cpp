@@ -198,6 +198,19 @@ func @moves(%x: tensor<i32, [64]> inout, %n: index) aiv {
   seq.require {cond = %n % 4 == 0, message = "n is a multiple of 4"}
   seq.raw {args = [4096, %n], data = [1, 2], op = "blockwrite"}
 }
+
+func @regions(%x: tensor<f32, [32, 64]> in, %y: tensor<f32, [32, 64]> out, %j: index) incore {
+  %s = tile.load %x {offsets = [0, 0]} : tile<f32, [32, 64]>
+  %p = region.part %s {grid = [1, 4], index = [0, %j]} : tile<f32, [32, 16]>
+  %a = region.array {grid = [1, 2]} : tile<f32, [32, 32]>
+  %a_1 = region.insert %a, %p {grid = [1, 2], index = [0, 0], phase = "init"} : tile<f32, [32, 32]>
+  %a_2 = scf.for %i = 1 to 2 step 1 iter_args(%b = %a_1) -> (tile<f32, [32, 32]>) {
+    %b_1 = region.insert %b, %p {grid = [1, 2], index = [0, %i]} : tile<f32, [32, 32]>
+    scf.yield %b_1
+  }
+  %w = region.assembly %a_2 {grid = [1, 2]} : tile<f32, [32, 32]>
+  tile.store %w, %y {offsets = [0, 0]}
+}
 )";
 
 }  // namespace
@@ -207,7 +220,7 @@ TEST_CASE("round trip: a loop-carried accumulator with matmul_acc") { checkRound
 TEST_CASE("round trip: every vector op") { checkRoundTrip(kVector); }
 TEST_CASE("round trip: nested loops, ifs, index carries and loop modes") { checkRoundTrip(kControl); }
 TEST_CASE("round trip: cube ops, views, layouts and tensor views") { checkRoundTrip(kCube); }
-TEST_CASE("round trip: buffers and window attributes, several functions") { checkRoundTrip(kAttrs); }
+TEST_CASE("round trip: buffers and window attributes, several functions, regions") { checkRoundTrip(kAttrs); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.

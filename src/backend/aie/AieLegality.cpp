@@ -114,21 +114,12 @@ class SequenceLegality {
       tilec_txn::shimBdFields(*t, why);
       if (!why.empty()) return report(Diag::AieDescriptor, op, why);
     }
-    const VarRanges ranges = [&](const Value* v) { return loopRange(v); };
+    const VarRanges ranges = [&](const Value* v) { return passes::loopVarRange(loops_, v); };
     const Expr offsetBytes = shaped->offset * (bits / 8);
     if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) == std::optional<bool>(false))
       return report(Diag::AieDescriptor, op,
                     "the offset " + text(shaped->offset) + " (in " + dtypeName(tensor.dtype()) +
                         " elements) is not a whole number of 4-byte words; a descriptor starts on a word");
-  }
-
-  Interval loopRange(const Value* v) const {
-    for (const Op* l : loops_)
-      if (l->body().arg(0) == v) {
-        Interval lb = bounds(*l->attr<Expr>("lb")), ub = bounds(*l->attr<Expr>("ub"));
-        return {lb.lo, ub.hi ? std::optional<int64_t>(*ub.hi - 1) : std::nullopt};
-      }
-    return {};
   }
 
   std::string text(const Expr& e) const {

@@ -25,7 +25,8 @@ SeqForm seqForm(OpKind k) {
     case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul:
     case OpKind::MatmulAcc: case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::Transpose:
     case OpKind::TransposeView: case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::Slice:
-    case OpKind::Assemble: case OpKind::SetValidShape:
+    case OpKind::Assemble: case OpKind::SetValidShape: case OpKind::RegionPart: case OpKind::RegionArray:
+    case OpKind::RegionInsert: case OpKind::RegionAssembly:
       return SeqForm::TileWork;
   }
   return SeqForm::TileWork;  // not reached: every kind is named above

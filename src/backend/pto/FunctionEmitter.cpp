@@ -228,6 +228,10 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::DmaWait:
     case OpKind::SeqRequire:
     case OpKind::SeqRaw:
+    case OpKind::RegionPart:  // lower-regions turns regions into slices and assembles
+    case OpKind::RegionArray:
+    case OpKind::RegionInsert:
+    case OpKind::RegionAssembly:
       return fail(op, std::string(op.name()) + " has no PTO form");
   }
 }

@@ -182,6 +182,10 @@ class FunctionLegality {
         return report(Diag::PtoNoForm, op,
                       std::string(op.name()) + " moves data for a runtime sequence, which PTO targets do not run; "
                       "compile the sequence for a target that has sequence kernels (tilec --list-targets)");
+      case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert: case OpKind::RegionAssembly:
+        return report(Diag::PtoNoForm, op,
+                      std::string(op.name()) + " reached PTO legality unlowered; run lower-regions before it, "
+                      "which writes partition views and tile arrays as slices and assembles");
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc:  // tile-ops-2d leaves none
       case OpKind::Transpose: case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
       case OpKind::Yield: case OpKind::TensorView: case OpKind::Create: case OpKind::Add:

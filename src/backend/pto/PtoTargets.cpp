@@ -19,7 +19,7 @@ PassRegistry passes() {
 }
 
 const std::vector<std::string> kPipeline = {
-    "verify",           "unroll-loops",      "pack-accumulators", "expand-batch-matmul", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
+    "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
     "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 

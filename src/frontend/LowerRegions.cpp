@@ -1,0 +1,145 @@
+// Tile regions: `partview(t, [R, C])` borrows t as a grid of equal slots, read as `p[i, j]`;
+// `tile_array<dt>([R, C], [h, w])` is a tile built slot by slot (`arr[i, j] = e;`) and
+// finished by `assembly(arr)`. A tile array is linear: each slot write consumes the array
+// and rebinds the name to the next one, and assembly consumes it for good, so a use after
+// it is an error here; whether every slot is written exactly once is derive-regions' proof.
+#include "frontend/Lowering.h"
+
+namespace tilec::frontend {
+
+std::optional<std::vector<int64_t>> Lowerer::gridArg(const ast::Expr& e, const char* what) {
+  std::optional<std::vector<int64_t>> grid = staticShape(e, what);
+  if (grid && grid->size() != 2) {
+    error(Diag::BadShapeList, e.range,
+          std::string(what) + " has " + std::to_string(grid->size()) +
+              " entries; tile regions are 2-D, so give [rows, columns]");
+    return std::nullopt;
+  }
+  return grid;
+}
+
+std::optional<std::vector<ir::Expr>> Lowerer::slotIndex(const std::vector<ast::ExprPtr>& indices, SourceRange at) {
+  if (indices.size() != 2) {
+    error(Diag::RegionIndex, at,
+          "a slot is named by two indices [row, column], but this gives " + std::to_string(indices.size()));
+    return std::nullopt;
+  }
+  std::vector<ir::Expr> out;
+  for (const ast::ExprPtr& i : indices) {
+    std::optional<ir::Expr> e = asInt(eval(*i), "a slot index");
+    if (!e) return std::nullopt;
+    out.push_back(*e);
+  }
+  return out;
+}
+
+// False (after an error) when `b` is a tile array assembly has consumed.
+bool Lowerer::usableArray(const Binding& b, SourceRange at) {
+  if (!b.val.assembledAt) return true;
+  error(Diag::RegionArrayConsumed, at,
+        "tile array '" + b.name + "' was consumed by assembly; use the tile assembly returned")
+      .notes.push_back({"assembled here", *b.val.assembledAt});
+  return false;
+}
+
+Val Lowerer::callPartview(ir::OpKind, const CallArgs& a) {
+  Val parent = eval(a.pos(0));
+  ir::Value* t = asTile(parent, "the parent of partview");
+  std::optional<std::vector<int64_t>> grid = gridArg(a.pos(1), "the partition grid");
+  if (!t || !grid) return Val::poison(a.call.range);
+  const ir::Type& type = t->type();
+  if (type.rank() != 2 || type.shape()[0] % (*grid)[0] != 0 || type.shape()[1] % (*grid)[1] != 0) {
+    error(Diag::RegionGrid, a.pos(1).range,
+          "a [" + std::to_string((*grid)[0]) + ", " + std::to_string((*grid)[1]) + "] grid cannot cut " +
+              typeText(type) + " into equal slots; the tile must be 2-D and the counts must divide its rows and columns");
+    return Val::poison(a.call.range);
+  }
+  Val v = Val::ssa(ValKind::PartView, t, a.call.range);
+  v.grid = *grid;
+  return v;
+}
+
+Val Lowerer::callTileArray(ir::OpKind kind, const CallArgs& a) {
+  std::optional<std::vector<int64_t>> grid = gridArg(a.pos(0), "the tile-array grid");
+  std::optional<std::vector<int64_t>> slot = gridArg(a.pos(1), "the slot shape");
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
+  if (!grid || !slot || !space) return Val::poison(a.call.range);
+  std::vector<int64_t> whole = {(*grid)[0] * (*slot)[0], (*grid)[1] * (*slot)[1]};
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, whole, {}, *space, std::nullopt, &target_);
+  Val made = tileOp(kind, {}, {{"grid", *grid}}, declared, a.call.range);
+  if (made.isPoison()) return made;
+  made.kind = ValKind::TileArray;
+  made.grid = *grid;
+  return made;
+}
+
+Val Lowerer::callAssembly(ir::OpKind kind, const CallArgs& a) {
+  const auto* name = ast::dynCast<ast::NameRef>(&a.pos(0));
+  Binding* b = name ? scopes_.lookup(name->name) : nullptr;
+  if (!b || b->val.kind != ValKind::TileArray) {
+    Val v = eval(a.pos(0));
+    if (!v.isPoison())
+      error(Diag::WrongValueKind, a.pos(0).range,
+            "assembly takes a tile array by name, but this is " + std::string(valKindName(v.kind)) +
+                "; build one with tile_array<dtype>([rows, columns], [slot rows, slot columns])");
+    return Val::poison(a.call.range);
+  }
+  if (!usableArray(*b, a.pos(0).range) || !b->val.value) return Val::poison(a.call.range);
+  Val whole = tileOp(kind, {{b->val.value, a.pos(0).range}}, {{"grid", b->val.grid}}, ir::Type(), a.call.range);
+  b->val.assembledAt = a.call.range;
+  return whole;
+}
+
+Val Lowerer::evalIndex(const ast::Index& x) {
+  Binding* b = scopes_.lookup(x.name);
+  if (!b) {
+    error(Diag::UnknownName, x.nameRange, "unknown name '" + x.name + "'; declare it before using it");
+    return Val::poison(x.range);
+  }
+  if (b->val.isPoison()) return Val::poison(x.range);
+  if (b->val.kind == ValKind::TileArray) {
+    error(Diag::RegionArrayConsumed, x.range,
+          "slots of tile array '" + x.name + "' cannot be read while it is built; read them after assembly, "
+          "e.g. partview(assembly(" + x.name + "), [R, C])[i, j]");
+    return Val::poison(x.range);
+  }
+  if (b->val.kind != ValKind::PartView) {
+    std::string fix = b->val.kind == ValKind::Tile ? "cut it first: let p = partview(" + x.name + ", [R, C]);"
+                                                   : "index a partition view";
+    error(Diag::WrongValueKind, x.nameRange,
+          "'" + x.name + "' is " + valKindName(b->val.kind) + " and has no slots; " + fix);
+    return Val::poison(x.range);
+  }
+  std::optional<std::vector<ir::Expr>> index = slotIndex(x.indices, x.range);
+  if (!index) return Val::poison(x.range);
+  return tileOp(ir::OpKind::RegionPart, {{b->val.value, x.nameRange}}, {{"grid", b->val.grid}, {"index", *index}},
+                ir::Type(), x.range);
+}
+
+void Lowerer::lowerSlotWrite(const ast::Assign& a, Binding& b) {
+  Val v = eval(*a.value);
+  if (b.val.isPoison()) return;
+  if (b.val.kind != ValKind::TileArray) {
+    error(Diag::WrongValueKind, a.nameRange,
+          "'" + a.name + "' is " + valKindName(b.val.kind) +
+              "; only a tile array's slots are written, e.g. arr[i, j] = e with arr = tile_array<f32>(...)");
+    return;
+  }
+  if (a.compound) {
+    error(Diag::RegionSlotTwice, a.opRange,
+          "a slot of tile array '" + a.name + "' is written once; compute the value first, then assign it with '='");
+    return;
+  }
+  if (!usableArray(b, a.nameRange)) return;
+  std::optional<std::vector<ir::Expr>> index = slotIndex(a.indices, a.nameRange);
+  ir::Value* slot = asTile(v, "the value written into a slot");
+  if (!index || !slot || !b.val.value) return;
+  Val next = tileOp(ir::OpKind::RegionInsert, {{b.val.value, a.nameRange}, {slot, v.range}},
+                    {{"grid", b.val.grid}, {"index", *index}}, ir::Type(), a.range);
+  if (next.isPoison()) return;
+  next.value->setName(a.name);
+  b.val.value = next.value;
+  b.assignedAt = a.range;
+}
+
+}  // namespace tilec::frontend

@@ -1,0 +1,36 @@
+#include "ir/Regions.h"
+
+#include "ir/OpDefs.h"
+
+namespace tilec::ir {
+namespace {
+
+void collect(const Block& b, std::unordered_set<const Value*>& arrays) {
+  for (const auto& op : b.ops()) {
+    const bool regionsOk = op->numRegions() == unsigned(opInfo(op->kind()).numRegions);
+    if (op->kind() == OpKind::RegionArray || op->kind() == OpKind::RegionInsert)
+      for (unsigned i = 0; i < op->numResults(); ++i) arrays.insert(op->result(i));
+    if (op->kind() == OpKind::For && regionsOk)
+      for (unsigned i = 0; i < op->numOperands() && i < op->numResults() && i + 1 < op->body().numArgs(); ++i)
+        if (arrays.count(op->operand(i))) {
+          arrays.insert(op->body().arg(i + 1));
+          arrays.insert(op->result(i));
+        }
+    for (unsigned r = 0; r < op->numRegions(); ++r) collect(op->body(r), arrays);
+    if (op->kind() == OpKind::If)
+      for (unsigned r = 0; r < op->numRegions(); ++r)
+        if (const Op* y = op->body(r).back(); y && y->kind() == OpKind::Yield)
+          for (unsigned i = 0; i < y->numOperands() && i < op->numResults(); ++i)
+            if (arrays.count(y->operand(i))) arrays.insert(op->result(i));
+  }
+}
+
+}  // namespace
+
+std::unordered_set<const Value*> tileArrayValues(const Function& f) {
+  std::unordered_set<const Value*> arrays;
+  collect(f.body(), arrays);
+  return arrays;
+}
+
+}  // namespace tilec::ir

@@ -1,0 +1,166 @@
+// derive-regions: the static proofs of tile regions, and the phase of every slot write.
+//  - A tile array is built by one straight chain of slot writes ending in its assembly
+//    (loops that carry one were unrolled by mark-resource-loops and unroll-loops): each
+//    slot index is a constant (E1006), each slot is written exactly once (E1003) and
+//    every slot before the assembly (E1002); an array that is never assembled, or flows
+//    through a branch or a loop, escapes (E1004).
+//  - The writes get their phases in chain order: init, middle..., last; one write alone
+//    is init_last. The assembly itself is no write.
+//  - A partition-view slot index must provably stay inside the grid, given the bounds of
+//    the loops around it (E0222): it names hardware ranges, so "probably" is not enough.
+// One walk over each function plus one walk along each array's chain: linear.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec {
+namespace {
+using namespace ir;
+
+std::string slotStr(const std::vector<int64_t>& s) { return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + "]"; }
+
+class RegionDeriver {
+ public:
+  RegionDeriver(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+
+  void run() { visit(f_.body()); }
+
+ private:
+  void visit(Block& b) {
+    for (auto& op : b.ops()) {
+      if (op->kind() == OpKind::RegionArray) followArray(*op);
+      if (op->kind() == OpKind::RegionPart) checkPartIndex(*op);
+      if (op->kind() == OpKind::For) loops_.push_back(op.get());
+      for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i));
+      if (op->kind() == OpKind::For) loops_.pop_back();
+    }
+  }
+
+  void checkPartIndex(const Op& part) {
+    const auto& grid = *part.attr<std::vector<int64_t>>("grid");
+    const auto& index = *part.attr<std::vector<Expr>>("index");
+    const VarRanges ranges = [&](const Value* v) { return passes::loopVarRange(loops_, v); };
+    for (size_t axis = 0; axis < 2; ++axis) {
+      const bool inside = prove(CmpKind::GE, index[axis], Expr::constant(0), ranges) == std::optional<bool>(true) &&
+                          prove(CmpKind::LT, index[axis], Expr::constant(grid[axis]), ranges) == std::optional<bool>(true);
+      if (!inside)
+        diags_.report(Diag::RegionIndex, part.loc(),
+                      std::string("cannot prove that ") + (axis ? "column" : "row") + " index " + text(index[axis]) +
+                          " of this slot stays in 0.." + std::to_string(grid[axis] - 1) + " of the " +
+                          passes::shapeStr(grid) + " grid; index with a loop variable whose bounds keep it inside");
+    }
+  }
+
+  // Walks the chain of writes from `array` to its assembly.
+  void followArray(Op& array) {
+    const auto& grid = *array.attr<std::vector<int64_t>>("grid");
+    std::map<std::vector<int64_t>, Op*> written;
+    std::vector<Op*> writes;
+    Value* current = array.result();
+    for (;;) {
+      if (current->uses().size() != 1) {
+        if (current->uses().empty())
+          diags_.report(Diag::RegionEscape, array.loc(),
+                        "tile array '" + name(array) + "' is never assembled; finish it with assembly(" +
+                            name(array) + ") once every slot is written");
+        return;  // more than one use: the verifier's linearity error
+      }
+      Op* user = current->uses().front().user;
+      if (user->kind() == OpKind::RegionAssembly) break;
+      if (user->kind() != OpKind::RegionInsert) return escape(array, *user);
+      std::optional<std::vector<int64_t>> slot = constantSlot(*user);
+      if (!slot) return;
+      if (auto [it, fresh] = written.emplace(*slot, user); !fresh) {
+        Diagnostic& d = diags_.report(Diag::RegionSlotTwice, user->loc(),
+                                      "slot " + slotStr(*slot) + " of tile array '" + name(array) +
+                                          "' is written a second time; write each slot exactly once");
+        passes::addNote(d, it->second->loc(), "first written here");
+        return;
+      }
+      writes.push_back(user);
+      current = user->result();
+    }
+    const Op& assembly = *current->uses().front().user;
+    if (int64_t(written.size()) != grid[0] * grid[1]) return reportMissing(array, assembly, grid, written);
+    for (size_t i = 0; i < writes.size(); ++i)
+      writes[i]->setAttr("phase", writes.size() == 1 ? RegionPhase::InitLast
+                                  : i == 0            ? RegionPhase::Init
+                                  : i + 1 == writes.size() ? RegionPhase::Last
+                                                           : RegionPhase::Middle);
+  }
+
+  std::optional<std::vector<int64_t>> constantSlot(const Op& write) {
+    std::vector<int64_t> slot;
+    for (const Expr& e : *write.attr<std::vector<Expr>>("index")) {
+      if (!e.isConst()) {
+        diags_.report(Diag::RegionSlotDynamic, write.loc(),
+                      "this slot write's index " + text(e) +
+                          " is not a compile-time constant; write slots inside loops with constant bounds "
+                          "(they are unrolled) or with constant indices");
+        return std::nullopt;
+      }
+      slot.push_back(e.constValue());
+    }
+    return slot;
+  }
+
+  void escape(const Op& array, const Op& user) {
+    const bool branch = user.kind() == OpKind::Yield && user.parentBlock()->parentOp() &&
+                        user.parentBlock()->parentOp()->kind() == OpKind::If;
+    diags_.report(Diag::RegionEscape, user.loc(),
+                  "tile array '" + name(array) + "' " +
+                      (branch ? "is written under a condition; write every slot on every path, outside the branch"
+                              : "is carried by " + std::string(user.name()) +
+                                    ", which is not a slot write; slot-writing loops must be unrolled "
+                                    "(run mark-resource-loops and unroll-loops first)"));
+  }
+
+  void reportMissing(const Op& array, const Op& assembly, const std::vector<int64_t>& grid,
+                     const std::map<std::vector<int64_t>, Op*>& written) {
+    std::string missing;
+    int64_t count = 0;
+    for (int64_t i = 0; i < grid[0]; ++i)
+      for (int64_t j = 0; j < grid[1]; ++j)
+        if (!written.count({i, j}) && count++ < 8) missing += std::string(missing.empty() ? "" : ", ") + slotStr({i, j});
+    if (count > 8) missing += " and " + std::to_string(count - 8) + " more";
+    Diagnostic& d = diags_.report(Diag::RegionSlotMissing, assembly.loc(),
+                                  "tile array '" + name(array) + "' is assembled with " + std::to_string(count) +
+                                      " of its " + std::to_string(grid[0] * grid[1]) + " slots never written (" +
+                                      missing + "); write every slot before assembly");
+    passes::addNote(d, array.loc(), "the array is created here");
+  }
+
+  static std::string name(const Op& array) {
+    return array.result()->name().empty() ? std::string("array") : array.result()->name();
+  }
+  static std::string text(const Expr& e) {
+    return e.str([](const Value* v) { return v->name(); });
+  }
+
+  Function& f_;
+  DiagnosticEngine& diags_;
+  std::vector<const Op*> loops_;
+};
+
+class DeriveRegions final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"derive-regions",
+                                "prove tile-array coverage and slot indices; give each slot write its phase",
+                                PropUnrolled | PropResourceLoops, PropRegionsDerived, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    return passes::runOnFunctions<RegionDeriver>(m, ctx.diags);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createDeriveRegionsPass() { return std::make_unique<DeriveRegions>(); }
+
+}  // namespace tilec
