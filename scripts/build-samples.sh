@@ -3,7 +3,9 @@
 # build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir, and every
 # samples/aie/*.tile (runtime sequences) for npu1 to build/samples/aie/<name>.bin (the TXN
 # stream, with the sizes of the sample's `// static:` line), <name>.txt (its words as text)
-# and <name>.h (the C++ builder that makes the stream for any sizes at dispatch).
+# and <name>.h (the C++ builder that makes the stream for any sizes at dispatch), and every
+# samples/linx/*.tile (tile-region kernels) to build/samples/linx/<name>.s (the block
+# listing) and <name>.bin (its header words).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +45,17 @@ for sample in samples/aie/*.tile; do
     echo "  aie/$name: samples/aie/$name.tile -> build/samples/aie/$name.{bin,txt,h}"
   else
     failed+=("aie/$name")
+  fi
+done
+
+mkdir -p "$out/linx"
+for sample in samples/linx/*.tile; do
+  name=$(basename "$sample" .tile)
+  if "$build/tilec" "$sample" --target=linx -o "$out/linx/$name.s" &&
+     "$build/tilec" "$sample" --target=linx --emit=linx-bin -o "$out/linx/$name.bin"; then
+    echo "  linx/$name: samples/linx/$name.tile -> build/samples/linx/$name.{s,bin}"
+  else
+    failed+=("linx/$name")
   fi
 done
 

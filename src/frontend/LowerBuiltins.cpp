@@ -14,12 +14,12 @@ using K = ir::OpKind;
 
 const std::vector<BuiltinSig>& builtins() {
   static const std::vector<BuiltinSig> table = {
-      {"load", K::Load, 3, 3, {"valid", "space"}, false,
-       "load(tensor, [offsets], [shape], valid = [...], space = ...)", &L::callLoad},
+      {"load", K::Load, 3, 3, {"valid", "space", "layout"}, false,
+       "load(tensor, [offsets], [shape], valid = [...], space = ..., layout = ...)", &L::callLoad},
       {"store", K::Store, 3, 3, {}, false, "store(tensor, [offsets], tile)", &L::callStore},
-      {"create", K::Create, 1, 1, {"space", "valid"}, true, "create<dtype>([shape], space = ..., valid = [...])",
+      {"create", K::Create, 1, 1, {"space", "valid", "layout"}, true, "create<dtype>([shape], space = ..., valid = [...], layout = ...)",
        &L::callCreate},
-      {"full", K::Full, 2, 2, {"space", "valid"}, true, "full<dtype>([shape], value, space = ..., valid = [...])",
+      {"full", K::Full, 2, 2, {"space", "valid", "layout"}, true, "full<dtype>([shape], value, space = ..., valid = [...], layout = ...)",
        &L::callFull},
       {"cast", K::Cast, 1, 1, {"rmode"}, true, "cast<dtype>(tile, rmode = ...)", &L::callCast},
       {"exp", K::Exp, 1, 1, {}, false, "exp(tile)", &L::callUnary},
@@ -56,7 +56,7 @@ const std::vector<BuiltinSig>& builtins() {
        "slice(tile, [offsets], [shape], valid = [...]), or of a tensor slice(tensor, [offsets], [sizes], steps = [...])",
        &L::callSlice},
       {"assemble", K::Assemble, 3, 3, {}, false, "assemble(target, source, [offsets])", &L::callAssemble},
-      {"move", K::Move, 1, 1, {"space"}, false, "move(tile, space = ...)", &L::callMove},
+      {"move", K::Move, 1, 1, {"space", "layout"}, false, "move(tile, space = ..., layout = ...)", &L::callMove},
       {"set_valid_shape", K::SetValidShape, 2, 2, {}, false, "set_valid_shape(tile, [valid])", &L::callSetValid},
       // Overloaded on integers and tiles; `kind` is the tile-tile op.
       {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
@@ -64,8 +64,8 @@ const std::vector<BuiltinSig>& builtins() {
       {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
       // ---- tile regions (LowerRegions.cpp) ----
       {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
-      {"tile_array", K::RegionArray, 2, 2, {"space"}, true,
-       "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ...)", &L::callTileArray},
+      {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
+       "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ..., layout = ...)", &L::callTileArray},
       {"assembly", K::RegionAssembly, 1, 1, {}, false, "assembly(array)", &L::callAssembly},
       // ---- runtime sequences (LowerSequence.cpp) ----
       {"tap", K::DmaFill, 4, 4, {}, false, "tap(tensor, offset, [sizes], [strides])", &L::callTap},
@@ -289,6 +289,20 @@ std::optional<ir::SpaceId> Lowerer::spaceArg(const ast::Expr* e) {
   return spaceNamed(name ? name->name : text(e->range), e->range);
 }
 
+std::optional<Lowerer::LayoutChoice> Lowerer::layoutArg(const ast::Expr* e) {
+  if (!e) return LayoutChoice();
+  const auto* ref = ast::dynCast<ast::NameRef>(e);
+  const std::string name = ref ? ref->name : text(e->range);
+  for (const char* allowed : target_.layouts)
+    if (name == allowed) return LayoutChoice(ir::namedLayout(name));
+  std::string choices;
+  for (const char* allowed : target_.layouts) choices += std::string(choices.empty() ? "" : ", ") + allowed;
+  error(Diag::BadKeywordValue, e->range,
+        choices.empty() ? std::string("target ") + target_.name + " lays tiles out itself; remove layout ="
+                        : "'" + name + "' is not a layout " + target_.name + " kernels may name; use " + choices);
+  return std::nullopt;
+}
+
 std::optional<ir::SpaceId> Lowerer::spaceNamed(const std::string& name, SourceRange at) {
   std::optional<ir::SpaceId> space = target_.parseSpace(name);
   if (!space || *space == ir::kNoSpace) {
@@ -308,8 +322,9 @@ Val Lowerer::callLoad(ir::OpKind kind, const CallArgs& a) {
   std::optional<std::vector<int64_t>> shape = staticShape(a.pos(2), "the tile shape");
   std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
   std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
-  if (!t || !offsets || !shape || !valid || !space) return Val::poison(a.call.range);
-  ir::Type declared = ir::Type::tile(t->type().dtype(), *shape, *valid, *space, std::nullopt, &target_);
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!t || !offsets || !shape || !valid || !space || !layout) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(t->type().dtype(), *shape, *valid, *space, *layout, &target_);
   return tileOp(kind, {{t, tensor.range}}, {{"offsets", *offsets}}, declared, a.call.range);
 }
 
@@ -342,8 +357,9 @@ Val Lowerer::callCreate(ir::OpKind kind, const CallArgs& a) {
   std::optional<std::vector<int64_t>> shape = staticShape(a.pos(0), "the tile shape");
   std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
   std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
-  if (!shape || !valid || !space) return Val::poison(a.call.range);
-  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, &target_);
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!shape || !valid || !space || !layout) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, *layout, &target_);
   return tileOp(kind, {}, {}, declared, a.call.range);
 }
 
@@ -353,21 +369,25 @@ Val Lowerer::callFull(ir::OpKind kind, const CallArgs& a) {
   ir::Value* scalar = scalarOperand(value, *a.call.typeArg, "the fill value");
   std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
   std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
-  if (!shape || !scalar || !valid || !space) return Val::poison(a.call.range);
-  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, std::nullopt, &target_);
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!shape || !scalar || !valid || !space || !layout) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, *layout, &target_);
   return tileOp(kind, {{scalar, value.range}}, {}, declared, a.call.range);
 }
 
 Val Lowerer::callMove(ir::OpKind kind, const CallArgs& a) {
   Val tile = eval(a.pos(0));
   ir::Value* t = asTile(tile, "the operand of move");
-  if (!a.kw("space")) {
-    error(Diag::BuiltinArity, a.call.range, "move needs a target memory space; call it as move(t, space = vec)");
+  if (!a.kw("space") && !a.kw("layout")) {
+    error(Diag::BuiltinArity, a.call.range,
+          "move needs a target memory space or layout; call it as move(t, space = vec) or move(t, layout = nz)");
     return Val::poison(a.call.range);
   }
-  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
-  if (!t || !space) return Val::poison(a.call.range);
-  return tileOp(kind, {{t, tile.range}}, {}, t->type().withSpace(*space, target_), a.call.range);
+  std::optional<ir::SpaceId> space = a.kw("space") ? spaceArg(a.kw("space")) : std::optional<ir::SpaceId>(ir::kNoSpace);
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!t || !space || !layout) return Val::poison(a.call.range);
+  ir::Type moved = a.kw("space") ? t->type().withSpace(*space, target_) : t->type();
+  return tileOp(kind, {{t, tile.range}}, {}, *layout ? moved.withLayout(**layout) : moved, a.call.range);
 }
 
 // ---------------------------------------------------------------- compute

@@ -63,9 +63,10 @@ Val Lowerer::callTileArray(ir::OpKind kind, const CallArgs& a) {
   std::optional<std::vector<int64_t>> grid = gridArg(a.pos(0), "the tile-array grid");
   std::optional<std::vector<int64_t>> slot = gridArg(a.pos(1), "the slot shape");
   std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
-  if (!grid || !slot || !space) return Val::poison(a.call.range);
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!grid || !slot || !space || !layout) return Val::poison(a.call.range);
   std::vector<int64_t> whole = {(*grid)[0] * (*slot)[0], (*grid)[1] * (*slot)[1]};
-  ir::Type declared = ir::Type::tile(*a.call.typeArg, whole, {}, *space, std::nullopt, &target_);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, whole, {}, *space, *layout, &target_);
   Val made = tileOp(kind, {}, {{"grid", *grid}}, declared, a.call.range);
   if (made.isPoison()) return made;
   made.kind = ValKind::TileArray;

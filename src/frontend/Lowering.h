@@ -196,6 +196,9 @@ class Lowerer {
   std::optional<std::vector<ir::Expr>> intList(const ast::Expr& e, const char* what);
   std::optional<std::vector<ir::Expr>> validList(const ast::Expr* e, const std::vector<int64_t>& shape);
   std::optional<ir::SpaceId> spaceArg(const ast::Expr* e);
+  // `layout = NAME`: the named layout (nullopt inside when not given), or nullopt after an error.
+  using LayoutChoice = std::optional<ir::TileLayout>;
+  std::optional<LayoutChoice> layoutArg(const ast::Expr* e);
   std::optional<ir::SpaceId> spaceNamed(const std::string& name, SourceRange at);
   Val callLoad(ir::OpKind, const CallArgs& a);
   Val callStore(ir::OpKind, const CallArgs& a);

@@ -664,10 +664,15 @@ class Parser {
     return s + "]";
   }
 
-  // layout=<blayout>/<slayout>/<fractal>/pad<N>
+  // layout=<blayout>/<slayout>/<fractal>/pad<N>, or layout=cube_m16|cube_m32|cube_n8
   bool parseLayout(std::optional<TileLayout>& out) {
     advance();
     if (!expect(Tok::Assign, "'=' after 'layout'")) return false;
+    if (auto cube = at(Tok::Ident) ? namedLayout(tok().text) : std::nullopt; cube && cube->cells != CubeCells::None) {
+      advance();
+      out = cube;
+      return true;
+    }
     TileLayout l;
     auto b = at(Tok::Ident) ? parseBLayout(tok().text) : std::nullopt;
     if (!b) return error(tok(), "expected row_major or col_major, found " + describe(tok()));

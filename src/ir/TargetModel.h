@@ -52,6 +52,7 @@ struct TargetModel {
   // ops), when the target has them.
   std::optional<KernelKind> sequenceKind = std::nullopt;
   std::vector<RawOpDesc> rawOps = {};  // what seq.raw may name
+  std::vector<const char*> layouts = {};  // the named layouts (ir::namedLayout) kernels may give a tile
 
   const RawOpDesc* rawOp(std::string_view name) const {
     for (const RawOpDesc& r : rawOps)

@@ -83,6 +83,35 @@ std::optional<SLayout> parseSLayout(std::string_view s) {
   return lookupName<SLayout>(kSLayoutNames, s);
 }
 
+namespace {
+struct NamedLayout {
+  const char* name;
+  TileLayout layout;
+};
+const NamedLayout kNamedLayouts[] = {
+    {"row_major", {BLayout::RowMajor, SLayout::NoneBox, 512, PadValue::Null, CubeCells::None}},
+    {"col_major", {BLayout::ColMajor, SLayout::NoneBox, 512, PadValue::Null, CubeCells::None}},
+    {"nz", {BLayout::ColMajor, SLayout::RowMajor, 512, PadValue::Null, CubeCells::None}},
+    {"zn", {BLayout::RowMajor, SLayout::ColMajor, 512, PadValue::Null, CubeCells::None}},
+    {"acc", {BLayout::ColMajor, SLayout::RowMajor, 1024, PadValue::Null, CubeCells::None}},
+    {"cube_m16", {BLayout::ColMajor, SLayout::RowMajor, 128, PadValue::Null, CubeCells::M16}},
+    {"cube_m32", {BLayout::ColMajor, SLayout::RowMajor, 128, PadValue::Null, CubeCells::M32}},
+    {"cube_n8", {BLayout::RowMajor, SLayout::ColMajor, 128, PadValue::Null, CubeCells::N8}},
+};
+}  // namespace
+
+std::optional<TileLayout> namedLayout(std::string_view name) {
+  for (const NamedLayout& n : kNamedLayouts)
+    if (name == n.name) return n.layout;
+  return std::nullopt;
+}
+
+const char* layoutName(const TileLayout& l) {
+  for (const NamedLayout& n : kNamedLayouts)
+    if (l == n.layout) return n.name;
+  return nullptr;
+}
+
 TileLayout transposedLayout(const TileLayout& l) {
   auto flip = [](BLayout b) { return b == BLayout::RowMajor ? BLayout::ColMajor : BLayout::RowMajor; };
   TileLayout t = l;
@@ -229,7 +258,9 @@ std::string Type::str(const std::function<std::string(const Value*)>& name) cons
       std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + joinInts(shape_);
       if (!hasFullValid()) s += ", valid=" + joinExprs(valid_, name);
       if (space_ != kNoSpace) s += std::string(", ") + spaceName();
-      if (layout_ != defaultLayout(space_, shape_, model_))
+      if (layout_.cells != CubeCells::None)
+        s += std::string(", layout=") + layoutName(layout_);
+      else if (layout_ != defaultLayout(space_, shape_, model_))
         s += std::string(", layout=") + blayoutName(layout_.blayout) + "/" +
              slayoutName(layout_.slayout) + "/" + std::to_string(layout_.fractal) + "/pad" +
              std::to_string(int(layout_.pad));

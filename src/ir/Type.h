@@ -37,16 +37,28 @@ const char* slayoutName(SLayout s);                    // "none_box" / ...
 std::optional<BLayout> parseBLayout(std::string_view s);
 std::optional<SLayout> parseSLayout(std::string_view s);
 
+// The 128-byte CELL order of a LinxISA cube layout (docs/linx.md); None for the others.
+enum class CubeCells : uint8_t { None, M16, M32, N8 };
+
 struct TileLayout {
   BLayout blayout = BLayout::RowMajor;
   SLayout slayout = SLayout::NoneBox;
   int fractal = 512;  // bytes
   PadValue pad = PadValue::Null;
+  CubeCells cells = CubeCells::None;
   bool operator==(const TileLayout& o) const {
-    return blayout == o.blayout && slayout == o.slayout && fractal == o.fractal && pad == o.pad;
+    return blayout == o.blayout && slayout == o.slayout && fractal == o.fractal && pad == o.pad &&
+           cells == o.cells;
   }
   bool operator!=(const TileLayout& o) const { return !(*this == o); }
 };
+// The layouts a kernel names (`layout = nz`): row_major and col_major (unboxed), nz
+// (column-major 512-byte boxes, row-major inside: a matmul's left operand), zn (its
+// transpose), acc (nz with 1024-byte boxes), and the cube layouts cube_m16, cube_m32 and
+// cube_n8. A target model says which of them its kernels may name.
+std::optional<TileLayout> namedLayout(std::string_view name);
+const char* layoutName(const TileLayout& l);  // nullptr for a layout without a name
+
 // The layout a tile in `space` with 2D `shape` has unless stated otherwise: the model's
 // rule for a placed tile; for an unplaced one (or no model), row-major unboxed, except
 // that a [N, 1] column vector (a row reduction's result) is column-major.

@@ -30,6 +30,9 @@ enum Prop : uint32_t {
   PropBdsAssigned = 1u << 11,      // every transfer has its descriptor and token (assign-bds)
   PropRegionsDerived = 1u << 12,   // tile arrays proven complete, slot writes phased (derive-regions)
   PropRegionsLowered = 1u << 13,   // no region op is left (lower-regions)
+  PropLinxLegal = 1u << 14,        // linx rules hold: slots proven CELL ranges, ops with a block form
+  PropLinxOffsets = 1u << 15,      // every region slot has its offset, immediate and register (linx-offsets)
+  PropLinxHands = 1u << 16,        // every bound tile has its hand of the tile queue (linx-hands)
 };
 std::string propNames(uint32_t props);  // "ssa,mem-spaces"
 

@@ -22,6 +22,9 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropBdsAssigned, "bds"},
     {PropRegionsDerived, "regions-derived"},
     {PropRegionsLowered, "regions-lowered"},
+    {PropLinxLegal, "linx-legal"},
+    {PropLinxOffsets, "linx-offsets"},
+    {PropLinxHands, "linx-hands"},
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "backend/aie/AieCodec.h"
 #include "backend/aie/AieTargets.h"
 #include "backend/linx/LinxCodec.h"
+#include "backend/linx/LinxTargets.h"
 #include "backend/pto/PtoTargets.h"
 
 namespace tilec::target {
@@ -10,7 +11,8 @@ namespace {
 
 std::vector<const TargetDesc*>& registry() {
   static std::vector<const TargetDesc*> targets = {&pto::a2a3Target(), &pto::a5Target(),
-                                                  &aie::npuTarget(aie::Npu::Npu1), &aie::npuTarget(aie::Npu::Npu2)};
+                                                  &aie::npuTarget(aie::Npu::Npu1), &aie::npuTarget(aie::Npu::Npu2),
+                                                  &linx::linxTarget()};
   return targets;
 }
 

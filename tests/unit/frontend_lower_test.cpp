@@ -303,9 +303,9 @@ TEST_CASE("frontend lower errors: built-in arity, keywords and type arguments") 
       "}\n");
   CHECK(l.ir.empty());
   CHECK(l.errors() ==
-        "2:30 E0706 'load' has no keyword argument 'spaec'; it accepts valid and space\n"
+        "2:30 E0706 'load' has no keyword argument 'spaec'; it accepts valid, space and layout\n"
         "2:57 E0706 keyword argument 'valid' is given twice; remove one\n"
-        "3:11 E0705 'load' takes 3 positional arguments but 2 were given; call it as load(tensor, [offsets], [shape], valid = [...], space = ...)\n"
+        "3:11 E0705 'load' takes 3 positional arguments but 2 were given; call it as load(tensor, [offsets], [shape], valid = [...], space = ..., layout = ...)\n"
         "4:18 E0705 'exp' takes 1 positional argument but 2 were given; call it as exp(tile)\n"
         "5:11 E0711 unknown function 'frob'; docs/language.md lists the built-in functions\n"
         "6:11 E0705 'cast' needs an element type; call it as cast<dtype>(tile, rmode = ...)\n");

@@ -1,0 +1,100 @@
+// linx-hands: which hand (T, U, M, N) each tile is bound to. A binder names a source by
+// its place among the tiles bound to the same hand since (T#1 is the latest, T#16 the
+// oldest it can name), so every tile must be read before 16 more tiles join its hand.
+// Tiles are taken in binding order; a tile whose reads end within 16 blocks tries T
+// first, a longer-lived one the other hands first, and it takes the first hand where
+// neither it nor any tile still read from that hand would be pushed out of reach. The
+// hand is the result's `buffers` attribute, so --emit-ir shows it; a tile no hand can
+// keep in reach is E1105. Linear in the blocks times the tiles live at once.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend/linx/LinxBlocks.h"
+#include "backend/linx/LinxTargets.h"
+#include "ir/IRText.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec::linx {
+namespace {
+using namespace ir;
+
+constexpr int kHands = 4;
+constexpr int64_t kReach = 16;
+
+struct Live {
+  const Value* tile;
+  size_t lastRead;   // block index of its last read
+  int64_t joined = 0;  // tiles bound to its hand after it so far
+};
+
+class HandAssigner {
+ public:
+  HandAssigner(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+
+  void run() {
+    const std::vector<PlannedBlock> blocks = planBlocks(f_);
+    std::map<const Value*, size_t> lastRead;
+    for (size_t i = 0; i < blocks.size(); ++i)
+      for (const PlannedSource& s : blocks[i].sources) lastRead[s.tile] = i;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      retire(i);
+      const Value* tile = blocks[i].pushed;
+      if (!tile) continue;
+      const size_t last = lastRead.count(tile) ? lastRead[tile] : i;
+      if (!place(tile, i, last)) return report(*blocks[i].op, tile);
+    }
+  }
+
+ private:
+  // Tiles whose last read is before block i no longer constrain their hand.
+  void retire(size_t i) {
+    for (auto& hand : live_)
+      hand.erase(std::remove_if(hand.begin(), hand.end(), [&](const Live& l) { return l.lastRead < i; }), hand.end());
+  }
+
+  bool place(const Value* tile, size_t at, size_t last) {
+    const bool shortLived = int64_t(last - at) <= kReach;
+    const int order[2][kHands] = {{1, 2, 3, 0}, {0, 1, 2, 3}};
+    for (int h : order[shortLived]) {
+      bool fits = true;
+      for (const Live& l : live_[h]) fits = fits && l.joined + 1 < kReach;
+      if (!fits) continue;
+      for (Live& l : live_[h]) ++l.joined;
+      live_[h].push_back({tile, last});
+      handOwner(tile)->setAttr("buffers", std::vector<int64_t>{h});
+      return true;
+    }
+    return false;
+  }
+
+  void report(const Op& op, const Value* tile) {
+    ValueNames names(f_);
+    diags_.report(Diag::LinxQueueDepth, op.loc(),
+                  "the tile '%" + names(tile) + "' bound here cannot be kept within reach: each of the four hands " +
+                      "(T, U, M, N) already holds tiles that are read again after 15 more joined it, and a binder " +
+                      "names only the latest 16 of a hand; read tiles sooner after they are made, or make them again "
+                      "closer to their use");
+  }
+
+  Function& f_;
+  DiagnosticEngine& diags_;
+  std::vector<Live> live_[kHands];
+};
+
+class AssignHands final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"linx-hands", "bind each tile to a hand of the relative tile queue", PropLinxLegal,
+                                PropLinxHands, 0};
+    return kInfo;
+  }
+  bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<HandAssigner>(m, ctx.diags); }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createLinxHandsPass() { return std::make_unique<AssignHands>(); }
+
+}  // namespace tilec::linx

@@ -1,0 +1,97 @@
+// linx-offsets: where each region slot is, in the modifier's terms. A slot's offset is its
+// ordinal (i * C + j) times its size, in 128-byte CELLs of the parent. The constant part
+// goes in the modifier's 11-bit immediate when it fits (0..2047); the rest (a term of a
+// runtime value, or a constant past 2047) is computed into a register, RegSrc. Registers
+// come from the argument and saved registers a0..a7, s1..s8 and x0..x3, never zero, sp, ra
+// or s0/fp; one register per distinct expression, in program order (E1106 past 20). The
+// decisions are attributes (`offset`, `imm`, `reg`) the listing prints. Linear.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend/linx/LinxLayout.h"
+#include "backend/linx/LinxTargets.h"
+#include "backend/linx/LinxWords.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec::linx {
+namespace {
+using namespace ir;
+
+constexpr int kImmMax = 2047;
+constexpr int kRegisterPool[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+
+// The constant term of a canonical sum (the whole of a constant).
+int64_t constantTerm(const Expr& e) {
+  if (e.isConst()) return e.constValue();
+  if (e.kind() != ExprKind::Add) return 0;
+  int64_t c = 0;
+  for (const Expr& t : e.operands())
+    if (t.isConst()) c += t.constValue();
+  return c;
+}
+
+class OffsetAssigner {
+ public:
+  OffsetAssigner(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+
+  void run() {
+    f_.walk([&](Op& op) {
+      if (op.kind() == OpKind::RegionPart) assign(op, op.result()->type());
+      if (op.kind() == OpKind::RegionInsert) assign(op, op.operand(1)->type());
+    });
+  }
+
+ private:
+  void assign(Op& op, const Type& slot) {
+    const auto& grid = *op.attr<std::vector<int64_t>>("grid");
+    const auto& index = *op.attr<std::vector<Expr>>("index");
+    std::string why;
+    const int64_t slotCells = storageBytes(slot, why).value_or(0) / kCellBytes;
+    const Expr offset = (index[0] * Expr::constant(grid[1]) + index[1]) * Expr::constant(slotCells);
+    const int64_t constant = constantTerm(offset);
+    const bool immFits = constant >= 0 && constant <= kImmMax;
+    const Expr inRegister = immFits ? offset - Expr::constant(constant) : offset;
+    op.setAttr("offset", offset);
+    op.setAttr("imm", int64_t(immFits ? constant : 0));
+    op.removeAttr("reg");
+    if (inRegister.isConst() && inRegister.constValue() == 0) return;
+    if (std::optional<int> reg = registerFor(op, inRegister)) op.setAttr("reg", int64_t(*reg));
+  }
+
+  std::optional<int> registerFor(const Op& op, const Expr& e) {
+    const std::string key = e.str([](const Value* v) { return v->name() + "#" + std::to_string(v->id()); });
+    if (auto it = registers_.find(key); it != registers_.end()) return it->second;
+    if (registers_.size() == std::size(kRegisterPool)) {
+      diags_.report(Diag::LinxRegisters, op.loc(),
+                    "this slot's offset needs a register, but all " + std::to_string(std::size(kRegisterPool)) +
+                        " registers a modifier may read (a0..a7, s1..s8, x0..x3) hold other offsets; index fewer "
+                        "slots with runtime values");
+      return std::nullopt;
+    }
+    const int reg = kRegisterPool[registers_.size()];
+    registers_.emplace(key, reg);
+    return reg;
+  }
+
+  Function& f_;
+  DiagnosticEngine& diags_;
+  std::map<std::string, int> registers_;
+};
+
+class AssignOffsets final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"linx-offsets", "give each region slot its CELL offset, immediate and register",
+                                PropLinxLegal, PropLinxOffsets, 0};
+    return kInfo;
+  }
+  bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<OffsetAssigner>(m, ctx.diags); }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createLinxOffsetsPass() { return std::make_unique<AssignOffsets>(); }
+
+}  // namespace tilec::linx

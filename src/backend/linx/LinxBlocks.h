@@ -1,0 +1,33 @@
+// The blocks of a linx kernel, in order: which op each computes, which tiles it binds as
+// sources (by identity: a tile array is one tile from its first write to its assembly),
+// which tile its destination binds, and which tile-array slot it writes. linx-hands plans
+// the tile queue from this list and the emitter writes it, so the two cannot disagree.
+// A value written into a slot by the block right before the write is fused into it (its
+// binder gets the B.ASSEMBLE); any other slot write is a TMOV block of its own.
+#pragma once
+#include <vector>
+
+#include "ir/IR.h"
+
+namespace tilec::linx {
+
+struct PlannedSource {
+  const ir::Value* tile;          // the tile in the queue
+  const ir::Op* part = nullptr;   // the region.part that narrows it (B.SUBVIEW), if any
+};
+
+struct PlannedBlock {
+  const ir::Op* op = nullptr;          // the tile op, or the region.insert a TMOV copy performs
+  bool copy = false;                   // a TMOV into a slot
+  std::vector<PlannedSource> sources;  // a slot write after the first names its array last
+  const ir::Value* pushed = nullptr;   // the tile the destination binds (an array on its first write)
+  const ir::Op* write = nullptr;       // the slot write (region.insert) it performs
+};
+
+// Requires straight-line code with every op of a block form (linx-legality).
+std::vector<PlannedBlock> planBlocks(const ir::Function& f);
+
+// The op whose `buffers` attribute holds the hand (0..3: T, U, M, N) of a pushed tile.
+ir::Op* handOwner(const ir::Value* pushed);
+
+}  // namespace tilec::linx

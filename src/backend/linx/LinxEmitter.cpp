@@ -1,0 +1,215 @@
+// The linx outputs: every tile op is one block. Its binders (B.IOT) name the source tiles
+// by their place in the relative tile queue (T#1 is the tile bound last) and give the
+// result a destination of its SizeCode; a source that is a partition slot gets a
+// B.SUBVIEW right after the binder that names it; a result written into a tile-array slot
+// gets a B.ASSEMBLE instead of a destination of its own: the first write allocates the
+// whole tile (->T<parent>) and later ones name it as their last source. The listing and
+// the binary come from one list of words. Linear in the kernel.
+#include <cstdio>
+#include <map>
+#include <set>
+#include <ostream>
+#include <unordered_map>
+
+#include "backend/linx/LinxBlocks.h"
+#include "backend/linx/LinxLayout.h"
+#include "backend/linx/LinxOps.h"
+#include "backend/linx/LinxTargets.h"
+#include "backend/linx/LinxWords.h"
+#include "ir/IRText.h"
+
+namespace tilec::linx {
+namespace {
+using namespace ir;
+
+constexpr int kQueueDepth = 16;
+
+struct EmittedWord {
+  HeaderWord word;
+  uint32_t bits;
+};
+
+struct Block {
+  std::string start;                  // "BSTART.SFU TEXP, FP32"
+  std::vector<std::string> registers; // "a0 = 16 * k" lines the block's modifiers read
+  std::vector<EmittedWord> words;
+  std::string body;                   // the tile op, for the listing
+};
+
+const char* dtypeMnemonic(DType d) {
+  switch (d) {
+    case DType::F32: return "FP32";
+    case DType::F16: return "FP16";
+    case DType::BF16: return "BF16";
+    case DType::I64: case DType::Index: return "S64";
+    case DType::I32: return "S32";
+    case DType::I16: return "S16";
+    case DType::I8: return "S8";
+    case DType::U32: return "U32";
+    case DType::U16: return "U16";
+    case DType::U8: case DType::Bool: return "U8";
+  }
+  return "?";
+}
+
+// The SizeCode of a tile's allocation (the parent of an array is exactly its slots).
+int sizeCodeOf(const Type& t) {
+  std::string why;
+  return capacityCode(storageBytes(t, why).value_or(0));
+}
+
+class BlockWriter {
+ public:
+  BlockWriter(const Function& f, AssembleRev rev) : f_(f), rev_(rev), names_(f) {}
+
+  std::vector<Block> write() {
+    std::vector<Block> out;
+    for (const PlannedBlock& p : planBlocks(f_)) out.push_back(block(p));
+    return out;
+  }
+
+ private:
+  Block block(const PlannedBlock& p) {
+    const Op& op = *p.op;
+    const LinxOpInfo& row = linxOp(op.kind());
+    const Type& t = p.copy ? op.operand(1)->type() : op.numResults() ? op.result()->type() : op.operand(0)->type();
+    Block b;
+    b.start = "BSTART." + std::string(p.copy ? "TLSU" : row.engine) + " " + (p.copy ? "TMOV" : row.opcode) + ", " +
+              dtypeMnemonic(t.dtype());
+    b.body = std::string(p.copy ? "TMOV" : row.opcode) + "  (" + describe(op) + ")";
+    std::vector<int> selectors;
+    for (const PlannedSource& s : p.sources) selectors.push_back(selector(op, s.tile));
+    const size_t binders = p.sources.empty() ? 1 : (p.sources.size() + 1) / 2;
+    for (size_t k = 0; k < binders; ++k) {
+      IotWord iot;
+      std::vector<HeaderWord> modifiers;
+      for (size_t s = 0; s < 2 && 2 * k + s < p.sources.size(); ++s) {
+        (s == 0 ? iot.src0 : iot.src1) = selectors[2 * k + s];
+        if (const Op* part = p.sources[2 * k + s].part) modifiers.push_back(subview(*part, int(s), b));
+      }
+      if (k + 1 == binders) {
+        iot.last = true;
+        if (p.pushed) {
+          iot.sizeCode = sizeCodeOf(p.pushed->type());
+          iot.dstHand = handOf(p.pushed);
+        }
+        if (p.write) modifiers.push_back(assemble(*p.write, b));
+      }
+      add(b, iot, op);
+      for (const HeaderWord& m : modifiers) add(b, m, op);
+    }
+    if (p.pushed) push(p.pushed);
+    return b;
+  }
+
+  HeaderWord subview(const Op& part, int select, Block& b) {
+    SubviewWord w;
+    w.srcSelect = select;
+    w.regSrc = registerOf(part, b);
+    w.uimm11 = int(*part.attr<int64_t>("imm"));
+    w.sizeCode = sizeCodeOf(part.result()->type());
+    return w;
+  }
+
+  HeaderWord assemble(const Op& insert, Block& b) {
+    const RegionPhase phase = *insert.attr<RegionPhase>("phase");
+    AssembleWord w;
+    w.init = phase == RegionPhase::Init || phase == RegionPhase::InitLast;
+    w.last = phase == RegionPhase::Last || phase == RegionPhase::InitLast;
+    w.regSrc = registerOf(insert, b);
+    w.uimm11 = int(*insert.attr<int64_t>("imm"));
+    const int writer = sizeCodeOf(insert.operand(1)->type());
+    w.field5 = rev_ == AssembleRev::B ? writer : w.init ? sizeCodeOf(insert.result()->type()) : 0;
+    return w;
+  }
+
+  int registerOf(const Op& region, Block& b) {
+    const int64_t* reg = region.attr<int64_t>("reg");
+    if (!reg) return 0;
+    const Expr inRegister = *region.attr<Expr>("offset") - Expr::constant(*region.attr<int64_t>("imm"));
+    if (announced_.insert(int(*reg)).second)
+      b.registers.push_back(std::string(gprName(int(*reg))) + " = " +
+                            inRegister.str([&](const Value* v) { return names_(v); }) + " (CELLs)");
+    return int(*reg);
+  }
+
+  void add(Block& b, const HeaderWord& w, const Op& op) {
+    std::string error;
+    std::optional<uint32_t> bits = encodeWord(w, rev_, error);
+    if (!bits) throw std::logic_error("linx: " + std::string(op.name()) + " made a word that does not encode: " + error);
+    b.words.push_back({w, *bits});
+  }
+
+  static int handOf(const Value* tile) {
+    const auto* hands = handOwner(tile)->attr<std::vector<int64_t>>("buffers");
+    if (!hands || hands->size() != 1) throw std::logic_error("linx: a bound tile has no hand (run linx-hands)");
+    return int(hands->front());
+  }
+
+  // The relative selector of `tile`: its hand's base (T 0, U 16, M 32, N 48) plus how many
+  // tiles joined that hand after it.
+  int selector(const Op& op, const Value* tile) {
+    auto it = position_.find(tile);
+    if (it == position_.end()) throw std::logic_error("linx: " + std::string(op.name()) + " reads a tile no block bound");
+    const int hand = handOf(tile);
+    const int64_t back = pushes_[hand] - it->second;  // 1 for the latest
+    if (back < 1 || back > kQueueDepth) throw std::logic_error("linx: a source out of its hand's reach");
+    return hand * kQueueDepth + int(back) - 1;
+  }
+
+  void push(const Value* tile) { position_[tile] = pushes_[handOf(tile)]++; }
+
+  std::string describe(const Op& op) const {
+    std::string s;
+    for (const Value* r : op.results()) s += (s.empty() ? "%" : ", %") + names_(r);
+    s += (s.empty() ? "" : " = ") + std::string(op.name());
+    for (size_t i = 0; i < op.numOperands(); ++i) s += (i ? ", %" : " %") + names_(op.operand(unsigned(i)));
+    return s;
+  }
+
+  const Function& f_;
+  const AssembleRev rev_;
+  ValueNames names_;
+  std::unordered_map<const Value*, int64_t> position_;  // tile -> its push number in its hand
+  int64_t pushes_[4] = {0, 0, 0, 0};
+  std::set<int> announced_;
+};
+
+std::vector<Block> blocksOf(const Module& m, const target::FlagValues& flags) {
+  if (m.functions().size() != 1) throw std::logic_error("the linx writer needs one kernel");
+  const AssembleRev rev = flags.at(kAssembleRevA) ? AssembleRev::A : AssembleRev::B;
+  return BlockWriter(*m.functions().front(), rev).write();
+}
+
+}  // namespace
+
+bool emitListing(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+  const std::vector<Block> blocks = blocksOf(m, flags);
+  const bool revA = flags.at(kAssembleRevA);
+  os << "linx assemble=" << (revA ? "A" : "B") << "\n";
+  os << "; kernel " << m.functions().front()->name() << ": " << blocks.size() << " blocks; B.ASSEMBLE field 5 is "
+     << (revA ? "the parent's SizeCode on INIT, 0 after it (PTO 0.58.4)" : "the writer's SizeCode") << "\n";
+  char hex[16];
+  for (const Block& b : blocks) {
+    for (const std::string& r : b.registers) os << "; " << r << "\n";
+    os << b.start << "\n";
+    for (const EmittedWord& w : b.words) {
+      std::string text = printWord(w.word);
+      std::snprintf(hex, sizeof hex, "0x%08x", w.bits);
+      os << "  " << text << std::string(text.size() < 44 ? 44 - text.size() : 1, ' ') << "# " << hex << "\n";
+    }
+    os << "  ; " << b.body << "\n";
+    os << "BSTOP\n";
+  }
+  return true;
+}
+
+bool emitBinary(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+  const std::vector<Block> blocks = blocksOf(m, flags);
+  for (const Block& b : blocks)
+    for (const EmittedWord& w : b.words)
+      for (int i = 0; i < 4; ++i) os.put(char(uint8_t(w.bits >> (8 * i))));
+  return true;
+}
+
+}  // namespace tilec::linx

@@ -1,0 +1,150 @@
+#include "backend/linx/LinxLayout.h"
+
+#include <algorithm>
+
+namespace tilec::linx {
+namespace {
+
+using ir::CubeCells;
+using ir::TileLayout;
+
+int64_t elementBytes(const ir::Type& t) { return ir::dtypeBytes(t.dtype()); }
+
+// The rows of one cube cell: 16 or 32 for m16/m32; for n8, the K rows of 8 columns that
+// fill 128 bytes.
+int64_t cubeCellRows(CubeCells c, int64_t bytes) {
+  return c == CubeCells::M16 ? 16 : c == CubeCells::M32 ? 32 : kCellBytes / (8 * bytes);
+}
+
+bool boxed(const TileLayout& l) { return l.cells == CubeCells::None && l.slayout != ir::SLayout::NoneBox; }
+
+// Box geometry of nz/zn/acc: rows x columns of one fractal box (16 rows of 32 or 64 bytes
+// for nz/acc; the transpose for zn).
+std::pair<int64_t, int64_t> boxShape(const TileLayout& l, int64_t bytes) {
+  const int64_t lineElems = l.fractal / 16 / bytes;
+  return l.slayout == ir::SLayout::RowMajor ? std::make_pair(int64_t(16), lineElems)
+                                            : std::make_pair(lineElems, int64_t(16));
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::string layoutText(const TileLayout& l) {
+  if (const char* n = ir::layoutName(l)) return n;
+  return std::string(ir::blayoutName(l.blayout)) + "/" + ir::slayoutName(l.slayout) + "/" + std::to_string(l.fractal);
+}
+
+std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why) {
+  const TileLayout& l = t.layout();
+  const int64_t bytes = elementBytes(t), rows = t.shape()[0], cols = t.shape()[1];
+  if (l.cells == CubeCells::M16 || l.cells == CubeCells::M32) {
+    const int64_t cr = cubeCellRows(l.cells, bytes);
+    if (rows > cr || kCellBytes % (cr * bytes) != 0) {
+      why = "a " + layoutText(l) + " tile holds at most " + std::to_string(cr) + " rows of whole " +
+            std::to_string(kCellBytes) + "-byte cells, but this one is " + std::to_string(rows) + " x " +
+            std::to_string(cols) + " " + ir::dtypeName(t.dtype());
+      return std::nullopt;
+    }
+    const int64_t cc = kCellBytes / (cr * bytes);
+    return ceilDiv(cols, cc) * kCellBytes;
+  }
+  if (l.cells == CubeCells::N8) {
+    const int64_t cr = cubeCellRows(l.cells, bytes);
+    if (cr < 1) {
+      why = "a cube_n8 cell of 8 columns of " + std::string(ir::dtypeName(t.dtype())) + " is more than 128 bytes";
+      return std::nullopt;
+    }
+    return ceilDiv(rows, cr) * ceilDiv(cols, 8) * kCellBytes;
+  }
+  if (boxed(l)) {
+    auto [br, bc] = boxShape(l, bytes);
+    if (br < 1 || bc < 1 || rows % br != 0 || cols % bc != 0) {
+      why = "a " + layoutText(l) + " tile is whole " + std::to_string(br) + " x " + std::to_string(bc) +
+            " boxes, but this one is " + std::to_string(rows) + " x " + std::to_string(cols);
+      return std::nullopt;
+    }
+  }
+  return rows * cols * bytes;
+}
+
+int64_t byteOffset(const ir::Type& t, int64_t r, int64_t c) {
+  const TileLayout& l = t.layout();
+  const int64_t bytes = elementBytes(t), rows = t.shape()[0], cols = t.shape()[1];
+  int64_t index = 0;
+  if (l.cells == CubeCells::M16 || l.cells == CubeCells::M32) {
+    const int64_t cr = cubeCellRows(l.cells, bytes), cc = kCellBytes / (cr * bytes);
+    index = (c / cc) * (cr * cc) + r * cc + c % cc;
+  } else if (l.cells == CubeCells::N8) {
+    const int64_t cr = cubeCellRows(l.cells, bytes), kRepeat = ceilDiv(rows, cr);
+    index = ((c / 8) * kRepeat + r / cr) * (cr * 8) + (c % 8) * cr + r % cr;
+  } else if (boxed(l)) {
+    auto [br, bc] = boxShape(l, bytes);
+    if (l.slayout == ir::SLayout::RowMajor)  // nz, acc: column blocks of stacked boxes
+      index = (c / bc) * rows * bc + (r / br) * br * bc + (r % br) * bc + c % bc;
+    else  // zn: row blocks of boxes side by side
+      index = (r / br) * cols * br + (c / bc) * br * bc + r % br + (c % bc) * br;
+  } else {
+    index = l.blayout == ir::BLayout::RowMajor ? r * cols + c : c * rows + r;
+  }
+  return index * bytes;
+}
+
+int capacityCode(int64_t bytes) {
+  int code = 1;
+  for (int64_t capacity = kCellBytes; capacity < bytes; capacity *= 2)
+    if (++code > 12) return 0;
+  return code;
+}
+
+std::string splitHint(const TileLayout& l) {
+  const std::string name = layoutText(l);
+  if (l.cells == CubeCells::N8)
+    return "a cube_n8 tile is contiguous along runs of K rows inside one 8-column strip, or whole strips";
+  const bool rowSplits = l.cells == CubeCells::None && (boxed(l) ? l.slayout == ir::SLayout::ColMajor
+                                                                 : l.blayout == ir::BLayout::RowMajor);
+  return rowSplits ? "a " + name + " tile admits only row splits, [R, 1]"
+                   : "a " + name + " tile admits only column splits, [1, C]";
+}
+
+std::optional<SlotRanges> proveSlots(const ir::Type& parent, const std::vector<int64_t>& grid, std::string& why) {
+  std::optional<int64_t> parentBytes = storageBytes(parent, why);
+  if (!parentBytes) return std::nullopt;
+  const int64_t bytes = elementBytes(parent);
+  const int64_t h = parent.shape()[0] / grid[0], w = parent.shape()[1] / grid[1];
+  const int64_t slotBytes = h * w * bytes;
+  const std::string cut = "cutting the " + std::to_string(parent.shape()[0]) + " x " +
+                          std::to_string(parent.shape()[1]) + " " + layoutText(parent.layout()) + " tile into [" +
+                          std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + "] slots of " +
+                          std::to_string(h) + " x " + std::to_string(w);
+  if (slotBytes * grid[0] * grid[1] != *parentBytes) {
+    why = cut + " leaves " + std::to_string(*parentBytes - slotBytes * grid[0] * grid[1]) +
+          " bytes of the parent's " + std::to_string(*parentBytes) + " in no slot (the layout pads it)";
+    return std::nullopt;
+  }
+  for (int64_t i = 0; i < grid[0]; ++i)
+    for (int64_t j = 0; j < grid[1]; ++j) {
+      int64_t lo = INT64_MAX, hi = 0;
+      for (int64_t r = i * h; r < (i + 1) * h; ++r)
+        for (int64_t c = j * w; c < (j + 1) * w; ++c) {
+          const int64_t at = byteOffset(parent, r, c);
+          lo = std::min(lo, at);
+          hi = std::max(hi, at + bytes);
+        }
+      const int64_t expected = (i * grid[1] + j) * slotBytes;
+      if (hi - lo != slotBytes) {
+        why = cut + ": slot [" + std::to_string(i) + ", " + std::to_string(j) + "] is not contiguous (its elements span " +
+              std::to_string(hi - lo) + " bytes for " + std::to_string(slotBytes) + " of data); " + splitHint(parent.layout());
+        return std::nullopt;
+      }
+      if (lo != expected) {
+        why = cut + ": slot [" + std::to_string(i) + ", " + std::to_string(j) + "] is the bytes at " +
+              std::to_string(lo) + ", not at " + std::to_string(expected) + " where its ordinal " +
+              std::to_string(i * grid[1] + j) + " puts it";
+        return std::nullopt;
+      }
+    }
+  return SlotRanges{slotBytes, slotBytes / kCellBytes, *parentBytes};
+}
+
+}  // namespace tilec::linx

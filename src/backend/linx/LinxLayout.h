@@ -1,0 +1,50 @@
+// Where a Linx tile's elements live, and the proof that a region slot is one CELL range.
+// Byte offsets follow each layout's storage formula (docs/linx.md, "Layouts"): row_major
+// and col_major are unboxed; nz/acc stack 16-row boxes of 32/64-byte rows in column
+// blocks, zn is nz transposed; cube_m16/m32 order 128-byte cells of 16/32 rows along the
+// columns, cube_n8 orders cells of 8 columns K-major. A slot is legal when its elements are
+// exactly the bytes [k * 128, (k + n) * 128) with n a power of two, at the place its
+// ordinal (i * C + j) gives it: the decision procedure enumerates the slot's elements, so
+// it is the layout formula itself that decides, never a shortcut. Linear in the tile.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/Type.h"
+
+namespace tilec::linx {
+
+constexpr int64_t kCellBytes = 128;
+
+// A layout's name for messages ("row_major", "cube_m16", ...).
+std::string layoutText(const ir::TileLayout& l);
+
+// The bytes a tile of `t`'s type occupies in its layout, or nullopt with the reason its
+// shape does not fit the layout (a cube_m16 tile of more than 16 rows, ...).
+std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why);
+
+// The SizeCode of the allocation a binder gives a tile of `bytes`: the smallest power of
+// two of at least one CELL that holds it (0 past 256 KiB).
+int capacityCode(int64_t bytes);
+
+// The byte offset of element (r, c) in a tile of `t`'s type; requires storageBytes(t).
+int64_t byteOffset(const ir::Type& t, int64_t r, int64_t c);
+
+// What the proof of one partition establishes.
+struct SlotRanges {
+  int64_t slotBytes = 0;    // each slot's range
+  int64_t slotCells = 0;
+  int64_t parentBytes = 0;  // the parent's storage
+};
+
+// Which cuts of a tile in layout `l` can give contiguous slots, for messages.
+std::string splitHint(const ir::TileLayout& l);
+
+// Proves that cutting `parent` into `grid` slots maps slot (i, j) to the CELL range at
+// ordinal (i * C + j) of size slotBytes, every slot one such range: a bijection over the
+// parent's CELLs in ordinal order. On failure, `why` names the rule and the numbers.
+std::optional<SlotRanges> proveSlots(const ir::Type& parent, const std::vector<int64_t>& grid, std::string& why);
+
+}  // namespace tilec::linx

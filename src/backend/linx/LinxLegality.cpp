@@ -1,0 +1,163 @@
+// linx-legality: what a kernel must satisfy before its blocks can be written.
+//  - Every op has a block form (LinxOps.def, E1104); loops and branches are gone: the
+//    relative tile queue (T#k) names a source by how many tiles were bound after it, which
+//    a rolled loop changes from one iteration to the next (E1104 names the loop).
+//  - Every tile a block binds is 2-D and its storage is a SizeCode the binder may give:
+//    128 B .. 64 KiB for Local, .. 256 KiB for Shared (E1102).
+//  - Every partition view and tile array is proven slot by slot from its layout formula
+//    (LinxLayout.h, E1101): one contiguous CELL range per slot at its ordinal place, the
+//    slots a bijection over the parent's CELLs; a slot is at least one CELL (E1103), and
+//    its size and the parent's are SizeCodes (E1102).
+//  - Slots are written in ordinal order (E1107): a cube generation covers a gap-free
+//    prefix of its CELLs, and INIT is the first slot.
+// Each (parent type, grid) pair is proven once: linear in the kernel plus its tiles.
+#include <map>
+#include <set>
+#include <string>
+
+#include "backend/linx/LinxLayout.h"
+#include "backend/linx/LinxModel.h"
+#include "backend/linx/LinxOps.h"
+#include "backend/linx/LinxTargets.h"
+#include "backend/linx/LinxWords.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec::linx {
+namespace {
+using namespace ir;
+
+class Checker {
+ public:
+  Checker(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+
+  void run() {
+    f_.walk([&](Op& op) { check(op); });
+  }
+
+ private:
+  void check(Op& op) {
+    const LinxOpInfo& row = linxOp(op.kind());
+    switch (row.form) {
+      case LinxForm::None: return report(Diag::LinxNoForm, op, std::string(op.name()) + ": " + row.noForm);
+      case LinxForm::Control:
+        if (op.kind() != OpKind::Yield)
+          report(Diag::LinxNoForm, op,
+                 std::string(op.kind() == OpKind::For ? "a loop" : "a branch") +
+                     " stays in the kernel, but linx blocks name their sources by position in the tile queue "
+                     "(T#1 is the latest tile bound), which " +
+                     (op.kind() == OpKind::For ? "changes from one iteration to the next; give the loop constant "
+                                                 "bounds so it is unrolled"
+                                               : "differs between the two paths; compute both and pick with arithmetic"));
+        return;
+      case LinxForm::Block: return checkTiles(op);
+      case LinxForm::View: return checkSlots(op, op.operand(0)->type());
+      case LinxForm::Marker:
+        if (op.kind() == OpKind::RegionArray) checkArray(op);
+        return;
+      case LinxForm::Fused: return checkOrder(op);
+      case LinxForm::Scalar: return;
+    }
+  }
+
+  // Each tile a block makes is checked where it is made (its readers see the same type).
+  void checkTiles(const Op& op) {
+    for (const Value* v : op.results()) checkTile(op, v->type());
+  }
+
+  // A tile's allocation is the smallest SizeCode that holds it (a 64-byte row vector takes
+  // one CELL), at most what its binder may give.
+  void checkTile(const Op& op, const Type& t) {
+    if (!t.isTile()) return;
+    if (t.rank() != 2)
+      return report(Diag::LinxNoForm, op, "linx tiles are 2-D, but " + t.str(nameOf) + " is not; reshape it");
+    if (t.space() == Shared)
+      return report(Diag::LinxNoForm, op,
+                    "Shared tiles are bound by B.IOS, which tilec does not write yet; keep the tile Local");
+    std::string why;
+    std::optional<int64_t> bytes = storageBytes(t, why);
+    if (!bytes) return report(Diag::LinxSizeCode, op, why);
+    const int code = capacityCode(*bytes);
+    if (code < 1 || code > maxSizeCode(t.space()))
+      report(Diag::LinxSizeCode, op,
+             "a " + t.str(nameOf) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
+                 (t.space() == Shared ? "256 KiB of a Shared binder" : "64 KiB of a Local binder") +
+                 "; cut the work into smaller tiles");
+  }
+
+  // A region range is exactly its bytes: a SizeCode the binder may give.
+  void checkCode(const Op& op, const std::string& what, int64_t bytes, SpaceId space) {
+    const int code = sizeCodeForBytes(bytes);
+    if (code >= 1 && code <= maxSizeCode(space)) return;
+    report(Diag::LinxSizeCode, op,
+           what + " takes " + std::to_string(bytes) + " bytes, which is no SizeCode a " +
+               (space == Shared ? "Shared" : "Local") + " range names (a power of two from 128 B to " +
+               (space == Shared ? "256 KiB" : "64 KiB") + "); choose a grid or tile whose parts are one");
+  }
+
+  void checkArray(const Op& array) {
+    const Type& t = array.result()->type();
+    checkSlots(array, t);
+  }
+
+  // The partition proof for `parent` cut by op's grid, once per (type, grid).
+  void checkSlots(const Op& op, const Type& parent) {
+    const auto& grid = *op.attr<std::vector<int64_t>>("grid");
+    const std::string key = parent.str(nameOf) + "/" + std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
+    if (!proven_.insert(key).second) return;
+    std::string why;
+    std::optional<int64_t> bytes = storageBytes(parent, why);
+    if (!bytes) return report(Diag::LinxSizeCode, op, why);
+    std::optional<SlotRanges> slots = proveSlots(parent, grid, why);
+    if (!slots) return report(Diag::LinxSlotRange, op, why);
+    if (slots->slotBytes < kCellBytes)
+      return report(Diag::LinxSubCell, op,
+                    "a slot of " + std::to_string(slots->slotBytes) + " bytes is smaller than one 128-byte CELL, the "
+                    "smallest range a modifier names; widen the slot's physical columns (keep its valid extent) so "
+                    "each slot is whole CELLs");
+    checkCode(op, "a slot", slots->slotBytes, parent.space());
+    checkCode(op, "the parent", slots->parentBytes, parent.space());
+  }
+
+  // Writes of one array come in ordinal order: the chain from region.array is walked once.
+  void checkOrder(const Op& write) {
+    const auto& grid = *write.attr<std::vector<int64_t>>("grid");
+    const auto& index = *write.attr<std::vector<Expr>>("index");
+    if (!index[0].isConst() || !index[1].isConst()) return;  // derive-regions reported it
+    const int64_t ordinal = index[0].constValue() * grid[1] + index[1].constValue();
+    const Value* array = write.operand(0);
+    const Op* previous = array->definingOp();
+    const int64_t expected = previous && previous->kind() == OpKind::RegionInsert ? nextOrdinal_[previous] : 0;
+    nextOrdinal_[&write] = expected < 0 || ordinal != expected ? -1 : ordinal + 1;  // -1: reported once already
+    if (expected >= 0 && ordinal != expected)
+      report(Diag::LinxSlotOrder, write,
+             "slot [" + std::to_string(index[0].constValue()) + ", " + std::to_string(index[1].constValue()) +
+                 "] (ordinal " + std::to_string(ordinal) + ") is written where ordinal " + std::to_string(expected) +
+                 " is next; linx assembles a tile's CELLs as a gap-free prefix, so write the slots row by row");
+  }
+
+  void report(Diag id, const Op& op, const std::string& message) { diags_.report(id, op.loc(), message); }
+
+  static std::string nameOf(const Value* v) { return v->name(); }
+
+  Function& f_;
+  DiagnosticEngine& diags_;
+  std::set<std::string> proven_;
+  std::map<const Op*, int64_t> nextOrdinal_;
+};
+
+class LinxLegality final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"linx-legality", "check linx block forms, tile sizes and region slot proofs",
+                                PropRegionsDerived, PropLinxLegal, 0};
+    return kInfo;
+  }
+  bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<Checker>(m, ctx.diags); }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createLinxLegalityPass() { return std::make_unique<LinxLegality>(); }
+
+}  // namespace tilec::linx

@@ -1,0 +1,37 @@
+#include "backend/linx/LinxTargets.h"
+
+namespace tilec::linx {
+namespace {
+
+PassRegistry passes() {
+  PassRegistry r;
+  r.addAll(targetNeutralPasses());
+  r.add("linx-unroll", &createLinxUnrollPass);
+  r.add("linx-legality", &createLinxLegalityPass);
+  r.add("linx-offsets", &createLinxOffsetsPass);
+  r.add("linx-hands", &createLinxHandsPass);
+  return r;
+}
+
+const std::vector<std::string> kPipeline = {"verify",         "mark-resource-loops", "linx-unroll",
+                                            "unroll-loops",   "derive-regions",      "linx-legality",
+                                            "linx-offsets",   "linx-hands"};
+
+}  // namespace
+
+const target::TargetDesc& linxTarget() {
+  static const target::TargetDesc kLinx{
+      "linx",
+      "LinxISA tile blocks: B.IOT binders with B.SUBVIEW and B.ASSEMBLE region modifiers",
+      &linxModel(),
+      passes(),
+      kPipeline,
+      {{"linx-asm", "block headers as LinxISA assembly, each word followed by its encoding", ".s", PropLinxOffsets | PropLinxHands,
+        /*oneKernel=*/true, &emitListing},
+       {"linx-bin", "the header words, little-endian 32-bit", ".bin", PropLinxOffsets | PropLinxHands, /*oneKernel=*/true,
+        &emitBinary}},
+      {{kAssembleRevA, "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it (PTO 0.58.4)", false}}};
+  return kLinx;
+}
+
+}  // namespace tilec::linx

@@ -1,0 +1,28 @@
+// The linx target: LinxISA block headers for kernels with tile regions. Its passes and
+// its two outputs, the listing and the binary of the header words.
+#pragma once
+#include <memory>
+
+#include "backend/linx/LinxModel.h"
+#include "passes/Pass.h"
+#include "target/Target.h"
+
+namespace tilec::linx {
+
+// The linx-only passes (one file each in this directory).
+std::unique_ptr<Pass> createLinxUnrollPass();
+std::unique_ptr<Pass> createLinxLegalityPass();
+std::unique_ptr<Pass> createLinxOffsetsPass();
+std::unique_ptr<Pass> createLinxHandsPass();
+
+const target::TargetDesc& linxTarget();
+
+// With this flag B.ASSEMBLE's fifth field follows PTO 0.58.4: the parent's SizeCode on
+// INIT and 0 after it. By default it is the writer's SizeCode in every phase (the later
+// revision).
+inline constexpr const char* kAssembleRevA = "assemble-rev-a";
+
+bool emitListing(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitBinary(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+
+}  // namespace tilec::linx
