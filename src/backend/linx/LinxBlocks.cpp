@@ -38,7 +38,7 @@ class Planner {
         PlannedBlock b;
         b.op = &op;
         for (const Value* v : op.operands())
-          if (v->type().isTile()) b.sources.push_back(sourceOf(v));
+          if (v->type().isTile() && !isFresh(v)) b.sources.push_back(sourceOf(v));
         if (fuses) {
           fused_.insert(next);
           addWrite(b, *next);
@@ -59,7 +59,7 @@ class Planner {
         }
         identity_[op.result()] = identityOf(op.operand(0));
         return;
-      case LinxForm::View: case LinxForm::Scalar: case LinxForm::Control: case LinxForm::None:
+      case LinxForm::View: case LinxForm::Fresh: case LinxForm::Scalar: case LinxForm::Control: case LinxForm::None:
         return;  // read where used; scalar work; none left after linx-legality
     }
   }
@@ -72,6 +72,9 @@ class Planner {
     if (phase == RegionPhase::Init || phase == RegionPhase::InitLast) b.pushed = array;
     else b.sources.push_back({array});
   }
+
+  // A created tile holds nothing yet: the block that first writes it allocates it.
+  static bool isFresh(const Value* v) { return v->definingOp() && v->definingOp()->kind() == OpKind::Create; }
 
   PlannedSource sourceOf(const Value* v) const {
     const Op* def = v->definingOp();

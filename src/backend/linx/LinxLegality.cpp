@@ -56,8 +56,19 @@ class Checker {
         if (op.kind() == OpKind::RegionArray) checkArray(op);
         return;
       case LinxForm::Fused: return checkOrder(op);
+      case LinxForm::Fresh: return checkFresh(op);
       case LinxForm::Scalar: return;
     }
+  }
+
+  // A created tile is only a place to insert into: the first TINSERT allocates it.
+  void checkFresh(const Op& create) {
+    for (const Use& u : create.result()->uses())
+      if (u.user->kind() != OpKind::Assemble || u.index != 0)
+        return report(Diag::LinxNoForm, create,
+                      "a linx tile exists once a block writes it, but this created tile is read by " +
+                          std::string(u.user->name()) + "; build a tile from parts with tile_array, or insert into it");
+    checkTile(create, create.result()->type());
   }
 
   // Each tile a block makes is checked where it is made (its readers see the same type).

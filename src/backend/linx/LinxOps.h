@@ -7,7 +7,7 @@
 
 namespace tilec::linx {
 
-enum class LinxForm { Block, Fused, View, Marker, Scalar, Control, None };
+enum class LinxForm { Block, Fused, View, Marker, Fresh, Scalar, Control, None };
 
 struct LinxOpInfo {
   ir::OpKind kind;

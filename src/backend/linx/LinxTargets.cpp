@@ -7,6 +7,7 @@ PassRegistry passes() {
   PassRegistry r;
   r.addAll(targetNeutralPasses());
   r.add("linx-unroll", &createLinxUnrollPass);
+  r.add("linx-pack-cells", &createLinxPackCellsPass);
   r.add("linx-legality", &createLinxLegalityPass);
   r.add("linx-offsets", &createLinxOffsetsPass);
   r.add("linx-hands", &createLinxHandsPass);
@@ -14,7 +15,7 @@ PassRegistry passes() {
 }
 
 const std::vector<std::string> kPipeline = {"verify",         "mark-resource-loops", "linx-unroll",
-                                            "unroll-loops",   "derive-regions",      "linx-legality",
+                                            "unroll-loops",   "derive-regions",      "linx-pack-cells",     "linx-legality",
                                             "linx-offsets",   "linx-hands"};
 
 }  // namespace

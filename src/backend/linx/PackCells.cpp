@@ -1,0 +1,132 @@
+// linx-pack-cells: sub-CELL slot writers packed into real 128-byte carriers. A tile-array
+// slot smaller than a CELL cannot be a B.ASSEMBLE writer (the smallest range is one CELL).
+// When the slots are proven ranges at their ordinal places, n = 128 / slot bytes of them
+// in a row of the grid fill exactly one CELL; if the writes come in ordinal order, each run
+// of n writes becomes a carrier: a created [n x slot] tile the fragments are inserted into
+// (TINSERT, tile.assemble), written into the array as one slot of a grid n times coarser.
+// The values are the same (the interpreter checks it); no writer is widened. Anything else
+// is left as it is, for linx-legality to reject with the reason (E1103). Linear.
+#include <string>
+#include <vector>
+
+#include "backend/linx/LinxLayout.h"
+#include "backend/linx/LinxTargets.h"
+#include "ir/Builder.h"
+#include "passes/Pass.h"
+#include "passes/PassUtils.h"
+
+namespace tilec::linx {
+namespace {
+using namespace ir;
+
+class CellPacker {
+ public:
+  CellPacker(Function& f, const TargetModel&, DiagnosticEngine&) : f_(f) {}
+
+  void run() {
+    std::vector<Op*> arrays;
+    f_.walk([&](Op& op) {
+      if (op.kind() == OpKind::RegionArray) arrays.push_back(&op);
+    });
+    for (Op* a : arrays) pack(*a);
+  }
+
+ private:
+  // The writes of `array` in chain order, and its assembly; empty when the chain is not
+  // one straight line of writes.
+  static std::vector<Op*> chain(Op& array, Op*& assembly) {
+    std::vector<Op*> writes;
+    for (Value* v = array.result(); v->uses().size() == 1;) {
+      Op* user = v->uses().front().user;
+      if (user->kind() == OpKind::RegionAssembly) {
+        assembly = user;
+        return writes;
+      }
+      if (user->kind() != OpKind::RegionInsert) break;
+      writes.push_back(user);
+      v = user->result();
+    }
+    return {};
+  }
+
+  void pack(Op& array) {
+    const Type& parent = array.result()->type();
+    const auto grid = *array.attr<std::vector<int64_t>>("grid");
+    std::string why;
+    std::optional<SlotRanges> slots = proveSlots(parent, grid, why);
+    if (!slots || slots->slotBytes >= kCellBytes || kCellBytes % slots->slotBytes != 0) return;
+    const int64_t n = kCellBytes / slots->slotBytes;
+    const bool rows = grid[1] == 1;  // a column of slots packs down the rows, else along a row
+    if ((rows ? grid[0] : grid[1]) % n != 0) return;
+    Op* assembly = nullptr;
+    std::vector<Op*> writes = chain(array, assembly);
+    if (!assembly || int64_t(writes.size()) != grid[0] * grid[1]) return;
+    for (size_t k = 0; k < writes.size(); ++k)
+      if (ordinal(*writes[k], grid) != int64_t(k)) return;
+    const std::vector<int64_t> coarse = rows ? std::vector<int64_t>{grid[0] / n, 1} : std::vector<int64_t>{grid[0], grid[1] / n};
+    if (!proveSlots(parent, coarse, why)) return;
+
+    array.setAttr("grid", coarse);
+    assembly->setAttr("grid", coarse);
+    for (size_t start = 0; start < writes.size(); start += size_t(n))
+      packRun(std::vector<Op*>(writes.begin() + long(start), writes.begin() + long(start) + n), coarse, rows,
+              start == 0, start + size_t(n) == writes.size());
+  }
+
+  static int64_t ordinal(const Op& write, const std::vector<int64_t>& grid) {
+    const auto& index = *write.attr<std::vector<Expr>>("index");
+    if (!index[0].isConst() || !index[1].isConst()) return -1;
+    return index[0].constValue() * grid[1] + index[1].constValue();
+  }
+
+  // The n writes of one carrier: inserts into a created carrier, then one slot write.
+  void packRun(const std::vector<Op*>& run, const std::vector<int64_t>& coarse, bool rows, bool first, bool last) {
+    const Type& slot = run.front()->operand(1)->type();
+    const int64_t n = int64_t(run.size());
+    const Type carrierType = slot.withShape(rows ? std::vector<int64_t>{slot.shape()[0] * n, slot.shape()[1]}
+                                                 : std::vector<int64_t>{slot.shape()[0], slot.shape()[1] * n},
+                                            {});
+    Value* carrier = OpBuilder::before(*run.front()).createValue(OpKind::Create, {}, {}, carrierType, "carrier");
+    const auto& fine = *run.front()->attr<std::vector<Expr>>("index");
+    const int64_t fineRow = fine[0].constValue(), fineCol = fine[1].constValue();
+    for (int64_t k = 0; k < n; ++k) {
+      Op& write = *run[size_t(k)];
+      const std::vector<Expr> at = rows ? std::vector<Expr>{Expr::constant(k * slot.shape()[0]), Expr::constant(0)}
+                                        : std::vector<Expr>{Expr::constant(0), Expr::constant(k * slot.shape()[1])};
+      carrier = OpBuilder::before(write).createValue(OpKind::Assemble, {carrier, write.operand(1)}, {{"offsets", at}},
+                                                     {}, "carrier");
+      if (k + 1 < n) {
+        write.result()->replaceAllUsesWith(write.operand(0));
+        write.parentBlock()->erase(&write);
+      }
+    }
+    Op& slotWrite = *run.back();
+    const std::vector<Expr> index = rows ? std::vector<Expr>{Expr::constant(fineRow / n), Expr::constant(0)}
+                                         : std::vector<Expr>{Expr::constant(fineRow), Expr::constant(fineCol / n)};
+    Op* packed = OpBuilder::before(slotWrite).create(
+        OpKind::RegionInsert, {slotWrite.operand(0), carrier},
+        {{"grid", coarse}, {"index", index},
+         {"phase", first && last ? RegionPhase::InitLast : first ? RegionPhase::Init : last ? RegionPhase::Last : RegionPhase::Middle}},
+        {}, slotWrite.result()->name());
+    slotWrite.result()->replaceAllUsesWith(packed->result());
+    slotWrite.parentBlock()->erase(&slotWrite);
+  }
+
+  Function& f_;
+};
+
+class PackCells final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"linx-pack-cells", "pack sub-CELL tile-array writers into 128-byte carriers",
+                                PropRegionsDerived, 0, 0};
+    return kInfo;
+  }
+  bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<CellPacker>(m, ctx.diags); }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createLinxPackCellsPass() { return std::make_unique<PackCells>(); }
+
+}  // namespace tilec::linx
