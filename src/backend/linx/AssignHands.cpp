@@ -5,7 +5,10 @@
 // first, a longer-lived one the other hands first, and it takes the first hand where
 // neither it nor any tile still read from that hand would be pushed out of reach. The
 // hand is the result's `buffers` attribute, so --emit-ir shows it; a tile no hand can
-// keep in reach is E1105. Linear in the blocks times the tiles live at once.
+// keep in reach is E1105. A rolled loop (a runtime trip count) lists its body once: tiles
+// live when it starts keep their hands to themselves until it ends, so their places stay
+// the same in every iteration, and the body binds its tiles to the other hands. Linear in
+// the blocks times the tiles live at once.
 #include <map>
 #include <string>
 #include <vector>
@@ -40,6 +43,14 @@ class HandAssigner {
       for (const PlannedSource& s : blocks[i].sources) lastRead[s.tile] = i;
     for (size_t i = 0; i < blocks.size(); ++i) {
       retire(i);
+      if (blocks[i].entry == PlanEntry::LoopBegin) {
+        frozen_.push_back(frozen_.back() | liveHands());
+        continue;
+      }
+      if (blocks[i].entry == PlanEntry::LoopEnd) {
+        frozen_.pop_back();
+        continue;
+      }
       const Value* tile = blocks[i].pushed;
       if (!tile) continue;
       const size_t last = lastRead.count(tile) ? lastRead[tile] : i;
@@ -54,10 +65,19 @@ class HandAssigner {
       hand.erase(std::remove_if(hand.begin(), hand.end(), [&](const Live& l) { return l.lastRead < i; }), hand.end());
   }
 
+  // The hands holding a tile still to be read.
+  unsigned liveHands() const {
+    unsigned mask = 0;
+    for (int h = 0; h < kHands; ++h)
+      if (!live_[h].empty()) mask |= 1u << h;
+    return mask;
+  }
+
   bool place(const Value* tile, size_t at, size_t last) {
     const bool shortLived = int64_t(last - at) <= kReach;
     const int order[2][kHands] = {{1, 2, 3, 0}, {0, 1, 2, 3}};
     for (int h : order[shortLived]) {
+      if (frozen_.back() & (1u << h)) continue;
       bool fits = true;
       for (const Live& l : live_[h]) fits = fits && l.joined + 1 < kReach;
       if (!fits) continue;
@@ -81,6 +101,9 @@ class HandAssigner {
   Function& f_;
   DiagnosticEngine& diags_;
   std::vector<Live> live_[kHands];
+  // Per enclosing rolled loop, the hands its body must not bind to: those holding a tile
+  // live when the loop starts, whose place would otherwise shift with every iteration.
+  std::vector<unsigned> frozen_ = {0};
 };
 
 class AssignHands final : public Pass {

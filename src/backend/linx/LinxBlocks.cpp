@@ -12,9 +12,7 @@ using namespace ir;
 class Planner {
  public:
   std::vector<PlannedBlock> plan(const Function& f) {
-    std::vector<const Op*> ops;
-    for (const auto& op : f.body().ops()) ops.push_back(op.get());
-    for (size_t i = 0; i < ops.size(); ++i) visit(*ops[i], nextWork(ops, i + 1));
+    visitBlock(f.body());
     return std::move(blocks_);
   }
 
@@ -25,6 +23,27 @@ class Planner {
       if (form == LinxForm::Block || form == LinxForm::Fused) return ops[i];
     }
     return nullptr;
+  }
+
+  void visitBlock(const Block& body) {
+    std::vector<const Op*> ops;
+    for (const auto& op : body.ops()) ops.push_back(op.get());
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i]->kind() != OpKind::For) {
+        visit(*ops[i], nextWork(ops, i + 1));
+        continue;
+      }
+      blocks_.push_back(loopEntry(PlanEntry::LoopBegin, *ops[i]));
+      visitBlock(ops[i]->body());
+      blocks_.push_back(loopEntry(PlanEntry::LoopEnd, *ops[i]));
+    }
+  }
+
+  static PlannedBlock loopEntry(PlanEntry entry, const Op& loop) {
+    PlannedBlock b;
+    b.entry = entry;
+    b.op = &loop;
+    return b;
   }
 
   void visit(const Op& op, const Op* next) {

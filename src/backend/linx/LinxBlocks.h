@@ -16,7 +16,12 @@ struct PlannedSource {
   const ir::Op* part = nullptr;   // the region.part that narrows it (B.SUBVIEW), if any
 };
 
+// A loop that stays rolled (a runtime trip count) is bracketed by a LoopBegin and a
+// LoopEnd entry (`op` is the scf.for); its body's blocks are listed once.
+enum class PlanEntry { Block, LoopBegin, LoopEnd };
+
 struct PlannedBlock {
+  PlanEntry entry = PlanEntry::Block;
   const ir::Op* op = nullptr;          // the tile op, or the region.insert a TMOV copy performs
   bool copy = false;                   // a TMOV into a slot
   std::vector<PlannedSource> sources;  // a slot write after the first names its array last
@@ -24,7 +29,7 @@ struct PlannedBlock {
   const ir::Op* write = nullptr;       // the slot write (region.insert) it performs
 };
 
-// Requires straight-line code with every op of a block form (linx-legality).
+// Requires every op of a block form and loops that carry no tile (linx-legality).
 std::vector<PlannedBlock> planBlocks(const ir::Function& f);
 
 // The op whose `buffers` attribute holds the hand (0..3: T, U, M, N) of a pushed tile.

@@ -5,6 +5,7 @@
 // gets a B.ASSEMBLE instead of a destination of its own: the first write allocates the
 // whole tile (->T<parent>) and later ones name it as their last source. The listing and
 // the binary come from one list of words. Linear in the kernel.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -64,7 +65,7 @@ class BlockWriter {
 
   std::vector<Block> write() {
     std::vector<Block> out;
-    for (const PlannedBlock& p : planBlocks(f_)) out.push_back(block(p));
+    for (const PlannedBlock& p : planBlocks(f_)) out.push_back(p.entry == PlanEntry::Block ? block(p) : loopLine(p));
     return out;
   }
 
@@ -99,6 +100,18 @@ class BlockWriter {
       for (const HeaderWord& m : modifiers) add(b, m, op);
     }
     if (p.pushed) push(p.pushed);
+    return b;
+  }
+
+  // A rolled loop's bounds, as a listing line: its body's blocks run once per iteration.
+  Block loopLine(const PlannedBlock& p) const {
+    Block b;
+    auto text = [&](const char* key) { return p.op->attr<Expr>(key)->str([&](const Value* v) { return names_(v); }); };
+    const std::string var = names_(p.op->body().arg(0));
+    b.body = p.entry == PlanEntry::LoopBegin
+                 ? "loop " + var + " = " + text("lb") + " .. " + text("ub") + " step " + text("step") +
+                       " (the blocks up to its end run once per iteration)"
+                 : "end loop " + var;
     return b;
   }
 
@@ -187,10 +200,15 @@ bool emitListing(const Module& m, std::ostream& os, DiagnosticEngine& diags, con
   const std::vector<Block> blocks = blocksOf(m, flags);
   const bool revA = flags.at(kAssembleRevA);
   os << "linx assemble=" << (revA ? "A" : "B") << "\n";
-  os << "; kernel " << m.functions().front()->name() << ": " << blocks.size() << " blocks; B.ASSEMBLE field 5 is "
+  const auto count = std::count_if(blocks.begin(), blocks.end(), [](const Block& b) { return !b.start.empty(); });
+  os << "; kernel " << m.functions().front()->name() << ": " << count << " blocks; B.ASSEMBLE field 5 is "
      << (revA ? "the parent's SizeCode on INIT, 0 after it (PTO 0.58.4)" : "the writer's SizeCode") << "\n";
   char hex[16];
   for (const Block& b : blocks) {
+    if (b.start.empty()) {
+      os << "; " << b.body << "\n";
+      continue;
+    }
     for (const std::string& r : b.registers) os << "; " << r << "\n";
     os << b.start << "\n";
     for (const EmittedWord& w : b.words) {

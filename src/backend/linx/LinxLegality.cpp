@@ -1,7 +1,8 @@
 // linx-legality: what a kernel must satisfy before its blocks can be written.
-//  - Every op has a block form (LinxOps.def, E1104); loops and branches are gone: the
-//    relative tile queue (T#k) names a source by how many tiles were bound after it, which
-//    a rolled loop changes from one iteration to the next (E1104 names the loop).
+//  - Every op has a block form (LinxOps.def, E1104). The relative tile queue (T#k) names
+//    a source by how many tiles were bound after it, so no branch stays, and a loop that
+//    stays rolled (a runtime trip count; linx-unroll unrolls the others) carries no tile
+//    (E1104): a carried tile's place would change from one iteration to the next.
 //  - Every tile a block binds is 2-D and its storage is a SizeCode the binder may give:
 //    128 B .. 64 KiB for Local, .. 256 KiB for Shared (E1102).
 //  - Every partition view and tile array is proven slot by slot from its layout formula
@@ -41,14 +42,18 @@ class Checker {
     switch (row.form) {
       case LinxForm::None: return report(Diag::LinxNoForm, op, std::string(op.name()) + ": " + row.noForm);
       case LinxForm::Control:
-        if (op.kind() != OpKind::Yield)
+        if (op.kind() == OpKind::If)
           report(Diag::LinxNoForm, op,
-                 std::string(op.kind() == OpKind::For ? "a loop" : "a branch") +
-                     " stays in the kernel, but linx blocks name their sources by position in the tile queue "
-                     "(T#1 is the latest tile bound), which " +
-                     (op.kind() == OpKind::For ? "changes from one iteration to the next; give the loop constant "
-                                                 "bounds so it is unrolled"
-                                               : "differs between the two paths; compute both and pick with arithmetic"));
+                 "a branch stays in the kernel, but linx blocks name their sources by position in the tile queue "
+                 "(T#1 is the latest tile bound), which differs between the two paths; compute both and pick with "
+                 "arithmetic");
+        if (op.kind() == OpKind::For)
+          for (const Value* r : op.results())
+            if (r->type().isTile())
+              return report(Diag::LinxNoForm, op,
+                            "this loop has a runtime trip count, so it stays rolled, and it carries a tile from one "
+                            "iteration to the next, whose place in the tile queue would change with every "
+                            "iteration; give the loop constant bounds so it is unrolled, or carry no tile");
         return;
       case LinxForm::Block: return checkTiles(op);
       case LinxForm::View: return checkSlots(op, op.operand(0)->type());
