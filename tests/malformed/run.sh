@@ -5,8 +5,8 @@
 # (`file:line:col: error[Ennnn]`) and leave no output file. Every run must use at most
 # SECONDS of CPU time (user + system: robust to other jobs on the machine; a run is also
 # killed after 10x that in wall time) and MIB of memory (peak RSS); the large generated
-# inputs get BIG_SECONDS (the 10^5-statement one needs about 1 s of CPU here, most of it
-# ANTLR's tokens and parse tree, and more on a loaded machine). Prints one line per
+# inputs get BIG_SECONDS (the 10^5-statement one needs 1.0 to 1.9 s of CPU depending on
+# the machine, most of it ANTLR's tokens and parse tree, and 2.5 s in a loaded CI root). Prints one line per
 # failing case; exits 1 if any.
 #   run.sh TILEC WORKDIR SECONDS MIB BIG_SECONDS
 set -uo pipefail
