@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (fuzz/, clang with ASan and UBSan, in build-fuzz/) and
 # runs each for SECONDS (default 60), one after the other, from a corpus seeded with every
-# sample and test input (for linx: the .linxl listings under tests/) and a dictionary made
+# sample and test input (for linx: the .linxl listings under tests/ and the linx sample goldens) and a dictionary made
 # from the grammar's tokens, the built-in names, the IR's op names and the codecs' words.
 # Fails on any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer
 # report; the input that caused it is left in build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
@@ -37,7 +37,7 @@ for h in "${harnesses[@]}"; do
   case $h in
     tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     txn) find "$root/tests" -name '*.txnl' | while read -r f; do cp "$f" "$corpus/"; done ;;
-    linx) find "$root/tests" -name '*.linxl' | while read -r f; do cp "$f" "$corpus/"; done ;;
+    linx) find "$root/tests" -name '*.linxl' -o -path '*/Expected/linx_*.s' | while read -r f; do cp "$f" "$corpus/"; done ;;
     *) find "$root/samples" "$root/tests" -name '*.tile' | while read -r f; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
   esac
   echo "== fuzz_$h: $seconds s, corpus $(ls "$corpus" | wc -l) inputs"
