@@ -92,28 +92,28 @@ Val Lowerer::callAssembly(ir::OpKind kind, const CallArgs& a) {
 }
 
 Val Lowerer::evalIndex(const ast::Index& x) {
-  Binding* b = scopes_.lookup(x.name);
-  if (!b) {
-    error(Diag::UnknownName, x.nameRange, "unknown name '" + x.name + "'; declare it before using it");
-    return Val::poison(x.range);
-  }
-  if (b->val.isPoison()) return Val::poison(x.range);
-  if (b->val.kind == ValKind::TileArray) {
+  ast::NameRef ref;  // the name is resolved as any other (with its spelling suggestions)
+  ref.name = x.name;
+  ref.range = x.nameRange;
+  const Val base = evalName(ref);
+  if (base.isPoison()) return Val::poison(x.range);
+  if (base.kind == ValKind::TileArray) {
     error(Diag::RegionArrayConsumed, x.range,
-          "slots of tile array '" + x.name + "' cannot be read while it is built; read them after assembly, "
-          "e.g. partview(assembly(" + x.name + "), [R, C])[i, j]");
+          base.assembledAt ? "tile array '" + x.name + "' was consumed by assembly; read the tile assembly returned"
+                           : "slots of tile array '" + x.name + "' cannot be read while it is built; read them after "
+                             "assembly, e.g. partview(assembly(" + x.name + "), [R, C])[i, j]");
     return Val::poison(x.range);
   }
-  if (b->val.kind != ValKind::PartView) {
-    std::string fix = b->val.kind == ValKind::Tile ? "cut it first: let p = partview(" + x.name + ", [R, C]);"
-                                                   : "index a partition view";
+  if (base.kind != ValKind::PartView) {
+    std::string fix = base.kind == ValKind::Tile ? "cut it first: let p = partview(" + x.name + ", [R, C]);"
+                                                 : "index a partition view";
     error(Diag::WrongValueKind, x.nameRange,
-          "'" + x.name + "' is " + valKindName(b->val.kind) + " and has no slots; " + fix);
+          "'" + x.name + "' is " + valKindName(base.kind) + " and has no slots; " + fix);
     return Val::poison(x.range);
   }
   std::optional<std::vector<ir::Expr>> index = slotIndex(x.indices, x.range);
   if (!index) return Val::poison(x.range);
-  return tileOp(ir::OpKind::RegionPart, {{b->val.value, x.nameRange}}, {{"grid", b->val.grid}, {"index", *index}},
+  return tileOp(ir::OpKind::RegionPart, {{base.value, x.nameRange}}, {{"grid", base.grid}, {"index", *index}},
                 ir::Type(), x.range);
 }
 

@@ -33,4 +33,26 @@ std::unordered_set<const Value*> tileArrayValues(const Function& f) {
   return arrays;
 }
 
+std::optional<ArrayChain> arrayChain(const Op& array) {
+  ArrayChain chain;
+  for (const Value* v = array.result(); v->uses().size() == 1;) {
+    Op* user = v->uses().front().user;
+    if (user->kind() == OpKind::RegionAssembly) {
+      chain.assembly = user;
+      return chain;
+    }
+    if (user->kind() != OpKind::RegionInsert) break;
+    chain.writes.push_back(user);
+    v = user->result();
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> slotOrdinal(const Op& write) {
+  const auto& index = *write.attr<std::vector<Expr>>("index");
+  const auto& grid = *write.attr<std::vector<int64_t>>("grid");
+  if (!index[0].isConst() || !index[1].isConst()) return std::nullopt;
+  return index[0].constValue() * grid[1] + index[1].constValue();
+}
+
 }  // namespace tilec::ir

@@ -9,6 +9,7 @@
 // live when it starts keep their hands to themselves until it ends, so their places stay
 // the same in every iteration, and the body binds its tiles to the other hands. Linear in
 // the blocks times the tiles live at once.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,9 +23,6 @@
 namespace tilec::linx {
 namespace {
 using namespace ir;
-
-constexpr int kHands = 4;
-constexpr int64_t kReach = 16;
 
 struct Live {
   const Value* tile;
@@ -74,12 +72,12 @@ class HandAssigner {
   }
 
   bool place(const Value* tile, size_t at, size_t last) {
-    const bool shortLived = int64_t(last - at) <= kReach;
+    const bool shortLived = int64_t(last - at) <= kQueueReach;
     const int order[2][kHands] = {{1, 2, 3, 0}, {0, 1, 2, 3}};
     for (int h : order[shortLived]) {
       if (frozen_.back() & (1u << h)) continue;
       bool fits = true;
-      for (const Live& l : live_[h]) fits = fits && l.joined + 1 < kReach;
+      for (const Live& l : live_[h]) fits = fits && l.joined + 1 < kQueueReach;
       if (!fits) continue;
       for (Live& l : live_[h]) ++l.joined;
       live_[h].push_back({tile, last});

@@ -11,6 +11,11 @@
 
 namespace tilec::linx {
 
+// The relative tile queue: four hands (T, U, M, N), and a binder names the latest 16
+// tiles of each (T#1 .. T#16).
+constexpr int kHands = 4;
+constexpr int kQueueReach = 16;
+
 struct PlannedSource {
   const ir::Value* tile;          // the tile in the queue
   const ir::Op* part = nullptr;   // the region.part that narrows it (B.SUBVIEW), if any

@@ -7,7 +7,6 @@
 // the binary come from one list of words. Linear in the kernel.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <set>
 #include <ostream>
 #include <unordered_map>
@@ -22,8 +21,6 @@
 namespace tilec::linx {
 namespace {
 using namespace ir;
-
-constexpr int kQueueDepth = 16;
 
 struct EmittedWord {
   HeaderWord word;
@@ -166,8 +163,8 @@ class BlockWriter {
     if (it == position_.end()) throw std::logic_error("linx: " + std::string(op.name()) + " reads a tile no block bound");
     const int hand = handOf(tile);
     const int64_t back = pushes_[hand] - it->second;  // 1 for the latest
-    if (back < 1 || back > kQueueDepth) throw std::logic_error("linx: a source out of its hand's reach");
-    return hand * kQueueDepth + int(back) - 1;
+    if (back < 1 || back > kQueueReach) throw std::logic_error("linx: a source out of its hand's reach");
+    return hand * kQueueReach + int(back) - 1;
   }
 
   void push(const Value* tile) { position_[tile] = pushes_[handOf(tile)]++; }
@@ -184,7 +181,7 @@ class BlockWriter {
   const AssembleRev rev_;
   ValueNames names_;
   std::unordered_map<const Value*, int64_t> position_;  // tile -> its push number in its hand
-  int64_t pushes_[4] = {0, 0, 0, 0};
+  int64_t pushes_[kHands] = {};
   std::set<int> announced_;
 };
 

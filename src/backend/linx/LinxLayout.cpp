@@ -43,7 +43,8 @@ std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why) {
     if (rows > cr || kCellBytes % (cr * bytes) != 0) {
       why = "a " + layoutText(l) + " tile holds at most " + std::to_string(cr) + " rows of whole " +
             std::to_string(kCellBytes) + "-byte cells, but this one is " + std::to_string(rows) + " x " +
-            std::to_string(cols) + " " + ir::dtypeName(t.dtype());
+            std::to_string(cols) + " " + ir::dtypeName(t.dtype()) + "; cut it into tiles of at most " +
+            std::to_string(cr) + " rows";
       return std::nullopt;
     }
     const int64_t cc = kCellBytes / (cr * bytes);
@@ -52,7 +53,8 @@ std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why) {
   if (l.cells == CubeCells::N8) {
     const int64_t cr = cubeCellRows(l.cells, bytes);
     if (cr < 1) {
-      why = "a cube_n8 cell of 8 columns of " + std::string(ir::dtypeName(t.dtype())) + " is more than 128 bytes";
+      why = "a cube_n8 cell of 8 columns of " + std::string(ir::dtypeName(t.dtype())) +
+            " is more than 128 bytes; use another layout for this dtype";
       return std::nullopt;
     }
     return ceilDiv(rows, cr) * ceilDiv(cols, 8) * kCellBytes;
@@ -61,7 +63,8 @@ std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why) {
     auto [br, bc] = boxShape(l, bytes);
     if (br < 1 || bc < 1 || rows % br != 0 || cols % bc != 0) {
       why = "a " + layoutText(l) + " tile is whole " + std::to_string(br) + " x " + std::to_string(bc) +
-            " boxes, but this one is " + std::to_string(rows) + " x " + std::to_string(cols);
+            " boxes, but this one is " + std::to_string(rows) + " x " + std::to_string(cols) +
+            "; pad its shape to whole boxes";
       return std::nullopt;
     }
   }
@@ -119,7 +122,8 @@ std::optional<SlotRanges> proveSlots(const ir::Type& parent, const std::vector<i
                           std::to_string(h) + " x " + std::to_string(w);
   if (slotBytes * grid[0] * grid[1] != *parentBytes) {
     why = cut + " leaves " + std::to_string(*parentBytes - slotBytes * grid[0] * grid[1]) +
-          " bytes of the parent's " + std::to_string(*parentBytes) + " in no slot (the layout pads it)";
+          " bytes of the parent's " + std::to_string(*parentBytes) +
+          " in no slot (the layout pads it); choose a shape the layout stores without padding";
     return std::nullopt;
   }
   for (int64_t i = 0; i < grid[0]; ++i)
@@ -140,7 +144,7 @@ std::optional<SlotRanges> proveSlots(const ir::Type& parent, const std::vector<i
       if (lo != expected) {
         why = cut + ": slot [" + std::to_string(i) + ", " + std::to_string(j) + "] is the bytes at " +
               std::to_string(lo) + ", not at " + std::to_string(expected) + " where its ordinal " +
-              std::to_string(i * grid[1] + j) + " puts it";
+              std::to_string(i * grid[1] + j) + " puts it; " + splitHint(parent.layout());
         return std::nullopt;
       }
     }

@@ -12,7 +12,6 @@
 //  - Slots are written in ordinal order (E1107): a cube generation covers a gap-free
 //    prefix of its CELLs, and INIT is the first slot.
 // Each (parent type, grid) pair is proven once: linear in the kernel plus its tiles.
-#include <map>
 #include <set>
 #include <string>
 
@@ -21,6 +20,7 @@
 #include "backend/linx/LinxOps.h"
 #include "backend/linx/LinxTargets.h"
 #include "backend/linx/LinxWords.h"
+#include "ir/Regions.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -58,9 +58,12 @@ class Checker {
       case LinxForm::Block: return checkTiles(op);
       case LinxForm::View: return checkSlots(op, op.operand(0)->type());
       case LinxForm::Marker:
-        if (op.kind() == OpKind::RegionArray) checkArray(op);
+        if (op.kind() == OpKind::RegionArray) {
+          checkSlots(op, op.result()->type());
+          checkOrder(op);
+        }
         return;
-      case LinxForm::Fused: return checkOrder(op);
+      case LinxForm::Fused: return;  // the array's checks cover its writes
       case LinxForm::Fresh: return checkFresh(op);
       case LinxForm::Scalar: return;
     }
@@ -111,11 +114,6 @@ class Checker {
                (space == Shared ? "256 KiB" : "64 KiB") + "); choose a grid or tile whose parts are one");
   }
 
-  void checkArray(const Op& array) {
-    const Type& t = array.result()->type();
-    checkSlots(array, t);
-  }
-
   // The partition proof for `parent` cut by op's grid, once per (type, grid).
   void checkSlots(const Op& op, const Type& parent) {
     const auto& grid = *op.attr<std::vector<int64_t>>("grid");
@@ -135,21 +133,20 @@ class Checker {
     checkCode(op, "the parent", slots->parentBytes, parent.space());
   }
 
-  // Writes of one array come in ordinal order: the chain from region.array is walked once.
-  void checkOrder(const Op& write) {
-    const auto& grid = *write.attr<std::vector<int64_t>>("grid");
-    const auto& index = *write.attr<std::vector<Expr>>("index");
-    if (!index[0].isConst() || !index[1].isConst()) return;  // derive-regions reported it
-    const int64_t ordinal = index[0].constValue() * grid[1] + index[1].constValue();
-    const Value* array = write.operand(0);
-    const Op* previous = array->definingOp();
-    const int64_t expected = previous && previous->kind() == OpKind::RegionInsert ? nextOrdinal_[previous] : 0;
-    nextOrdinal_[&write] = expected < 0 || ordinal != expected ? -1 : ordinal + 1;  // -1: reported once already
-    if (expected >= 0 && ordinal != expected)
-      report(Diag::LinxSlotOrder, write,
-             "slot [" + std::to_string(index[0].constValue()) + ", " + std::to_string(index[1].constValue()) +
-                 "] (ordinal " + std::to_string(ordinal) + ") is written where ordinal " + std::to_string(expected) +
-                 " is next; linx assembles a tile's CELLs as a gap-free prefix, so write the slots row by row");
+  // The writes of one array come in ordinal order; the first out of place is reported.
+  void checkOrder(const Op& array) {
+    std::optional<ArrayChain> chain = arrayChain(array);
+    if (!chain) return;  // derive-regions reported why
+    for (size_t k = 0; k < chain->writes.size(); ++k) {
+      const Op& write = *chain->writes[k];
+      std::optional<int64_t> ordinal = slotOrdinal(write);
+      if (!ordinal || *ordinal == int64_t(k)) continue;
+      const auto& index = *write.attr<std::vector<Expr>>("index");
+      return report(Diag::LinxSlotOrder, write,
+                    "slot [" + std::to_string(index[0].constValue()) + ", " + std::to_string(index[1].constValue()) +
+                        "] (ordinal " + std::to_string(*ordinal) + ") is written where ordinal " + std::to_string(k) +
+                        " is next; linx assembles a tile's CELLs as a gap-free prefix, so write the slots row by row");
+    }
   }
 
   void report(Diag id, const Op& op, const std::string& message) { diags_.report(id, op.loc(), message); }
@@ -159,7 +156,6 @@ class Checker {
   Function& f_;
   DiagnosticEngine& diags_;
   std::set<std::string> proven_;
-  std::map<const Op*, int64_t> nextOrdinal_;
 };
 
 class LinxLegality final : public Pass {

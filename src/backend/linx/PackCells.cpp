@@ -12,6 +12,7 @@
 #include "backend/linx/LinxLayout.h"
 #include "backend/linx/LinxTargets.h"
 #include "ir/Builder.h"
+#include "ir/Regions.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -32,23 +33,6 @@ class CellPacker {
   }
 
  private:
-  // The writes of `array` in chain order, and its assembly; empty when the chain is not
-  // one straight line of writes.
-  static std::vector<Op*> chain(Op& array, Op*& assembly) {
-    std::vector<Op*> writes;
-    for (Value* v = array.result(); v->uses().size() == 1;) {
-      Op* user = v->uses().front().user;
-      if (user->kind() == OpKind::RegionAssembly) {
-        assembly = user;
-        return writes;
-      }
-      if (user->kind() != OpKind::RegionInsert) break;
-      writes.push_back(user);
-      v = user->result();
-    }
-    return {};
-  }
-
   void pack(Op& array) {
     const Type& parent = array.result()->type();
     const auto grid = *array.attr<std::vector<int64_t>>("grid");
@@ -58,25 +42,19 @@ class CellPacker {
     const int64_t n = kCellBytes / slots->slotBytes;
     const bool rows = grid[1] == 1;  // a column of slots packs down the rows, else along a row
     if ((rows ? grid[0] : grid[1]) % n != 0) return;
-    Op* assembly = nullptr;
-    std::vector<Op*> writes = chain(array, assembly);
-    if (!assembly || int64_t(writes.size()) != grid[0] * grid[1]) return;
+    std::optional<ArrayChain> chain = arrayChain(array);
+    if (!chain || int64_t(chain->writes.size()) != grid[0] * grid[1]) return;
+    const std::vector<Op*>& writes = chain->writes;
     for (size_t k = 0; k < writes.size(); ++k)
-      if (ordinal(*writes[k], grid) != int64_t(k)) return;
+      if (slotOrdinal(*writes[k]) != std::optional<int64_t>(int64_t(k))) return;
     const std::vector<int64_t> coarse = rows ? std::vector<int64_t>{grid[0] / n, 1} : std::vector<int64_t>{grid[0], grid[1] / n};
     if (!proveSlots(parent, coarse, why)) return;
 
     array.setAttr("grid", coarse);
-    assembly->setAttr("grid", coarse);
+    chain->assembly->setAttr("grid", coarse);
     for (size_t start = 0; start < writes.size(); start += size_t(n))
       packRun(std::vector<Op*>(writes.begin() + long(start), writes.begin() + long(start) + n), coarse, rows,
               start == 0, start + size_t(n) == writes.size());
-  }
-
-  static int64_t ordinal(const Op& write, const std::vector<int64_t>& grid) {
-    const auto& index = *write.attr<std::vector<Expr>>("index");
-    if (!index[0].isConst() || !index[1].isConst()) return -1;
-    return index[0].constValue() * grid[1] + index[1].constValue();
   }
 
   // The n writes of one carrier: inserts into a created carrier, then one slot write.
