@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tilec needs to build and test (with --fuzz, also clang and
-# its libFuzzer runtime, for scripts/fuzz.sh). Idempotent: packages that are already
-# installed are left alone, and apt is not touched at all when nothing is missing. Runs as
-# root (CI) or through sudo.
+# its libFuzzer runtime, for scripts/fuzz.sh), then the npm tools the tests run (the SARIF
+# Multitool, vscode-textmate and vscode-oniguruma, pinned by tests/npm/package-lock.json,
+# into tests/npm/node_modules). Idempotent: packages that are already installed are left
+# alone, apt is not touched at all when nothing is missing, and npm only runs when the
+# installed tools do not match the lock file. Runs as root (CI) or through sudo.
 set -euo pipefail
 
 packages=(
@@ -11,7 +13,12 @@ packages=(
   antlr4 libantlr4-runtime-dev
   libcli11-dev libspdlog-dev nlohmann-json3-dev doctest-dev
   time  # /usr/bin/time, used by bench/compile-bench.sh for peak memory
+  make  # the build-system tests drive a plain Makefile and CMake's Unix Makefiles generator
+  dpkg-dev  # dpkg-shlibdeps, which CPack's .deb generator runs to fill in Depends
 )
+# A machine with its own Node.js (nodesource's, say) already has npm; only a machine
+# without one takes Debian's nodejs and npm.
+command -v npm >/dev/null || packages+=(nodejs npm)
 if [[ ${1:-} == --fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
 elif [[ $# -gt 0 ]]; then
@@ -28,8 +35,22 @@ for package in "${packages[@]}"; do
   installed "$package" || missing+=("$package")
 done
 
+install_npm_tools() {
+  local dir
+  dir=$(cd "$(dirname "$0")/../tests/npm" && pwd)
+  if [[ -f $dir/node_modules/.installed-lock &&
+        $(cat "$dir/node_modules/.installed-lock") == $(sha256sum <"$dir/package-lock.json") ]]; then
+    echo "setup: the npm test tools are installed"
+    return
+  fi
+  echo "setup: installing the npm test tools into tests/npm/node_modules"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  sha256sum <"$dir/package-lock.json" >"$dir/node_modules/.installed-lock"
+}
+
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "setup: all ${#packages[@]} packages are installed"
+  install_npm_tools
   exit 0
 fi
 
@@ -46,3 +67,4 @@ echo "setup: installing ${missing[*]}"
 "${as_root[@]}" apt-get update
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y --no-install-recommends "${missing[@]}"
+install_npm_tools

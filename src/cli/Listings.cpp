@@ -1,5 +1,7 @@
 #include "cli/Listings.h"
 
+#include <antlr4-runtime.h>
+
 #include <algorithm>
 #include <ostream>
 #include <string>
@@ -38,6 +40,14 @@ std::string escapeTableCell(const std::string& s) {
 }
 
 }  // namespace
+
+// The runtime version comes from the linked library, not from a header, so a mismatched
+// install shows here.
+void printVersion(std::ostream& os) {
+  os << "tilec version " << TILEC_VERSION << "\n  targets:";
+  for (const target::TargetDesc* t : target::allTargets()) os << ' ' << t->name;
+  os << "\n  ANTLR runtime " << antlr4::RuntimeMetaData::getRuntimeVersion() << '\n';
+}
 
 void printTargetList(std::ostream& os) {
   for (const target::TargetDesc* t : target::allTargets()) {

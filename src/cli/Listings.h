@@ -1,4 +1,5 @@
-// Reference listings printed by the CLI: --list-passes and --list-diagnostics.
+// Reference listings printed by the CLI: --version, --list-targets, --list-passes and
+// --list-diagnostics.
 // docs/diagnostics.md is the verbatim output of --list-diagnostics.
 #pragma once
 #include <iosfwd>
@@ -9,6 +10,7 @@ struct TargetDesc;
 
 namespace tilec::cli {
 
+void printVersion(std::ostream& os);
 void printTargetList(std::ostream& os);
 void printPassList(std::ostream& os, const target::TargetDesc& t);
 void printDiagnosticList(std::ostream& os);

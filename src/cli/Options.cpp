@@ -419,7 +419,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   }
   raw.passesGiven = app.count("--passes") > 0;
   if (raw.version) {
-    std::cout << "tilec version " << TILEC_VERSION << '\n';
+    printVersion(std::cout);
     return 0;
   }
   const target::TargetDesc* listed = raw.target.empty() ? &target::defaultTarget() : target::findTarget(raw.target);
