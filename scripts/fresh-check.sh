@@ -63,6 +63,10 @@ for fs in proc sys dev; do
   mounted+=("$chroot_dir/$fs")
 done
 cp -L /etc/resolv.conf "$chroot_dir/etc/resolv.conf" 2>/dev/null || true
+# A fresh machine on this network trusts the network's own CAs (an egress proxy's, say)
+# like this one does; ca-certificates adds them to the system bundle when setup installs it.
+mkdir -p "$chroot_dir/usr/local/share/ca-certificates"
+cp -L /usr/local/share/ca-certificates/*.crt "$chroot_dir/usr/local/share/ca-certificates/" 2>/dev/null || true
 
 step "cloning the committed HEAD of $repo"
 git clone -q --no-hardlinks "$repo" "$chroot_dir/src/tilec"

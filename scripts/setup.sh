@@ -44,6 +44,12 @@ install_npm_tools() {
     return
   fi
   echo "setup: installing the npm test tools into tests/npm/node_modules"
+  # Node trusts only its built-in CAs; where the machine reaches the registry through a
+  # proxy with its own CA (installed in the system store), npm needs the system bundle.
+  local system_cas=/etc/ssl/certs/ca-certificates.crt
+  if [[ -z ${NODE_EXTRA_CA_CERTS:-} && -r $system_cas ]]; then
+    export NODE_EXTRA_CA_CERTS=$system_cas
+  fi
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   sha256sum <"$dir/package-lock.json" >"$dir/node_modules/.installed-lock"
 }
