@@ -1,6 +1,7 @@
 #include "cli/Driver.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
+#include "frontend/Imports.h"
 #include "interp/Npy.h"
 #include "interp/VerifySemantics.h"
 #include "ir/IRText.h"
@@ -61,6 +63,10 @@ std::string shellQuote(const std::string& arg) {
 
 Driver* gCrashDriver = nullptr;  // the driver a fatal signal reports on
 
+constexpr const char* kReportHint =
+    "  this is a bug in tilec; please report it with the lines above and the files of the reproducer "
+    "directory (its command.sh reruns the compilation)\n";
+
 const char* signalDescription(int signal) {
   switch (signal) {
     case SIGSEGV: return "segmentation fault";
@@ -78,6 +84,15 @@ void writeRaw(int fd, std::string_view text) {
     if (n <= 0) return;
     text.remove_prefix(static_cast<size_t>(n));
   }
+}
+
+// Async-signal-safe (open, write, close), so a fatal-signal handler may call it.
+bool writeRawFile(const char* path, std::string_view text) {
+  int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return false;
+  writeRaw(fd, text);
+  ::close(fd);
+  return true;
 }
 
 std::string lowerFirst(std::string s) {
@@ -100,7 +115,8 @@ Driver::Driver(Options options)
   std::string command;
   for (const std::string& arg : opts_.commandLine) command += (command.empty() ? "" : " ") + shellQuote(arg);
   reproduceCommand_ = "cd " + shellQuote(std::filesystem::current_path(ec).string()) + " && " + command;
-  crashDir_ = std::filesystem::temp_directory_path(ec).string();
+  // Named by process so that a signal handler needs no call that allocates to make it.
+  crashDir_ = std::filesystem::temp_directory_path(ec).string() + "/tilec-crash-" + std::to_string(::getpid());
 }
 
 int Driver::run() {
@@ -114,6 +130,7 @@ int Driver::run() {
     code = internalError("unknown exception");
   }
   uninstallFatalSignalHandlers(previous);
+  diags_.finishRun(code);  // every way out of compile() passes here: the SARIF log is written once
   return code;
 }
 
@@ -265,7 +282,28 @@ bool Driver::readInput() {
     dependencies_.push_back(opts_.input);
   }
   file_ = sources_.addBuffer(opts_.input, std::move(text));
+  prepareCrashReproducer();
   return true;
+}
+
+// command.sh reruns the failing command on the copy of the input beside it (its imports
+// inlined once they are read), with the same tilec binary.
+void Driver::prepareCrashReproducer() {
+  const std::string copy = opts_.input == "-" ? std::string("stdin.tile")
+                                               : std::filesystem::path(opts_.input).filename().string();
+  crashInputPath_ = crashDir_ + "/" + copy;
+  crashInput_ = std::string(sources_.contents(file_));
+  std::error_code ec;
+  std::string exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  std::vector<std::string> args = opts_.commandLine;
+  auto input = std::find(args.rbegin(), args.rend() - 1, opts_.input);
+  if (input != args.rend() - 1) *input = copy;
+  else args.push_back(copy);  // stdin
+  std::string rerun = shellQuote(ec || exe.empty() ? args[0] : exe);
+  for (size_t i = 1; i < args.size(); ++i) rerun += " " + shellQuote(args[i]);
+  crashCommand_ = "#!/bin/sh\n# tilec failed with an internal error on:\n#   " + reproduceCommand_ +
+                  "\n# This reruns it on " + copy + ", the input with every file it imports inlined.\n" +
+                  "cd \"$(dirname \"$0\")\" && " + rerun + "\n";
 }
 
 std::optional<InputKind> Driver::resolveInputKind() {
@@ -288,16 +326,23 @@ Driver::FrontendResult Driver::buildFromTile() {
     return {nullptr, os.str()};
   }
   stage_ = "parsing";
-  std::unique_ptr<ast::Module> ast = frontend::parse(sources_, file_, diags_);
-  if (!ast) return {};
-  for (const std::string& imported : frontend::imports(*ast)) dependencies_.push_back(imported);
-  if (opts_.emit == EmitKind::Ast) {
+  if (opts_.emit == EmitKind::Ast) {  // the input file's own tree: imports are listed, not read
+    std::unique_ptr<ast::Module> ast = frontend::parse(sources_, file_, diags_);
+    if (!ast) return {};
     stage_ = "printing the AST";
     frontend::printAst(*ast, sources_, os);
     return {nullptr, os.str()};
   }
+  frontend::Defines defines;
+  std::vector<std::unique_ptr<ast::Module>> defineDecls = frontend::parseDefines(sources_, opts_.defines, diags_, defines);
+  std::vector<std::string> imported;
+  std::unique_ptr<ast::Module> program =
+      frontend::parseProgram(sources_, file_, diags_, frontend::ImportOptions{opts_.includeDirs, {}}, &imported);
+  dependencies_.insert(dependencies_.end(), imported.begin(), imported.end());
+  if (!program || diags_.hasErrors()) return {};
+  crashInput_ = frontend::inlineProgram(sources_, *program);
   stage_ = "checking and lowering to IR";
-  return {frontend::lower(*ast, diags_, *opts_.target->model, opts_.limits, opts_.defines), std::nullopt};
+  return {frontend::lower(*program, diags_, *opts_.target->model, opts_.limits, defines), std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {
@@ -574,38 +619,42 @@ std::string Driver::crashStage() const {
   return stage_;
 }
 
-std::string Driver::writeCrashReproducer() {
-  std::string stem, text;
-  if (passManager_ && passManager_->runningPass() && snapshot_) {
-    stem = passManager_->runningPass()->info().arg;
-    text = snapshot_->snapshot();
-  } else if (emitting_) {
-    stem = "emit";
-    text = ir::printToString(*emitting_);
-  } else {
-    return {};
-  }
-  if (text.empty()) return {};  // nothing was captured: naming an empty file would mislead
-  std::string path = crashDir_ + "/tilec-crash-" + stem + ".tir";
-  std::string error;
-  return writeFileAtomically(path, text, error) ? path : std::string();
+// The reproducer directory: the input with its imports inlined, the command line, and the
+// IR before the failing pass (or the IR being emitted). Async-signal-safe given prepared
+// strings: mkdir, open, write and close only.
+bool Driver::writeCrashReproducer(const char* irStem, std::string_view ir) const {
+  if (::mkdir(crashDir_.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  char path[4096];
+  int n = std::snprintf(path, sizeof path, "%s/command.sh", crashDir_.c_str());
+  if (n <= 0 || size_t(n) >= sizeof path || !writeRawFile(path, crashCommand_)) return false;
+  if (!crashInputPath_.empty()) writeRawFile(crashInputPath_.c_str(), crashInput_);
+  n = std::snprintf(path, sizeof path, "%s/before-%s.tir", crashDir_.c_str(), irStem);
+  if (irStem[0] && !ir.empty() && n > 0 && size_t(n) < sizeof path) writeRawFile(path, ir);
+  return true;
 }
 
 int Driver::internalError(const std::string& what) {
   diags_.flush();
-  std::string reproducer;
+  std::string stem, ir;
   try {
-    reproducer = writeCrashReproducer();
+    if (passManager_ && passManager_->runningPass() && snapshot_) {
+      stem = passManager_->runningPass()->info().arg;
+      ir = snapshot_->snapshot();
+    } else if (emitting_) {
+      stem = "emit";
+      ir = ir::printToString(*emitting_);
+    }
   } catch (...) {
-    // The IR may be too broken to print; the report below still has the command line.
+    // The IR may be too broken to print; the reproducer still has the input and command.
   }
+  const bool reproduced = writeCrashReproducer(stem.c_str(), ir);
   for (const std::string& path : written_) std::remove(path.c_str());
   std::cerr << "tilec: internal compiler error: " << what << "\n"
             << "  while running: " << crashStage() << "\n"
             << "  tilec version: " << TILEC_VERSION << "\n"
             << "  reproduce with: " << reproduceCommand_ << "\n";
-  if (!reproducer.empty()) std::cerr << "  IR before the failure: " << reproducer << "\n";
-  std::cerr << "  this is a bug in tilec; please report it with the lines above\n";
+  if (reproduced) std::cerr << "  reproducer: " << crashDir_ << "\n";
+  std::cerr << kReportHint;
   return kExitInternalError;
 }
 
@@ -656,19 +705,13 @@ void Driver::onFatalSignal(int signal) {
   writeRaw(err, "\n  tilec version: " TILEC_VERSION "\n  reproduce with: ");
   writeRaw(err, d->reproduceCommand_);
   writeRaw(err, "\n");
-  if (pass && d->snapshot_ && !d->snapshot_->snapshot().empty()) {
-    char path[4096];
-    int n = std::snprintf(path, sizeof path, "%s/tilec-crash-%s.tir", d->crashDir_.c_str(), pass->info().arg);
-    int fd = n > 0 && static_cast<size_t>(n) < sizeof path ? ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
-    if (fd >= 0) {
-      writeRaw(fd, d->snapshot_->snapshot());
-      ::close(fd);
-      writeRaw(err, "  IR before the failure: ");
-      writeRaw(err, path);
-      writeRaw(err, "\n");
-    }
+  const bool snapshot = pass && d->snapshot_ && !d->snapshot_->snapshot().empty();
+  if (d->writeCrashReproducer(snapshot ? pass->info().arg : "", snapshot ? d->snapshot_->snapshot() : "")) {
+    writeRaw(err, "  reproducer: ");
+    writeRaw(err, d->crashDir_);
+    writeRaw(err, "\n");
   }
-  writeRaw(err, "  this is a bug in tilec; please report it with the lines above\n");
+  writeRaw(err, kReportHint);
   for (const std::string& output : d->written_) ::unlink(output.c_str());
   ::_exit(kExitInternalError);
 }

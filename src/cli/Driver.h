@@ -54,7 +54,8 @@ class Driver {
   }
   int failure();
   int internalError(const std::string& what);
-  std::string writeCrashReproducer();
+  void prepareCrashReproducer();
+  bool writeCrashReproducer(const char* irStem, std::string_view ir) const;
   std::string crashStage() const;
   // Fatal signals (a failed assertion, a segfault) get the internal-error report too;
   // the handler only writes data prepared in advance (async-signal-safe calls).
@@ -73,7 +74,10 @@ class Driver {
   const ir::Module* emitting_ = nullptr;  // set while the backend runs, for the reproducer
   std::string stage_ = "startup";         // what was running, for internal error reports
   std::string reproduceCommand_;          // "cd DIR && tilec ARGS", shell-quoted
-  std::string crashDir_;                  // where the IR reproducer goes ($TMPDIR)
+  std::string crashDir_;                  // where a crash reproducer goes ($TMPDIR/tilec-crash-PID)
+  std::string crashCommand_;              // its command.sh
+  std::string crashInputPath_;            // its copy of the input, and the text: the input
+  std::string crashInput_;                //   with its imports inlined, once they are read
   std::vector<std::string> written_;      // outputs written so far, removed again on a crash
 };
 

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -29,13 +30,17 @@ const char* const kDefaultSeed = "1";    // --verify-semantics without a seed
 
 int usageError(const std::string& message) { return reportUsageError(message); }
 
+DiagFormat diagFormat(const std::string& name) {
+  return name == "json" ? DiagFormat::Json : name == "sarif" ? DiagFormat::Sarif : DiagFormat::Text;
+}
+
 
 // The raw values CLI11 fills; resolve() turns them into Options.
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
-  std::vector<std::string> runArgs, runOutputs, defines, targetFlags;
+  std::vector<std::string> runArgs, runOutputs, defines, includeDirs, targetFlags;
   Limits limits;
   bool run = false, decode = false, encode = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
@@ -51,8 +56,13 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--input-kind", raw.inputKind, "input language when it cannot be told from the name")
       ->check(CLI::IsMember({"tile", "tir"}))
       ->type_name("<tile|tir>");
-  app.add_option("-D", raw.defines, "give a 'dyn' size a constant value: -D NAME=VALUE (repeatable)")
+  app.add_option("-D", raw.defines,
+                 "set the file constant NAME, or make the 'dyn' size NAME a constant: -D NAME=VALUE, VALUE a "
+                 "constant expression (repeatable)")
       ->type_name("NAME=VALUE");
+  app.add_option("-I", raw.includeDirs,
+                 "look for imported files in DIR after the importing file's own directory (repeatable, in order)")
+      ->type_name("DIR");
   app.add_option("--target-flag", raw.targetFlags, "set a flag of the target's output: NAME=true|false (tilec --list-targets lists them)")
       ->type_name("NAME=BOOL");
   app.add_option("--target", raw.target, "the target to compile for (default: the first of --list-targets)")
@@ -65,9 +75,10 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
                "write the final IR; with =<pass>, stop after <pass> and write its IR");
   app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing");
   app.add_flag("--Werror", raw.werror, "report warnings as errors");
-  app.add_option("--diagnostics-format", raw.diagnosticsFormat, "diagnostics as text (default) or JSON Lines")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->type_name("<text|json>");
+  app.add_option("--diagnostics-format", raw.diagnosticsFormat,
+                 "diagnostics as text (default), JSON Lines, or one SARIF 2.1.0 log at the end")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->type_name("<text|json|sarif>");
   app.add_option("--color", raw.color, "color diagnostics (default auto: on a terminal, unless NO_COLOR)")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->type_name("<auto|always|never>");
@@ -341,7 +352,7 @@ ParseResult resolveCodec(const RawOptions& raw, Options o) {
   if (raw.encode && raw.output.empty()) return usageError("--encode writes a binary; name the file with -o");
   o.output = raw.output.empty() ? "-" : raw.output;
   o.target = &target::defaultTarget();
-  o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
+  o.diagnosticsFormat = diagFormat(raw.diagnosticsFormat);
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
   return o;
@@ -360,7 +371,7 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
                       " (see tilec --list-targets)");
   o.kernel = raw.kernel;
   o.warningsAsErrors = raw.werror;
-  o.diagnosticsFormat = raw.diagnosticsFormat == "json" ? DiagFormat::Json : DiagFormat::Text;
+  o.diagnosticsFormat = diagFormat(raw.diagnosticsFormat);
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
   for (const target::TargetFlag& f : o.target->flags) o.targetFlags[f.name] = f.byDefault;
@@ -378,15 +389,14 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
     o.targetFlags[name] = value == "true";
   }
   for (const std::string& d : raw.defines) {
-    const size_t eq = d.find('=');
-    const std::string name = d.substr(0, eq), value = eq == std::string::npos ? "" : d.substr(eq + 1);
-    const bool number = !value.empty() && value.size() <= 18 &&
-                        value.find_first_not_of("0123456789", value[0] == '-' ? 1 : 0) == std::string::npos &&
-                        value != "-";
-    if (name.empty() || !number)
-      return usageError("-D " + d + " is not NAME=VALUE with an integer VALUE; write e.g. -D M=256");
-    o.defines[name] = std::stoll(value);
+    const std::string name = d.substr(0, d.find('='));
+    const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                            std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!identifier || name.size() == d.size())
+      return usageError("-D " + d + " is not NAME=VALUE with NAME an identifier; write e.g. -D M=256");
   }
+  o.defines = raw.defines;
+  o.includeDirs = raw.includeDirs;
   for (auto resolver : {resolveEmit, resolvePipeline, resolveRun, resolveDepfile})
     if (UsageCheck bad = resolver(raw, o)) return *bad;
   return o;

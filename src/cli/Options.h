@@ -61,7 +61,8 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> runOutputs;  // --out NAME=FILE
   std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
   bool timePasses = false;
-  std::map<std::string, int64_t> defines;  // -D NAME=VALUE: constant values for dyn sizes
+  std::vector<std::string> defines;       // -D NAME=VALUE, NAME an identifier, in order
+  std::vector<std::string> includeDirs;   // -I DIR: where imports are looked for, in order
   std::map<std::string, bool> targetFlags; // every flag of the target: --target-flag or its default
   Limits limits;  // --max-ops, --max-unroll, --max-tensor-rank, --max-tile-elements
   std::string debugCrashIn;

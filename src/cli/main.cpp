@@ -1,8 +1,11 @@
 // tilec: compiles a .tile kernel (or .tir IR) to PTO assembly. See docs/cli.md.
 #include <pthread.h>
 
+#include <string_view>
+
 #include "cli/Driver.h"
 #include "cli/Options.h"
+#include "lsp/Server.h"
 
 namespace {
 
@@ -18,6 +21,8 @@ struct Invocation {
 };
 
 int compile(int argc, char** argv) {
+  // The language server analyses documents with the compiler, so it gets the same big stack.
+  if (argc > 1 && std::string_view(argv[1]) == "lsp") return tilec::lsp::runLsp(argc - 1, argv + 1);
   tilec::cli::ParseResult parsed = tilec::cli::parseOptions(argc, argv);
   if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
   return tilec::cli::Driver(std::move(std::get<tilec::cli::Options>(parsed))).run();

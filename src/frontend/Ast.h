@@ -239,10 +239,20 @@ struct Kernel : Node {
 
 using TopDecl = std::variant<std::unique_ptr<ConstDecl>, std::unique_ptr<Kernel>>;
 
+// `import "common.tile";`: `range` covers the declaration, `pathRange` the string.
+struct Import : Node {
+  std::string path;      // as written, escapes decoded
+  SourceRange pathRange;
+  FileId resolved = kNoFile;  // the file it named, once parseProgram found it
+};
+
+// One file's declarations, or, after parseProgram, a whole program: the declarations of
+// every imported file (each once, imported before importer) and then the root file's.
 struct Module {
-  FileId file = kNoFile;
-  std::vector<TopDecl> decls;        // in source order
-  std::vector<std::string> imports;  // paths of `import "...";` declarations
+  FileId file = kNoFile;             // the root file
+  std::vector<TopDecl> decls;        // in program order
+  std::vector<Import> imports;       // every import declaration, of every file
+  std::vector<FileId> files;         // every file of the program, in declaration order
 };
 
 }  // namespace tilec::ast

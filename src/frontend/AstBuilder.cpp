@@ -45,11 +45,19 @@ std::optional<int64_t> parseIntLiteral(const std::string& text) {
   return int64_t(value);
 }
 
+// The lexer's STRING admits `\c` for any c; it stands for c itself.
+std::string unquote(const std::string& quoted) {
+  std::string text;
+  for (size_t i = 1; i + 1 < quoted.size(); ++i) text += quoted[i] == '\\' ? quoted[++i] : quoted[i];
+  return text;
+}
+
 }  // namespace
 
 std::unique_ptr<ast::Module> AstBuilder::build(P::ModuleContext* ctx) {
   auto m = std::make_unique<ast::Module>();
   m->file = ranges_.file();
+  m->files = {m->file};
   for (P::TopDeclContext* d : ctx->topDecl()) topDecl(d, *m);
   return m;
 }
@@ -60,9 +68,11 @@ void AstBuilder::topDecl(P::TopDeclContext* ctx, ast::Module& m) {
   } else if (auto* k = ctx->kernelDecl()) {
     m.decls.emplace_back(kernel(k));
   } else if (auto* i = ctx->importDecl()) {
-    std::string quoted = i->STRING()->getText();
-    m.imports.push_back(quoted.substr(1, quoted.size() - 2));
-    reserved(range(i), "'import'", "put every kernel and constant in one file");
+    ast::Import imported;
+    imported.range = range(i);
+    imported.pathRange = range(i->STRING());
+    imported.path = unquote(i->STRING()->getText());
+    m.imports.push_back(std::move(imported));
   } else {
     reservedStmt(ctx->reservedStmt());
   }

@@ -27,6 +27,7 @@ class AstPrinter {
 
   void module(const ast::Module& m) {
     os_ << "Module\n";
+    for (const ast::Import& i : m.imports) line(1, "Import \"" + i.path + "\"", i.range);
     for (const ast::TopDecl& d : m.decls) {
       if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d))
         stmt(**c, 1);

@@ -4,6 +4,8 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
@@ -11,6 +13,8 @@
 
 namespace tilec::ast {
 struct Module;  // defined in frontend/Ast.h
+struct ConstDecl;
+struct Expr;
 }
 
 namespace tilec::frontend {
@@ -18,19 +22,41 @@ namespace tilec::frontend {
 // Parses a .tile buffer. Reports every syntax error (E01xx); returns null if any.
 std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, DiagnosticEngine& diags);
 
+// -D NAME=VALUE, each parsed as the declaration `const NAME = VALUE;` of a source named
+// "<command line>" (so a bad value is located and explained like a bad constant). A define
+// overrides the file constant NAME (it must be a constant of the same kind: an integer for
+// an integer, a number for a float), and makes the `dyn` size NAME that constant; a define
+// that names neither is warning E0728.
+using Defines = std::map<std::string, const ast::ConstDecl*>;
+
+// Parses "NAME=VALUE" strings into one module per define (which `defines` points into);
+// reports E01xx, or E0729 for a VALUE that is more than an expression. A later define of
+// a name replaces an earlier one.
+std::vector<std::unique_ptr<ast::Module>> parseDefines(SourceManager& sm, const std::vector<std::string>& nameValues,
+                                                       DiagnosticEngine& diags, Defines& defines);
+
+struct Val;      // defined in frontend/Lowering.h
+struct Binding;
+
+// Watches the lowering as it resolves names and evaluates expressions; the language
+// server builds its index (hover, go to definition) from what it sees.
+class LowerObserver {
+ public:
+  virtual ~LowerObserver() = default;
+  virtual void evaluated(const ast::Expr& e, const Val& v) = 0;
+  // `use` names `b` (an expression, or the target of an assignment); b.val is its value there.
+  virtual void resolved(SourceRange use, const Binding& b) = 0;
+};
+
 // Checks names, types and shapes and builds SSA IR. Reports every independent
 // error (E02xx); returns null if any.
-// `defines` (-D NAME=VALUE) give `dyn` sizes constant values: the kernels are built as if the
-// size were written as that number.
-using Defines = std::map<std::string, int64_t>;
 std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
-                                  const Limits& limits = defaultLimits(), const Defines& defines = {});
+                                  const Limits& limits = defaultLimits(), const Defines& defines = {},
+                                  LowerObserver* observer = nullptr);
 
 // --emit=ast and --emit=tokens.
 void printAst(const ast::Module& m, const SourceManager& sm, std::ostream& os);
 void dumpTokens(const SourceManager& sm, FileId file, std::ostream& os);
 
-// Files this module imports (for depfiles); empty until imports are implemented.
-std::vector<std::string> imports(const ast::Module& m);
 
 }  // namespace tilec::frontend

@@ -140,7 +140,8 @@ Val Lowerer::evalCall(const ast::Call& c) {
     std::optional<std::string> guess = closestName(c.callee, builtinNames());
     std::string message = "unknown function '" + c.callee + "'";
     if (guess)
-      error(Diag::UnknownBuiltin, c.calleeRange, message + "; did you mean '" + *guess + "'?");
+      error(Diag::UnknownBuiltin, c.calleeRange, message + "; did you mean '" + *guess + "'?")
+          .fixes.push_back({c.calleeRange, *guess});
     else
       error(Diag::UnknownBuiltin, c.calleeRange, message + "; docs/language.md lists the built-in functions");
     return Val::poison(c.range);

@@ -74,11 +74,15 @@ Val Lowerer::eval(const ast::Expr& e) {
       break;
   }
   v.range = e.range;
+  if (observer_) observer_->evaluated(e, v);
   return v;
 }
 
 Val Lowerer::evalName(const ast::NameRef& n) {
-  if (Binding* b = scopes_.lookup(n.name)) return b->val;
+  if (Binding* b = scopes_.lookup(n.name)) {
+    if (observer_) observer_->resolved(n.range, *b);
+    return b->val;
+  }
   if (findBuiltin(n.name)) {
     error(Diag::WrongValueKind, n.range,
           "'" + n.name + "' is a built-in function, not a value; call it, e.g. " + n.name + "(...)");
@@ -89,8 +93,9 @@ Val Lowerer::evalName(const ast::NameRef& n) {
     error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'; declare it before using it");
     return Val::poison(n.range);
   }
-  error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'")
-      .notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
+  Diagnostic& d = error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'");
+  d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
+  d.fixes.push_back({n.range, *guess});
   return Val::poison(n.range);
 }
 

@@ -178,32 +178,58 @@ std::unique_ptr<ir::Module> Lowerer::lowerModule(const ast::Module& m) {
   scopes_.push();  // file constants
   // Constants first, in order, so kernels may use a constant declared below them.
   for (const ast::TopDecl& d : m.decls)
-    if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d)) lowerConst(**c);
+    if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d)) lowerConst(**c, true);
   for (const ast::TopDecl& d : m.decls)
     if (const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d)) lowerKernel(**k, *module);
   scopes_.pop();
-  for (const auto& [name, value] : defines_)
-    if (!definesUsed_.count(name))
-      diags_.report(Diag::UnusedDefine, {},
-                    "-D " + name + "=" + std::to_string(value) + " names no 'dyn' size of any kernel; check the "
+  for (const auto& [name, decl] : defines_)
+    if (!definedValues_.count(name))
+      diags_.report(Diag::UnusedDefine, decl->nameRange,
+                    "-D " + name + " names no constant of the program and no 'dyn' size of any kernel; check the "
                     "spelling, or drop it");
   if (diags_.errorCount() > errorsBefore) return nullptr;
   return module;
 }
 
-void Lowerer::lowerConst(const ast::ConstDecl& c) {
+// A file constant takes the value of its -D, if there is one; a constant in a kernel does not.
+void Lowerer::lowerConst(const ast::ConstDecl& c, bool fileScope) {
+  Val v = constantValue(c);
+  if (fileScope)
+    if (std::optional<Val> defined = definedValue(c.name, v.kind, c.nameRange)) v = *defined;
+  define(c.name, BindKind::Const, c.nameRange, v);
+}
+
+Val Lowerer::constantValue(const ast::ConstDecl& c) {
   Val v = eval(*c.value);
   if (v.kind == ValKind::Int && !v.expr.isConst()) {
     error(Diag::NotConstant, c.value->range,
           "the value of constant '" + c.name + "' is not known at compile time; use only literals and other constants");
-    v = Val::poison(v.range);
-  } else if (!v.isPoison() && v.kind != ValKind::Int && v.kind != ValKind::Float) {
+    return Val::poison(v.range);
+  }
+  if (!v.isPoison() && v.kind != ValKind::Int && v.kind != ValKind::Float) {
     error(Diag::WrongValueKind, c.value->range,
           "constant '" + c.name + "' must be an integer or a float, but this is " + valKindName(v.kind) +
               "; use let for other values");
-    v = Val::poison(v.range);
+    return Val::poison(v.range);
   }
-  define(c.name, BindKind::Const, c.nameRange, v);
+  return v;
+}
+
+// The value -D gives `name`, checked against the kind the program declares for it (an
+// integer stands for a float, not the other way round); nullopt when no -D names it.
+std::optional<Val> Lowerer::definedValue(const std::string& name, ValKind declared, SourceRange declaredAt) {
+  auto define = defines_.find(name);
+  if (define == defines_.end()) return std::nullopt;
+  auto [cached, fresh] = definedValues_.try_emplace(name);
+  if (fresh) cached->second = constantValue(*define->second);
+  const Val& v = cached->second;
+  if (v.isPoison() || declared == ValKind::Poison || v.kind == declared) return v;
+  if (declared == ValKind::Float && v.kind == ValKind::Int) return Val::floating(double(*v.constInt()), v.range);
+  error(Diag::DefineKind, define->second->value->range,
+        "-D " + name + " is " + valKindName(v.kind) + ", but '" + name + "' is " + valKindName(declared) +
+            "; give -D " + name + " " + valKindName(declared) + " value")
+      .notes.push_back({"'" + name + "' declared here", declaredAt});
+  return Val::poison(v.range);
 }
 
 void Lowerer::lowerKernel(const ast::Kernel& k, ir::Module& module) {
@@ -266,9 +292,8 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
     define(p.name, BindKind::Param, p.nameRange, val);
   }
   for (const ast::SymbolDecl& s : k.symbols) {
-    if (auto it = defines_.find(s.name); it != defines_.end()) {
-      definesUsed_.insert(s.name);
-      define(s.name, BindKind::Size, s.range, Val::integer(ir::Expr::constant(it->second), s.range));
+    if (std::optional<Val> defined = definedValue(s.name, ValKind::Int, s.range)) {
+      define(s.name, BindKind::Size, s.range, *defined);
       continue;
     }
     ir::Value* v = fn.addParam(ir::Type::index(), s.name, ir::ParamDir::None, s.range);
@@ -299,8 +324,8 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
 // ---------------------------------------------------------------- entry point
 
 std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
-                                  const Limits& limits, const Defines& defines) {
-  return Lowerer(diags, target, limits, defines).lowerModule(m);
+                                  const Limits& limits, const Defines& defines, LowerObserver* observer) {
+  return Lowerer(diags, target, limits, defines, observer).lowerModule(m);
 }
 
 }  // namespace tilec::frontend

@@ -98,7 +98,7 @@ void Lowerer::lowerStmt(const ast::Stmt& s) {
     case ast::StmtKind::Assign: lowerAssign(static_cast<const ast::Assign&>(s)); return;
     case ast::StmtKind::For: lowerFor(static_cast<const ast::For&>(s)); return;
     case ast::StmtKind::If: lowerIf(static_cast<const ast::If&>(s)); return;
-    case ast::StmtKind::Const: lowerConst(static_cast<const ast::ConstDecl&>(s)); return;
+    case ast::StmtKind::Const: lowerConst(static_cast<const ast::ConstDecl&>(s), false); return;
     case ast::StmtKind::Expr: {
       const ast::Expr& e = *static_cast<const ast::ExprStmt&>(s).expr;
       Val v = eval(e);
@@ -135,9 +135,13 @@ void Lowerer::lowerAssign(const ast::Assign& a) {
     std::optional<std::string> guess = closestName(a.name, scopes_.visibleNames());
     Diagnostic& d = error(Diag::UnknownName, a.nameRange,
                           "unknown name '" + a.name + "'; declare it with var before assigning to it");
-    if (guess) d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
+    if (guess) {
+      d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
+      d.fixes.push_back({a.nameRange, *guess});
+    }
     return;
   }
+  if (observer_) observer_->resolved(a.nameRange, *b);
   if (!a.indices.empty()) return lowerSlotWrite(a, *b);
   switch (b->kind) {
     case BindKind::Var: break;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "frontend/Ast.h"
+#include "frontend/Frontend.h"
 #include "ir/AccessPattern.h"
 #include "ir/IR.h"
 #include "ir/OpDefs.h"
@@ -117,8 +118,8 @@ struct BuiltinSig;
 class Lowerer {
  public:
   Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target, const Limits& limits,
-          const std::map<std::string, int64_t>& defines)
-      : diags_(diags), target_(target), limits_(limits), defines_(defines) {}
+          const std::map<std::string, const ast::ConstDecl*>& defines, LowerObserver* observer = nullptr)
+      : diags_(diags), target_(target), limits_(limits), defines_(defines), observer_(observer) {}
   std::unique_ptr<ir::Module> lowerModule(const ast::Module& m);
 
   // ---- used by the built-in handlers (LowerBuiltins.cpp) ----
@@ -133,7 +134,9 @@ class Lowerer {
 
  private:
   // LowerModule.cpp
-  void lowerConst(const ast::ConstDecl& c);
+  void lowerConst(const ast::ConstDecl& c, bool fileScope);
+  Val constantValue(const ast::ConstDecl& c);
+  std::optional<Val> definedValue(const std::string& name, ValKind declared, SourceRange declaredAt);
   void lowerKernel(const ast::Kernel& k, ir::Module& module);
   void defineParams(const ast::Kernel& k, ir::Function& fn);
   void define(const std::string& name, BindKind kind, SourceRange at, Val v);
@@ -246,8 +249,9 @@ class Lowerer {
   DiagnosticEngine& diags_;
   const ir::TargetModel& target_;
   const Limits& limits_;
-  const std::map<std::string, int64_t>& defines_;
-  std::set<std::string> definesUsed_;
+  const std::map<std::string, const ast::ConstDecl*>& defines_;
+  LowerObserver* observer_;  // may be null
+  std::map<std::string, Val> definedValues_;  // each -D evaluated once, when first used
   Scopes scopes_;
   ir::Function* fn_ = nullptr;
   ir::Block* block_ = nullptr;  // where new ops go

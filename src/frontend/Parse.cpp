@@ -258,6 +258,29 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
   return diags.errorCount() > before ? nullptr : std::move(m);
 }
 
+std::vector<std::unique_ptr<ast::Module>> parseDefines(SourceManager& sm, const std::vector<std::string>& nameValues,
+                                                       DiagnosticEngine& diags, Defines& defines) {
+  std::vector<std::unique_ptr<ast::Module>> modules;
+  for (const std::string& nameValue : nameValues) {
+    const size_t eq = nameValue.find('=');
+    const std::string declaration = "const " + nameValue.substr(0, eq) + " = " + nameValue.substr(eq + 1) + ";";
+    const FileId file = sm.addBuffer("<command line>", declaration);
+    std::unique_ptr<ast::Module> m = parse(sm, file, diags);
+    if (!m) continue;
+    const auto* constant = m->decls.size() == 1 && m->imports.empty()
+                               ? std::get_if<std::unique_ptr<ast::ConstDecl>>(&m->decls[0])
+                               : nullptr;
+    if (!constant) {
+      diags.report(Diag::DefineNotExpression, {file, 0, uint32_t(declaration.size())},
+                   "-D " + nameValue + " is not NAME=VALUE with VALUE one expression; write e.g. -D M=256");
+      continue;
+    }
+    defines[(*constant)->name] = constant->get();
+    modules.push_back(std::move(m));
+  }
+  return modules;
+}
+
 void dumpTokens(const SourceManager& sm, FileId file, std::ostream& os) {
   std::unique_ptr<Lexed> lexed;
   try {
@@ -273,7 +296,5 @@ void dumpTokens(const SourceManager& sm, FileId file, std::ostream& os) {
        << "'\n";
   }
 }
-
-std::vector<std::string> imports(const ast::Module& m) { return m.imports; }
 
 }  // namespace tilec::frontend

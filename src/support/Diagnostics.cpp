@@ -1,38 +1,32 @@
 #include "support/Diagnostics.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
 #include "support/Color.h"
+#include "support/Sarif.h"
 
 namespace tilec {
 
 namespace {
 
 struct DiagRow {
+  const char* name;
   const char* code;
   Level level;
   const char* summary;
 };
 
 const DiagRow kDiagTable[] = {
-#define TILEC_DIAG(ID, CODE, LEVEL, SUMMARY) {CODE, Level::LEVEL, SUMMARY},
+#define TILEC_DIAG(ID, CODE, LEVEL, SUMMARY) {#ID, CODE, Level::LEVEL, SUMMARY},
 #include "support/DiagCodes.def"
 #undef TILEC_DIAG
 };
 
 const DiagRow& row(Diag d) { return kDiagTable[static_cast<size_t>(d)]; }
-
-const char* levelName(Level l) {
-  switch (l) {
-    case Level::Note: return "note";
-    case Level::Warning: return "warning";
-    case Level::Error: return "error";
-  }
-  return "error";
-}
 
 std::string_view levelColor(Level l) {
   switch (l) {
@@ -164,7 +158,17 @@ void addSpan(Json& j, const SourceManager& sm, SourceRange range) {
 
 }  // namespace
 
+const char* levelName(Level l) {
+  switch (l) {
+    case Level::Note: return "note";
+    case Level::Warning: return "warning";
+    case Level::Error: return "error";
+  }
+  return "error";
+}
+
 const char* diagCode(Diag d) { return row(d).code; }
+const char* diagName(Diag d) { return row(d).name; }
 Level diagDefaultLevel(Diag d) { return row(d).level; }
 const char* diagSummary(Diag d) { return row(d).summary; }
 
@@ -190,12 +194,21 @@ Diagnostic& DiagnosticEngine::report(Diag id, SourceRange range, std::string mes
 
 void DiagnosticEngine::flush() {
   for (; emitted_ < all_.size(); ++emitted_) {
-    if (!os_) continue;
+    if (!os_ || format_ == DiagFormat::Sarif) continue;
     const Diagnostic& d = all_[emitted_];
     if (format_ == DiagFormat::Json) *os_ << renderJson(d) << '\n';
     else *os_ << renderText(d);
     os_->flush();
   }
+}
+
+void DiagnosticEngine::finishRun(int exitCode) {
+  flush();
+  if (!os_ || format_ != DiagFormat::Sarif) return;
+  std::error_code ec;
+  std::string cwd = std::filesystem::current_path(ec).string();
+  *os_ << renderSarif(sm_, all_, {ec ? std::string() : cwd, exitCode}) << '\n';
+  os_->flush();
 }
 
 std::string DiagnosticEngine::renderText(const Diagnostic& d) const {
@@ -217,6 +230,16 @@ std::string DiagnosticEngine::renderJson(const Diagnostic& d) const {
     notes.push_back(std::move(n));
   }
   j["notes"] = std::move(notes);
+  if (!d.fixes.empty()) {
+    Json fixes = Json::array();
+    for (const FixIt& fix : d.fixes) {
+      Json f;
+      addSpan(f, sm_, fix.range);
+      f["replacement"] = fix.replacement;
+      fixes.push_back(std::move(f));
+    }
+    j["fixes"] = std::move(fixes);
+  }
   j["rendered"] = TextRenderer(sm_, /*color=*/false).render(d);
   // Source text need not be valid UTF-8; replace bad bytes rather than throw.
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);

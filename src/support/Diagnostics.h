@@ -12,6 +12,7 @@
 namespace tilec {
 
 enum class Level { Note, Warning, Error };
+const char* levelName(Level l);  // "note", "warning", "error" (SARIF's names too)
 
 // Stable diagnostic codes. One X-macro table; each area owns a block of numbers.
 enum class Diag : uint16_t {
@@ -20,6 +21,7 @@ enum class Diag : uint16_t {
 #undef TILEC_DIAG
 };
 const char* diagCode(Diag d);        // "E0201"
+const char* diagName(Diag d);        // "DTypeMismatch", the table's identifier
 Level diagDefaultLevel(Diag d);
 const char* diagSummary(Diag d);     // one line, for docs and SARIF rule tables
 std::vector<Diag> allDiags();
@@ -29,15 +31,24 @@ struct DiagNote {
   SourceRange range;  // may be invalid (a note without location)
 };
 
+// An edit that resolves the diagnostic: replace the text of `range` with `replacement`.
+struct FixIt {
+  SourceRange range;
+  std::string replacement;
+};
+
 struct Diagnostic {
   Level level = Level::Error;
   Diag id{};
   std::string message;  // names the rule and, where there is one, the fix
   SourceRange range;
   std::vector<DiagNote> notes;
+  std::vector<FixIt> fixes;  // applied together; empty when no edit is certain enough
 };
 
-enum class DiagFormat { Text, Json };
+// Text and JSON Lines stream each diagnostic as it is reported; SARIF collects them
+// into one log that finishRun() writes.
+enum class DiagFormat { Text, Json, Sarif };
 
 // Collects diagnostics; rendering happens as they are reported so output streams.
 class DiagnosticEngine {
@@ -52,6 +63,8 @@ class DiagnosticEngine {
   // Reports a diagnostic and returns it for notes; emitted when the next report
   // arrives or flush() is called (so notes can still be attached).
   void flush();
+  // Ends the run: flushes, and in SARIF format writes the log of every diagnostic.
+  void finishRun(int exitCode);
 
   unsigned errorCount() const { return errors_; }
   unsigned warningCount() const { return warnings_; }

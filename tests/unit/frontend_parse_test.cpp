@@ -249,17 +249,15 @@ TEST_CASE("frontend parse: lexical errors") {
 
 TEST_CASE("frontend parse: reserved syntax is parsed and rejected with E0103") {
   Parsed p(
-      "import \"lib.tile\";\n"
       "kernel k() {\n"
       "  pattern c: f32 = 3;\n"
       "  region r (a) { }\n"
       "}\n");
   CHECK_FALSE(p.module);
   CHECK(p.errors() ==
-        "1:1 E0103 'import' is reserved for a later version; put every kernel and constant in one file\n"
-        "3:3 E0103 'pattern' is reserved for a later version; build access patterns with tap, slice "
+        "2:3 E0103 'pattern' is reserved for a later version; build access patterns with tap, slice "
         "or a tiler's tile_at\n"
-        "4:3 E0103 'region' is reserved for a later version; borrow slots with partview(tile, [R, C]) and build "
+        "3:3 E0103 'region' is reserved for a later version; borrow slots with partview(tile, [R, C]) and build "
         "tiles with tile_array\n");
 }
 

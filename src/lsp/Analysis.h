@@ -1,0 +1,84 @@
+// What the language server knows about one open document: the compiler's diagnostics
+// for it, and an index of its names (hover text, declaration) and tile expressions, made
+// by running the frontend and the default target's pipeline up to infer-memory-space.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/Diagnostics.h"
+#include "support/Source.h"
+
+namespace tilec::ast {
+struct Import;
+}
+
+namespace tilec::lsp {
+
+// Reads an imported file's text (the open document's, when one has that path).
+using FileReader = std::function<std::optional<std::string>(const std::string& path)>;
+
+// The last pass the analysis runs: hover shows tile types as it leaves them.
+constexpr const char* kLastAnalysisPass = "infer-memory-space";
+
+struct Hover {
+  std::string text;  // one line of .tile-like text: `let t: tile<f32, [16, 128], vec, valid = [16, 128]>`
+  SourceRange range;  // what it describes
+};
+
+struct Symbol {
+  enum class Kind { Kernel, Constant, Parameter };
+  std::string name;
+  Kind kind;
+  std::string detail;
+  SourceRange range, selection;
+  std::vector<Symbol> children;
+};
+
+class Analysis {
+ public:
+  // `path` names the document (imports resolve against its directory); `read` serves imports.
+  Analysis(const std::string& path, std::string text, const FileReader& read);
+  Analysis(const Analysis&) = delete;
+  Analysis& operator=(const Analysis&) = delete;
+
+  const SourceManager& sources() const { return *sources_; }
+  FileId root() const { return root_; }
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  const std::vector<Symbol>& symbols() const { return symbols_; }
+  // The path of every file the program read besides the root.
+  std::vector<std::string> importedFiles() const;
+
+  // Queries at a byte offset of the root file.
+  std::optional<Hover> hoverAt(uint32_t offset) const;
+  // A declaration; for an import's path, the start of that file.
+  std::optional<SourceRange> definitionAt(uint32_t offset) const;
+
+  // Where a diagnostic in an imported file is shown in the root: the root's import that
+  // leads to that file (the start of the root when none is known).
+  SourceRange importLeadingTo(FileId file) const;
+
+  struct Name {
+    SourceRange at;    // the name as written: a use or a declaration
+    SourceRange decl;  // the declaration it names
+    std::string hover;
+  };
+  struct RootImport {
+    SourceRange range, pathRange;
+    FileId file;  // kNoFile when it was not read
+  };
+
+ private:
+  FileId fileRead(const ast::Import& i) const;
+  std::unique_ptr<SourceManager> sources_;
+  FileId root_ = kNoFile;
+  std::vector<Diagnostic> diagnostics_;
+  std::vector<Name> names_;
+  std::vector<Hover> tileExprs_;
+  std::vector<RootImport> imports_;
+  std::vector<Symbol> symbols_;
+};
+
+}  // namespace tilec::lsp
