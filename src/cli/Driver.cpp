@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -299,11 +300,33 @@ void Driver::prepareCrashReproducer() {
   auto input = std::find(args.rbegin(), args.rend() - 1, opts_.input);
   if (input != args.rend() - 1) *input = copy;
   else args.push_back(copy);  // stdin
-  std::string rerun = shellQuote(ec || exe.empty() ? args[0] : exe);
+  std::string tilec = shellQuote(ec || exe.empty() ? args[0] : exe);
+  std::string rerun = tilec;
   for (size_t i = 1; i < args.size(); ++i) rerun += " " + shellQuote(args[i]);
+  crashRerun_ = tilec + " " + shellQuote(copy) + " --target=" + shellQuote(opts_.target->name);
+  if (opts_.inputKind) crashRerun_ += opts_.inputKind == InputKind::Tir ? " --input-kind=tir" : " --input-kind=tile";
+  if (!opts_.kernel.empty()) crashRerun_ += " --kernel=" + shellQuote(opts_.kernel);
+  for (const std::string& d : opts_.defines) crashRerun_ += " -D " + shellQuote(d);
+  crashRerun_ += " --max-ops=" + std::to_string(opts_.limits.maxOps) +
+                 " --max-unroll=" + std::to_string(opts_.limits.maxUnroll) +
+                 " --max-tensor-rank=" + std::to_string(opts_.limits.maxTensorRank);
   crashCommand_ = "#!/bin/sh\n# tilec failed with an internal error on:\n#   " + reproduceCommand_ +
                   "\n# This reruns it on " + copy + ", the input with every file it imports inlined.\n" +
                   "cd \"$(dirname \"$0\")\" && " + rerun + "\n";
+}
+
+void Driver::prepareIrBeforeScripts() {
+  std::string passesBefore;
+  for (size_t i = 0; i < passManager_->numPasses(); ++i) {
+    const Pass* pass = passManager_->pass(i);
+    const std::string name = pass->info().arg;
+    irBeforeScripts_.push_back(
+        {pass, "#!/bin/sh\n# Writes before-" + name + ".tir: the IR that pass '" + name +
+                   "' failed on, made by running the passes ahead of it again.\n"
+                   "cd \"$(dirname \"$0\")\" && " + crashRerun_ + " --passes=" + passesBefore +
+                   " --emit-ir -o before-" + name + ".tir\n"});
+    passesBefore += (passesBefore.empty() ? "" : ",") + name;
+  }
 }
 
 std::optional<InputKind> Driver::resolveInputKind() {
@@ -361,11 +384,10 @@ void Driver::buildPipeline(uint32_t initialProperties) {
 
   // "After" hooks run in reverse: verify-each sees the IR after it was printed, and
   // the timer, added last, measures only the pass itself.
-  auto snapshot = std::make_unique<CrashSnapshotInstrumentation>();
-  snapshot_ = snapshot.get();
-  passManager_->addInstrumentation(std::move(snapshot));
+  prepareIrBeforeScripts();
   if (!opts_.debugCrashIn.empty())
-    passManager_->addInstrumentation(std::make_unique<CrashInjectorInstrumentation>(opts_.debugCrashIn));
+    passManager_->addInstrumentation(
+        std::make_unique<CrashInjectorInstrumentation>(opts_.debugCrashIn, opts_.debugCrashSignal));
   if (opts_.verifyEach) passManager_->addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags_));
   if (opts_.verifyRoundTrip) passManager_->addInstrumentation(std::make_unique<RoundTripInstrumentation>());
   if (opts_.verifySemantics)
@@ -619,15 +641,39 @@ std::string Driver::crashStage() const {
   return stage_;
 }
 
-// The reproducer directory: the input with its imports inlined, the command line, and the
-// IR before the failing pass (or the IR being emitted). Async-signal-safe given prepared
-// strings: mkdir, open, write and close only.
-bool Driver::writeCrashReproducer(const char* irStem, std::string_view ir) const {
+namespace {
+
+// Runs `sh SCRIPT` and waits for it: fork, execve and waitpid are async-signal-safe.
+void runShellScript(const char* script) {
+  pid_t child = ::fork();
+  if (child == 0) {
+    char sh[] = "/bin/sh";
+    char* argv[] = {sh, const_cast<char*>(script), nullptr};
+    ::execve(sh, argv, environ);
+    ::_exit(127);
+  }
+  int status;
+  if (child > 0)
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+}
+
+}  // namespace
+
+// The reproducer directory: the input with its imports inlined, command.sh, and the IR
+// before the failing pass (ir-before.sh makes it, and is run here) or the IR being
+// emitted. Async-signal-safe given prepared strings.
+bool Driver::writeCrashReproducer(const Pass* failing, const char* irStem, std::string_view ir) const {
   if (::mkdir(crashDir_.c_str(), 0755) != 0 && errno != EEXIST) return false;
   char path[4096];
   int n = std::snprintf(path, sizeof path, "%s/command.sh", crashDir_.c_str());
   if (n <= 0 || size_t(n) >= sizeof path || !writeRawFile(path, crashCommand_)) return false;
   if (!crashInputPath_.empty()) writeRawFile(crashInputPath_.c_str(), crashInput_);
+  for (const auto& [pass, script] : irBeforeScripts_) {
+    n = std::snprintf(path, sizeof path, "%s/ir-before.sh", crashDir_.c_str());
+    if (pass == failing && !crashInputPath_.empty() && n > 0 && size_t(n) < sizeof path &&
+        writeRawFile(path, script))
+      runShellScript(path);
+  }
   n = std::snprintf(path, sizeof path, "%s/before-%s.tir", crashDir_.c_str(), irStem);
   if (irStem[0] && !ir.empty() && n > 0 && size_t(n) < sizeof path) writeRawFile(path, ir);
   return true;
@@ -635,19 +681,14 @@ bool Driver::writeCrashReproducer(const char* irStem, std::string_view ir) const
 
 int Driver::internalError(const std::string& what) {
   diags_.flush();
-  std::string stem, ir;
+  std::string ir;
+  const Pass* failing = passManager_ ? passManager_->runningPass() : nullptr;
   try {
-    if (passManager_ && passManager_->runningPass() && snapshot_) {
-      stem = passManager_->runningPass()->info().arg;
-      ir = snapshot_->snapshot();
-    } else if (emitting_) {
-      stem = "emit";
-      ir = ir::printToString(*emitting_);
-    }
+    if (!failing && emitting_) ir = ir::printToString(*emitting_);
   } catch (...) {
     // The IR may be too broken to print; the reproducer still has the input and command.
   }
-  const bool reproduced = writeCrashReproducer(stem.c_str(), ir);
+  const bool reproduced = writeCrashReproducer(failing, ir.empty() ? "" : "emit", ir);
   for (const std::string& path : written_) std::remove(path.c_str());
   std::cerr << "tilec: internal compiler error: " << what << "\n"
             << "  while running: " << crashStage() << "\n"
@@ -686,8 +727,8 @@ void Driver::uninstallFatalSignalHandlers(const stack_t& previous) {
   gCrashDriver = nullptr;
 }
 
-// Uses only write/open/close/unlink/_exit on strings built before the crash. The
-// pass name comes from a static PassInfo and the snapshot was taken before the pass.
+// Uses only async-signal-safe calls on strings built before the crash. The pass name
+// comes from a static PassInfo.
 void Driver::onFatalSignal(int signal) {
   const Driver* d = gCrashDriver;
   const int err = STDERR_FILENO;
@@ -705,8 +746,7 @@ void Driver::onFatalSignal(int signal) {
   writeRaw(err, "\n  tilec version: " TILEC_VERSION "\n  reproduce with: ");
   writeRaw(err, d->reproduceCommand_);
   writeRaw(err, "\n");
-  const bool snapshot = pass && d->snapshot_ && !d->snapshot_->snapshot().empty();
-  if (d->writeCrashReproducer(snapshot ? pass->info().arg : "", snapshot ? d->snapshot_->snapshot() : "")) {
+  if (d->writeCrashReproducer(pass, "", {})) {
     writeRaw(err, "  reproducer: ");
     writeRaw(err, d->crashDir_);
     writeRaw(err, "\n");

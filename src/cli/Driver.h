@@ -16,7 +16,6 @@
 #include "support/Source.h"
 
 namespace tilec {
-class CrashSnapshotInstrumentation;
 }
 
 namespace tilec::cli {
@@ -55,7 +54,8 @@ class Driver {
   int failure();
   int internalError(const std::string& what);
   void prepareCrashReproducer();
-  bool writeCrashReproducer(const char* irStem, std::string_view ir) const;
+  void prepareIrBeforeScripts();
+  bool writeCrashReproducer(const Pass* failing, const char* irStem, std::string_view ir) const;
   std::string crashStage() const;
   // Fatal signals (a failed assertion, a segfault) get the internal-error report too;
   // the handler only writes data prepared in advance (async-signal-safe calls).
@@ -70,12 +70,16 @@ class Driver {
   std::vector<std::string> dependencies_;  // the input, then its imports
   PassContext passContext_;
   std::unique_ptr<PassManager> passManager_;
-  const CrashSnapshotInstrumentation* snapshot_ = nullptr;
   const ir::Module* emitting_ = nullptr;  // set while the backend runs, for the reproducer
   std::string stage_ = "startup";         // what was running, for internal error reports
   std::string reproduceCommand_;          // "cd DIR && tilec ARGS", shell-quoted
   std::string crashDir_;                  // where a crash reproducer goes ($TMPDIR/tilec-crash-PID)
   std::string crashCommand_;              // its command.sh
+  std::string crashRerun_;                // tilec on the copy, with the flags that shape the IR
+  // For each pass: ir-before.sh, which writes the IR from before that pass by running the
+  // passes ahead of it again. Made in advance for the signal handler; run only on a crash,
+  // so a compilation that succeeds never prints its IR.
+  std::vector<std::pair<const Pass*, std::string>> irBeforeScripts_;
   std::string crashInputPath_;            // its copy of the input, and the text: the input
   std::string crashInput_;                //   with its imports inlined, once they are read
   std::vector<std::string> written_;      // outputs written so far, removed again on a crash

@@ -45,7 +45,7 @@ struct RawOptions {
   bool run = false, decode = false, encode = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
-  bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false;
+  bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false, debugCrashSignal = false;
   bool version = false, listPasses = false, listDiagnostics = false, listTargets = false;
 };
 
@@ -141,6 +141,7 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
                "run the kernel on random inputs (from SEED) before the pipeline and after every pass, and "
                "fail naming the first pass that changes a result");
   app.add_option("--debug-crash-in", raw.debugCrashIn)->group("");  // hidden: tests exit code 4
+  app.add_flag("--debug-crash-signal", raw.debugCrashSignal)->group("");  // hidden: ... by a signal
   app.add_option("--debug-mutate-after", raw.debugMutateAfter)->group("");  // hidden: tests --verify-semantics
 }
 
@@ -281,6 +282,7 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   o.timePasses = raw.timePasses;
   o.limits = raw.limits;
   o.debugCrashIn = raw.debugCrashIn;
+  o.debugCrashSignal = raw.debugCrashSignal;
   if (!raw.debugMutateAfter.empty()) {
     size_t colon = raw.debugMutateAfter.find(':');
     o.debugMutatePass = raw.debugMutateAfter.substr(0, colon);

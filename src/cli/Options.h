@@ -66,6 +66,7 @@ struct Options {
   std::map<std::string, bool> targetFlags; // every flag of the target: --target-flag or its default
   Limits limits;  // --max-ops, --max-unroll, --max-tensor-rank, --max-tile-elements
   std::string debugCrashIn;
+  bool debugCrashSignal = false;  // --debug-crash-in raises SIGSEGV instead of throwing
   std::string debugMutatePass, debugMutation;  // --debug-mutate-after=PASS:MUTATION (tests)
   std::vector<std::string> commandLine;  // argv as typed, for the crash reproducer
 };

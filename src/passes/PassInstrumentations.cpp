@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
@@ -139,13 +140,10 @@ void TimingInstrumentation::runAfterPipeline(const ir::Module& m) {
   rows_.clear();
 }
 
-void CrashSnapshotInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
-  snapshot_ = ir::printToString(m);
-}
-
 void CrashInjectorInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {
-  if (passArg_ == pass.info().arg)
-    throw InternalError("crash requested with --debug-crash-in=" + passArg_);
+  if (passArg_ != pass.info().arg) return;
+  if (signal_) std::raise(SIGSEGV);
+  throw InternalError("crash requested with --debug-crash-in=" + passArg_);
 }
 
 bool MutationInstrumentation::known(const std::string& mutation) {

@@ -1,6 +1,6 @@
 // The PassManager's built-in instrumentations: IR printing (--print-ir-before/after),
-// per-pass IR files (--print-ir-tree-dir), --verify-each, --time-passes, the crash
-// snapshot behind the reproducer, and the hidden --debug-crash-in fault injector.
+// per-pass IR files (--print-ir-tree-dir), --verify-each, --time-passes, and the hidden
+// --debug-crash-in fault injector.
 #pragma once
 #include <chrono>
 #include <iosfwd>
@@ -87,26 +87,17 @@ class TimingInstrumentation final : public PassInstrumentation {
   std::ostream& os_;
 };
 
-// Keeps the printed IR from before the running pass, so an internal error can be
-// reproduced from the exact input of the failing pass. Printing before every pass
-// is linear in the module size per pass, the price of always having a reproducer.
-class CrashSnapshotInstrumentation final : public PassInstrumentation {
- public:
-  void runBeforePass(const Pass& pass, const ir::Module& m) override;
-  const std::string& snapshot() const { return snapshot_; }
-
- private:
-  std::string snapshot_;
-};
-
-// Throws an InternalError when the named pass starts (tests the crash path, exit 4).
+// Throws an InternalError when the named pass starts, or with `signal` raises SIGSEGV
+// (tests the two crash paths, exit 4).
 class CrashInjectorInstrumentation final : public PassInstrumentation {
  public:
-  explicit CrashInjectorInstrumentation(std::string passArg) : passArg_(std::move(passArg)) {}
+  CrashInjectorInstrumentation(std::string passArg, bool signal)
+      : passArg_(std::move(passArg)), signal_(signal) {}
   void runBeforePass(const Pass& pass, const ir::Module& m) override;
 
  private:
   std::string passArg_;
+  bool signal_;
 };
 
 // Test hook: after the named pass, corrupts the IR the way a broken rewrite would, so

@@ -56,6 +56,8 @@ class PassManager {
   uint32_t properties() const { return properties_; }
   // The pass that was executing when run() last threw; null if it did not throw.
   const Pass* runningPass() const { return running_; }
+  size_t numPasses() const { return passes_.size(); }
+  const Pass* pass(size_t i) const { return passes_[i].get(); }
 
  private:
   std::string missingMessage(const std::string& who, uint32_t missing) const;
