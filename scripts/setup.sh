@@ -15,6 +15,7 @@ packages=(
   time  # /usr/bin/time, used by bench/compile-bench.sh for peak memory
   make  # the build-system tests drive a plain Makefile and CMake's Unix Makefiles generator
   dpkg-dev  # dpkg-shlibdeps, which CPack's .deb generator runs to fill in Depends
+  file      # which CPack's .deb generator runs to find the binaries for dpkg-shlibdeps
 )
 # A machine with its own Node.js (nodesource's, say) already has npm; only a machine
 # without one takes Debian's nodejs and npm.

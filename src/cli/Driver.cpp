@@ -122,6 +122,7 @@ Driver::Driver(Options options)
 
 int Driver::run() {
   stack_t previous = installFatalSignalHandlers(this);
+  if (opts_.timePasses) PhaseTimes::setActive(&phaseTimes_);
   int code;
   try {
     code = compile();
@@ -131,6 +132,10 @@ int Driver::run() {
     code = internalError("unknown exception");
   }
   uninstallFatalSignalHandlers(previous);
+  if (opts_.timePasses) {
+    PhaseTimes::setActive(nullptr);
+    phaseTimes_.print(std::cerr, "tilec compile timing (wall clock)");
+  }
   diags_.finishRun(code);  // every way out of compile() passes here: the SARIF log is written once
   return code;
 }
@@ -262,6 +267,7 @@ bool Driver::selectKernel(ir::Module& m) {
 }
 
 bool Driver::readInput() {
+  ScopedPhase phase("read");
   std::string text;
   if (opts_.input == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -365,11 +371,13 @@ Driver::FrontendResult Driver::buildFromTile() {
   if (!program || diags_.hasErrors()) return {};
   crashInput_ = frontend::inlineProgram(sources_, *program);
   stage_ = "checking and lowering to IR";
+  ScopedPhase phase("lower");
   return {frontend::lower(*program, diags_, *opts_.target->model, opts_.limits, defines), std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {
   stage_ = "parsing IR";
+  ScopedPhase phase("parse-ir");
   std::unique_ptr<ir::Module> module = ir::parseModule(sources_, file_, diags_, *opts_.target->model);
   if (module && opts_.syntaxOnly) {
     stage_ = "verifying IR";
@@ -404,7 +412,7 @@ void Driver::buildPipeline(uint32_t initialProperties) {
   if (!opts_.printIrTreeDir.empty())
     passManager_->addInstrumentation(std::make_unique<IRTreeDirInstrumentation>(opts_.printIrTreeDir, diags_));
   passManager_->addInstrumentation(std::make_unique<LoggingInstrumentation>());
-  if (opts_.timePasses) passManager_->addInstrumentation(std::make_unique<TimingInstrumentation>(std::cerr));
+  if (opts_.timePasses) passManager_->addInstrumentation(std::make_unique<TimingInstrumentation>(phaseTimes_));
 }
 
 bool Driver::runPipeline(ir::Module& m) {
@@ -415,6 +423,7 @@ bool Driver::runPipeline(ir::Module& m) {
 }
 
 std::optional<std::string> Driver::emit(const ir::Module& m) {
+  ScopedPhase phase("emit");
   std::ostringstream os;
   if (opts_.emit == EmitKind::Ir) {
     stage_ = "printing IR";
@@ -602,6 +611,7 @@ int Driver::finish(const std::string& output) {
   if (diags_.hasErrors()) return kExitInputError;
   if (opts_.syntaxOnly) return kExitOk;
   stage_ = "writing the output";
+  ScopedPhase phase("write");
   std::string error;
   if (!writeFileAtomically(opts_.output, output, error)) {
     diags_.report(Diag::OutputNotWritable, {},

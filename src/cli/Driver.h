@@ -13,6 +13,7 @@
 #include "ir/IR.h"
 #include "passes/PassManager.h"
 #include "support/Diagnostics.h"
+#include "support/PhaseTimes.h"
 #include "support/Source.h"
 
 namespace tilec {
@@ -70,6 +71,7 @@ class Driver {
   std::vector<std::string> dependencies_;  // the input, then its imports
   PassContext passContext_;
   std::unique_ptr<PassManager> passManager_;
+  PhaseTimes phaseTimes_;  // --time-passes
   const ir::Module* emitting_ = nullptr;  // set while the backend runs, for the reproducer
   std::string stage_ = "startup";         // what was running, for internal error reports
   std::string reproduceCommand_;          // "cd DIR && tilec ARGS", shell-quoted

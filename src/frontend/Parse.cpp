@@ -11,6 +11,7 @@
 #include "TileParser.h"
 #include "frontend/AstBuilder.h"
 #include "frontend/Frontend.h"
+#include "support/PhaseTimes.h"
 #include "frontend/SyntaxErrors.h"
 #include "frontend/TokenRanges.h"
 
@@ -231,6 +232,7 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
   }
   std::unique_ptr<Lexed> lexed;
   try {
+    ScopedPhase phase("lex");
     lexed = std::make_unique<Lexed>(text);
   } catch (const std::range_error&) {  // the checks above leave nothing the decoder rejects
     diags.report(Diag::BadToken, {file, 0, 0}, "source is not valid UTF-8; save the file as UTF-8");
@@ -245,7 +247,11 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
     return nullptr;
   }
   TileParser parser(&lexed->tokens);
-  TileParser::ModuleContext* tree = parseTwoStage(parser, lexed->tokens, ranges, sink);
+  TileParser::ModuleContext* tree;
+  {
+    ScopedPhase phase("parse");
+    tree = parseTwoStage(parser, lexed->tokens, ranges, sink);
+  }
   LexicalShadow shadow = lexicalShadow(lexed->tokens, ranges);
   for (PendingDiag& d : sink.errors())
     if (!shadow.explains(d)) pending.push_back(std::move(d));
@@ -254,6 +260,7 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
     return nullptr;
   }
   unsigned before = diags.errorCount();
+  ScopedPhase phase("ast");
   std::unique_ptr<ast::Module> m = AstBuilder(ranges, diags).build(tree);
   return diags.errorCount() > before ? nullptr : std::move(m);
 }

@@ -112,32 +112,7 @@ void TimingInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m)
 
 void TimingInstrumentation::stop(const Pass& pass) {
   std::chrono::duration<double, std::milli> elapsed = Clock::now() - start_;
-  rows_.push_back({pass.info().arg, elapsed.count()});
-}
-
-void TimingInstrumentation::runAfterPipeline(const ir::Module& m) {
-  double total = 0;
-  size_t width = 5;  // "total"
-  for (const Row& row : rows_) {
-    total += row.ms;
-    width = std::max(width, row.pass.size());
-  }
-  auto line = [&](const std::string& name, double ms) {
-    double percent = total > 0 ? 100.0 * ms / total : 0.0;
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, "  %-*s %10.3f %7.1f%%\n", static_cast<int>(width),
-                  name.c_str(), ms, percent);
-    os_ << buffer;
-  };
-  os_ << "===-- tilec pass timing (wall clock) --===\n";
-  char header[256];
-  std::snprintf(header, sizeof header, "  %-*s %10s %8s\n", static_cast<int>(width), "pass",
-                "wall ms", "percent");
-  os_ << header;
-  for (const Row& row : rows_) line(row.pass, row.ms);
-  line("total", total);
-  os_.flush();
-  rows_.clear();
+  times_.add(pass.info().arg, elapsed.count());
 }
 
 void CrashInjectorInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {

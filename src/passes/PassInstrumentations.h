@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "passes/PassManager.h"
+#include "support/PhaseTimes.h"
 
 namespace tilec {
 
@@ -66,25 +67,19 @@ class RoundTripInstrumentation final : public PassInstrumentation {
   void check(const std::string& after, const ir::Module& m);
 };
 
-// Wall time per pass, printed as a table in execution order when the pipeline ends.
+// Wall time per pass, as rows of a PhaseTimes table (--time-passes prints it).
 class TimingInstrumentation final : public PassInstrumentation {
  public:
-  explicit TimingInstrumentation(std::ostream& os) : os_(os) {}
+  explicit TimingInstrumentation(PhaseTimes& times) : times_(times) {}
   void runBeforePass(const Pass& pass, const ir::Module& m) override;
   void runAfterPass(const Pass& pass, const ir::Module& m) override { stop(pass); }
   void runAfterPassFailed(const Pass& pass, const ir::Module& m) override { stop(pass); }
-  void runAfterPipeline(const ir::Module& m) override;
 
  private:
   using Clock = std::chrono::steady_clock;
   void stop(const Pass& pass);
-  struct Row {
-    std::string pass;
-    double ms;
-  };
-  std::vector<Row> rows_;
   Clock::time_point start_;
-  std::ostream& os_;
+  PhaseTimes& times_;
 };
 
 // Throws an InternalError when the named pass starts, or with `signal` raises SIGSEGV

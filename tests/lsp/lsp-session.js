@@ -2,6 +2,7 @@
 // Runs one scripted Language Server Protocol session against `tilec lsp`.
 //
 //   node lsp-session.js TILEC SESSION.json WORKDIR
+//   node lsp-session.js --client-stream SESSION.json WORKDIR   (prints the client's bytes)
 //
 // A session file holds:
 //   "args":     extra arguments of `tilec lsp` (optional)
@@ -84,6 +85,21 @@ for (const [name, text] of Object.entries(session.files || {})) {
   fs.writeFileSync(path.join(workdir, name), texts[name]);
 }
 
+function frame(message) {
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+}
+
+// `lsp-session.js --client-stream SESSION.json WORKDIR` writes what the client sends, as
+// bytes, to standard output instead (the seeds of the fuzz_lsp corpus, scripts/fuzz.sh).
+if (tilec === '--client-stream') {
+  for (const step of substitute(session.steps)) {
+    if (step.send) fs.writeSync(1, frame(step.send));
+    else if (step.sendRaw !== undefined) fs.writeSync(1, step.sendRaw);
+  }
+  process.exit(0);
+}
+
 const server = spawn(tilec, ['lsp', ...(session.args || [])], { cwd: workdir, stdio: ['pipe', 'pipe', 'inherit'] });
 const received = [];   // parsed messages not yet matched
 let buffer = Buffer.alloc(0);
@@ -133,9 +149,7 @@ async function main() {
   for (let i = 0; i < steps.length; ++i) {
     const step = steps[i];
     if (step.send) {
-      const body = Buffer.from(JSON.stringify(step.send), 'utf8');
-      server.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
-      server.stdin.write(body);
+      server.stdin.write(frame(step.send));
     } else if (step.sendRaw !== undefined) {
       server.stdin.write(step.sendRaw);
     } else if (step.expect) {

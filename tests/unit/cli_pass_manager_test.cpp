@@ -201,23 +201,41 @@ TEST_CASE("instrumentation: --print-ir-after-all dumps after every pass") {
   CHECK(out.find("Before") == std::string::npos);
 }
 
-TEST_CASE("instrumentation: timing prints one row per pass in order, then the total") {
+TEST_CASE("instrumentation: timing adds one row per pass in order; the table ends with the total") {
   Fixture f;
   PassManager pm(f.ctx, 0, targetNeutralPasses());
   pm.addPass(f.pass("first"));
   pm.addPass(f.pass("second-pass"));
-  std::ostringstream os;
-  pm.addInstrumentation(std::make_unique<TimingInstrumentation>(os));
+  PhaseTimes times;
+  times.add("parse", 1.5);
+  pm.addInstrumentation(std::make_unique<TimingInstrumentation>(times));
   CHECK(pm.run(f.module));
+  times.add("parse", 0.5);  // a phase that runs again adds to its row
+  std::ostringstream os;
+  times.print(os, "title");
   std::istringstream lines(os.str());
   std::vector<std::string> rows;
   for (std::string line; std::getline(lines, line);) rows.push_back(line);
-  REQUIRE(rows.size() == 5);
-  CHECK(rows[0] == "===-- tilec pass timing (wall clock) --===");
-  CHECK(std::regex_match(rows[1], std::regex(R"(  pass +wall ms +percent)")));
-  CHECK(std::regex_match(rows[2], std::regex(R"(  first +\d+\.\d{3} +\d+\.\d%)")));
-  CHECK(std::regex_match(rows[3], std::regex(R"(  second-pass +\d+\.\d{3} +\d+\.\d%)")));
-  CHECK(std::regex_match(rows[4], std::regex(R"(  total +\d+\.\d{3} +(100\.0|0\.0)%)")));
+  REQUIRE(rows.size() == 6);
+  CHECK(rows[0] == "===-- title --===");
+  CHECK(std::regex_match(rows[1], std::regex(R"(  phase +wall ms +percent)")));
+  CHECK(std::regex_match(rows[2], std::regex(R"(  parse +2\.000 +\d+\.\d%)")));
+  CHECK(std::regex_match(rows[3], std::regex(R"(  first +\d+\.\d{3} +\d+\.\d%)")));
+  CHECK(std::regex_match(rows[4], std::regex(R"(  second-pass +\d+\.\d{3} +\d+\.\d%)")));
+  CHECK(std::regex_match(rows[5], std::regex(R"(  total +\d+\.\d{3} +100\.0%)")));
+}
+
+TEST_CASE("phase times: a scoped phase records into the active table only") {
+  PhaseTimes times;
+  { ScopedPhase nobody("lex"); }
+  PhaseTimes::setActive(&times);
+  { ScopedPhase lex("lex"); }
+  PhaseTimes::setActive(nullptr);
+  std::ostringstream os;
+  times.print(os, "t");
+  const std::string table = os.str();
+  CHECK(table.find("  lex ") != std::string::npos);
+  CHECK(std::count(table.begin(), table.end(), '\n') == 4);  // title, header, lex, total
 }
 
 TEST_CASE("instrumentation: tree dir gets the input and one numbered file per pass") {
