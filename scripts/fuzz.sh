@@ -5,13 +5,13 @@
 # from the grammar's tokens, the built-in names, the IR's op names and the codecs' words.
 # Fails on any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer
 # report; the input that caused it is left in build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
-#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx
+#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx lsp
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx)
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx lsp)
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
 build=$root/build-fuzz
 
@@ -38,6 +38,11 @@ for h in "${harnesses[@]}"; do
     tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     txn) find "$root/tests" -name '*.txnl' | while read -r f; do cp "$f" "$corpus/"; done ;;
     linx) find "$root/tests" -name '*.linxl' -o -path '*/Expected/linx_*.s' | while read -r f; do cp "$f" "$corpus/"; done ;;
+    # The client's side of each scripted session, framed as it goes down the pipe.
+    lsp) for f in "$root"/tests/lsp/sessions/*.json; do
+           node "$root/tests/lsp/lsp-session.js" --client-stream "$f" "$build/lsp-files/$(basename "$f" .json)" \
+             > "$corpus/seed-$(basename "$f" .json).lsp"
+         done ;;
     *) find "$root/samples" "$root/tests" -name '*.tile' | while read -r f; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
   esac
   echo "== fuzz_$h: $seconds s, corpus $(ls "$corpus" | wc -l) inputs"

@@ -35,6 +35,15 @@ struct RequestError : std::runtime_error {
   int code;
 };
 
+// Member `key` of `j`. nlohmann's const operator[] has undefined behaviour on a missing
+// key, and a client may send any shape of parameters.
+const json& field(const json& j, const char* key) {
+  if (!j.is_object()) throw RequestError(kInvalidParams, std::string("expected an object with '") + key + "'");
+  auto it = j.find(key);
+  if (it == j.end()) throw RequestError(kInvalidParams, std::string("'") + key + "' is missing");
+  return *it;
+}
+
 constexpr int kSeverityError = 1, kSeverityWarning = 2, kSeverityInformation = 3;
 constexpr int kSymbolFunction = 12, kSymbolVariable = 13, kSymbolConstant = 14;
 constexpr int kFullSync = 1;
@@ -170,9 +179,9 @@ class Server {
     }
     crashHook(method);
     if (!initialized_) return;
-    if (method == "textDocument/didOpen") return open(params["textDocument"]);
+    if (method == "textDocument/didOpen") return open(field(params, "textDocument"));
     if (method == "textDocument/didChange") return change(params);
-    if (method == "textDocument/didClose") return close(params["textDocument"]["uri"]);
+    if (method == "textDocument/didClose") return close(field(field(params, "textDocument"), "uri"));
   }
 
   // ---- lifecycle
@@ -196,26 +205,26 @@ class Server {
   // ---- documents
 
   void open(const json& item) {
-    const std::string uri = item["uri"];
+    const std::string uri = field(item, "uri");
     Document& doc = documents_[uri];
     doc.uri = uri;
     doc.path = uriToPath(uri);
     doc.canonicalPath = canonical(doc.path);
-    doc.text = item["text"];
+    doc.text = field(item, "text");
     analyzeWithDependents(doc);
   }
 
   void change(const json& params) {
-    Document& doc = document(params["textDocument"]["uri"]);
-    for (const json& edit : params["contentChanges"]) {
+    Document& doc = document(field(field(params, "textDocument"), "uri"));
+    for (const json& edit : field(params, "contentChanges")) {
       if (!edit.contains("range")) {
-        doc.text = edit["text"];
+        doc.text = field(edit, "text");
         continue;
       }
       const LineMap lines(doc.text);
-      const uint32_t begin = lines.offset(position(edit["range"]["start"]), encoding_);
-      const uint32_t end = std::max(begin, lines.offset(position(edit["range"]["end"]), encoding_));
-      doc.text.replace(begin, end - begin, edit["text"].get<std::string>());
+      const uint32_t begin = lines.offset(position(field(field(edit, "range"), "start")), encoding_);
+      const uint32_t end = std::max(begin, lines.offset(position(field(field(edit, "range"), "end")), encoding_));
+      doc.text.replace(begin, end - begin, field(edit, "text").get<std::string>());
     }
     analyzeWithDependents(doc);
   }
@@ -267,7 +276,9 @@ class Server {
 
   // ---- positions
 
-  Position position(const json& p) const { return {p["line"].get<uint32_t>(), p["character"].get<uint32_t>()}; }
+  Position position(const json& p) const {
+    return {field(p, "line").get<uint32_t>(), field(p, "character").get<uint32_t>()};
+  }
 
   json range(const Analysis& a, SourceRange r) const {
     if (!r.valid()) return {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}};
@@ -287,10 +298,10 @@ class Server {
 
   // The analysis of an open document and the byte offset of a request's position in it.
   std::pair<const Document*, uint32_t> at(const json& params) {
-    const Document& doc = document(params["textDocument"]["uri"]);
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
     if (!doc.analysis) throw RequestError(kInternalError, "'" + doc.uri + "' has not been analyzed");
     const LineMap lines(doc.analysis->sources().contents(doc.analysis->root()));
-    return {&doc, lines.offset(position(params["position"]), encoding_)};
+    return {&doc, lines.offset(position(field(params, "position")), encoding_)};
   }
 
   // ---- diagnostics
@@ -354,7 +365,7 @@ class Server {
   }
 
   json documentSymbols(const json& params) {
-    const Document& doc = document(params["textDocument"]["uri"]);
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
     json list = json::array();
     if (doc.analysis)
       for (const Symbol& s : doc.analysis->symbols()) list.push_back(symbol(*doc.analysis, s));

@@ -1,0 +1,17 @@
+// The language server: the input is the byte stream a client writes to `tilec lsp`
+// (framed JSON-RPC messages, damaged ones included). Every message must be answered or
+// refused without an exception escaping serve(), whatever the documents hold.
+#include <sstream>
+
+#include "FuzzSupport.h"
+#include "lsp/Server.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string stream(reinterpret_cast<const char*>(data), size);
+  tilec::fuzz::onBigStack([&] {
+    std::istringstream in(stream);
+    std::ostringstream out;
+    tilec::lsp::serve(in, out, {});
+  });
+  return 0;
+}
