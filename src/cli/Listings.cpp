@@ -21,15 +21,6 @@ std::string padded(const std::string& s, size_t width) {
   return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
 }
 
-const char* levelWord(Level l) {
-  switch (l) {
-    case Level::Note: return "note";
-    case Level::Warning: return "warning";
-    case Level::Error: return "error";
-  }
-  return "error";
-}
-
 std::string escapeTableCell(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -107,7 +98,7 @@ void printDiagnosticList(std::ostream& os) {
         "| code | level | meaning |\n"
         "| --- | --- | --- |\n";
   for (Diag d : allDiags())
-    os << "| " << diagCode(d) << " | " << levelWord(diagDefaultLevel(d)) << " | "
+    os << "| " << diagCode(d) << " | " << levelName(diagDefaultLevel(d)) << " | "
        << escapeTableCell(diagSummary(d)) << " |\n";
 }
 
