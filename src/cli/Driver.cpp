@@ -184,9 +184,9 @@ int Driver::compile() {
     }
     return runKernel(*module->functions().front());
   }
-  std::optional<std::string> output = emit(*module);
-  if (!output) return failure();
-  return finish(*output);
+  OutputBuffer output;
+  if (!emit(*module, output)) return failure();
+  return finish(output);
 }
 
 int Driver::convert() {
@@ -422,13 +422,12 @@ bool Driver::runPipeline(ir::Module& m) {
   return ok && !diags_.hasErrors();
 }
 
-std::optional<std::string> Driver::emit(const ir::Module& m) {
+bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
   ScopedPhase phase("emit");
-  std::ostringstream os;
   if (opts_.emit == EmitKind::Ir) {
     stage_ = "printing IR";
     ir::printModule(m, os);
-    return os.str();
+    return true;
   }
   const target::OutputFormat& format = *opts_.format;
   if (uint32_t missing = format.requiredProps & ~passManager_->properties())
@@ -438,8 +437,7 @@ std::optional<std::string> Driver::emit(const ir::Module& m) {
   emitting_ = &m;
   bool ok = format.emit(m, os, diags_, opts_.targetFlags);
   emitting_ = nullptr;
-  if (!ok) return std::nullopt;
-  return os.str();
+  return ok;
 }
 
 namespace {
@@ -606,14 +604,19 @@ int Driver::runKernel(const ir::Function& f) {
   return diags_.hasErrors() ? kExitInputError : kExitOk;
 }
 
-int Driver::finish(const std::string& output) {
+int Driver::finish(std::string output) {
+  OutputBuffer buffer(std::move(output));
+  return finish(buffer);
+}
+
+int Driver::finish(const OutputBuffer& output) {
   diags_.flush();
   if (diags_.hasErrors()) return kExitInputError;
   if (opts_.syntaxOnly) return kExitOk;
   stage_ = "writing the output";
   ScopedPhase phase("write");
   std::string error;
-  if (!writeFileAtomically(opts_.output, output, error)) {
+  if (!writeFileAtomically(opts_.output, output.pieces(), error)) {
     diags_.report(Diag::OutputNotWritable, {},
                   "cannot write output '" + opts_.output + "': " + error +
                       "; check that the directory exists and is writable");

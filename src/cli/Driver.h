@@ -13,6 +13,7 @@
 #include "ir/IR.h"
 #include "passes/PassManager.h"
 #include "support/Diagnostics.h"
+#include "support/OutputBuffer.h"
 #include "support/PhaseTimes.h"
 #include "support/Source.h"
 
@@ -44,8 +45,9 @@ class Driver {
   std::unique_ptr<ir::Module> buildFromTir();
   void buildPipeline(uint32_t initialProperties);  // passes and instrumentation from the options
   bool runPipeline(ir::Module& m);
-  std::optional<std::string> emit(const ir::Module& m);  // nullopt after reported errors
-  int finish(const std::string& output);
+  bool emit(const ir::Module& m, OutputBuffer& out);  // false after reported errors
+  int finish(const OutputBuffer& output);
+  int finish(std::string output);
   int runKernel(const ir::Function& f);
   interp::RunLimits runLimits() const {
     interp::RunLimits l;

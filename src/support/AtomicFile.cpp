@@ -21,7 +21,7 @@ std::string errnoText() {
   return text;
 }
 
-bool writeAll(int fd, std::string_view data) {
+bool writeOne(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
@@ -30,6 +30,12 @@ bool writeAll(int fd, std::string_view data) {
     }
     data.remove_prefix(static_cast<size_t>(n));
   }
+  return true;
+}
+
+bool writeAll(int fd, const std::vector<std::string_view>& pieces) {
+  for (std::string_view piece : pieces)
+    if (!writeOne(fd, piece)) return false;
   return true;
 }
 
@@ -47,7 +53,7 @@ bool isSpecialFile(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-bool writeInPlace(const std::string& path, std::string_view contents, std::string& error) {
+bool writeInPlace(const std::string& path, const std::vector<std::string_view>& contents, std::string& error) {
   int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
   bool ok = fd >= 0 && writeAll(fd, contents);
   if (!ok) error = errnoText();
@@ -58,6 +64,10 @@ bool writeInPlace(const std::string& path, std::string_view contents, std::strin
 }  // namespace
 
 bool writeFileAtomically(const std::string& path, std::string_view contents, std::string& error) {
+  return writeFileAtomically(path, std::vector<std::string_view>{contents}, error);
+}
+
+bool writeFileAtomically(const std::string& path, const std::vector<std::string_view>& contents, std::string& error) {
   if (path == "-") {
     if (writeAll(STDOUT_FILENO, contents)) return true;
     error = "cannot write to standard output: " + errnoText();

@@ -5,11 +5,14 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilec {
 
 // Writes `contents` to `path` ("-" means stdout). On failure returns false and sets
 // `error` to a lower-case reason (from errno), leaving no file behind.
 bool writeFileAtomically(const std::string& path, std::string_view contents, std::string& error);
+// The same for contents given as consecutive pieces (OutputBuffer::pieces()).
+bool writeFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces, std::string& error);
 
 }  // namespace tilec

@@ -12,6 +12,7 @@
 #include "ir/IR.h"
 #include "passes/Pass.h"
 #include "support/Diagnostics.h"
+#include "support/OutputBuffer.h"
 
 namespace tilec::target {
 
@@ -25,7 +26,7 @@ struct TargetFlag {
 using FlagValues = std::map<std::string, bool>;  // every flag of the target, with its value
 
 // Writes the module in the format; false after reporting errors.
-using Emitter = bool (*)(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const FlagValues& flags);
+using Emitter = bool (*)(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const FlagValues& flags);
 
 struct OutputFormat {
   const char* name;        // the --emit= value ("pto")

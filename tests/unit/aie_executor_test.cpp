@@ -33,7 +33,7 @@ void checkAgainstInterpreter(const std::string& text) {
   PassManager pm(ctx, PropSSA, t.passes);
   for (const std::string& p : t.pipeline) pm.addPass(t.passes.create(p));
   REQUIRE(pm.run(*m));
-  std::ostringstream binary;
+  OutputBuffer binary;
   REQUIRE(aie::emitTxn(*m, binary, diags, {{aie::kDdrFold, true}}));
   const std::string bytes = binary.str();
   std::optional<std::vector<uint32_t>> words = aie::toWords(std::vector<uint8_t>(bytes.begin(), bytes.end()));

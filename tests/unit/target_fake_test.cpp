@@ -21,7 +21,7 @@ using namespace tilec;
 namespace {
 
 // One line per op: its name and its result types, which is all a toy assembler needs.
-bool emitToyText(const ir::Module& m, std::ostream& os, DiagnosticEngine&, const target::FlagValues&) {
+bool emitToyText(const ir::Module& m, OutputBuffer& os, DiagnosticEngine&, const target::FlagValues&) {
   for (const auto& f : m.functions()) {
     os << "kernel " << f->name() << "\n";
     f->walk([&](ir::Op& op) {

@@ -88,7 +88,7 @@ struct Harness : ParsedTir {
   std::string ir() const { return ir::printToString(*module); }
 
   std::string pto() {
-    std::ostringstream os;
+    OutputBuffer os;
     CHECK(pto::emitModule(*module, os, diags));
     return os.str();
   }

@@ -21,10 +21,10 @@ const target::TargetDesc& npuTarget(Npu n);
 inline constexpr const char* kDdrFold = "ddr-fold";
 
 // Writes the module's sequence as a TXN stream: binary words, or one %08X word per line.
-bool emitTxn(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
-bool emitTxnText(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitTxn(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitTxnText(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 // Writes a C++17 header with a builder per sequence that makes the stream from runtime sizes.
-bool emitTxnCpp(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitTxnCpp(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 
 }  // namespace aie
 }  // namespace tilec

@@ -239,7 +239,7 @@ std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngi
 
 }  // namespace
 
-bool emitTxn(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+bool emitTxn(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
   std::optional<std::vector<uint32_t>> words = writeModule(m, diags, flags);
   if (!words) return false;
   for (uint32_t w : *words)
@@ -247,7 +247,7 @@ bool emitTxn(const Module& m, std::ostream& os, DiagnosticEngine& diags, const t
   return true;
 }
 
-bool emitTxnText(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+bool emitTxnText(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
   std::optional<std::vector<uint32_t>> words = writeModule(m, diags, flags);
   if (!words) return false;
   char line[16];

@@ -193,7 +193,7 @@ std::vector<Block> blocksOf(const Module& m, const target::FlagValues& flags) {
 
 }  // namespace
 
-bool emitListing(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+bool emitListing(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
   const std::vector<Block> blocks = blocksOf(m, flags);
   const bool revA = flags.at(kAssembleRevA);
   os << "linx assemble=" << (revA ? "A" : "B") << "\n";
@@ -219,7 +219,7 @@ bool emitListing(const Module& m, std::ostream& os, DiagnosticEngine& diags, con
   return true;
 }
 
-bool emitBinary(const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+bool emitBinary(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
   const std::vector<Block> blocks = blocksOf(m, flags);
   for (const Block& b : blocks)
     for (const EmittedWord& w : b.words)

@@ -23,7 +23,7 @@ const target::TargetDesc& linxTarget();
 // revision).
 inline constexpr const char* kAssembleRevA = "assemble-rev-a";
 
-bool emitListing(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
-bool emitBinary(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitListing(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
+bool emitBinary(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 
 }  // namespace tilec::linx

@@ -83,9 +83,12 @@ std::string FunctionEmitter::signature() {
   return "  func.func @" + f_.name() + "(" + join(params_) + ")" + attrs + " {\n";
 }
 
-bool FunctionEmitter::emit(std::ostream& os) {
+bool FunctionEmitter::emit(OutputBuffer& os) {
   if (!prepare()) return false;
-  std::string header = signature();
+  os << signature();
+  // Constants are found while the body is written; they go in front of it.
+  const OutputBuffer::Placeholder constants = os.placeholder();
+  body_.attach(os);
   scalars_.pushScope();
   for (unsigned i = 0; i < f_.numParams(); ++i) {
     const Value* p = f_.param(i);
@@ -94,7 +97,8 @@ bool FunctionEmitter::emit(std::ostream& os) {
   emitBlock(f_.body());
   body_.line("return");
   if (!ok_) return false;
-  os << header << scalars_.constants() << body_.str() << "  }\n";
+  os.fill(constants, scalars_.constants());
+  os << "  }\n";
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include "backend/pto/PtoModel.h"
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
+#include "support/OutputBuffer.h"
 
 namespace tilec::pto {
 
@@ -21,8 +22,9 @@ class FunctionEmitter {
  public:
   FunctionEmitter(const ir::Function& f, Arch target, DiagnosticEngine& diags)
       : f_(f), target_(target), diags_(diags) {}
-  // Writes the function to `os`; returns false (after reporting) if the IR is not emittable.
-  bool emit(std::ostream& os);
+  // Writes the function to `os`; returns false (after reporting) if the IR is not emittable,
+  // leaving part of the function in `os`.
+  bool emit(OutputBuffer& os);
 
  private:
   struct TensorView {

@@ -1,16 +1,12 @@
 #include "backend/pto/PtoEmitter.h"
 
 #include <ostream>
-#include <sstream>
 
 #include "backend/pto/FunctionEmitter.h"
 
 namespace tilec::pto {
 
-// Output is written only when every function translated, so a failed emission
-// leaves nothing half-written behind.
-bool emitModule(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags) {
-  std::ostringstream out;
+bool emitModule(const ir::Module& m, OutputBuffer& out, DiagnosticEngine& diags) {
   out << "module attributes {\"pto.target_arch\" = \""
       << (archOf(m.target()) == Arch::A5 ? "a5" : "a3") << "\"} {\n";
   bool ok = true;
@@ -19,7 +15,6 @@ bool emitModule(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags) 
     ok &= FunctionEmitter(*m.functions()[i], archOf(m.target()), diags).emit(out);
   }
   out << "}\n";
-  if (ok) os << out.str();
   return ok;
 }
 

@@ -6,11 +6,13 @@
 
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
+#include "support/OutputBuffer.h"
 
 namespace tilec::pto {
 
 // Requires PropPtoLegal (the pto-legality pass ran). Returns false (after
-// reporting) only for IR the legality pass should have rejected.
-bool emitModule(const ir::Module& m, std::ostream& os, DiagnosticEngine& diags);
+// reporting) only for IR the legality pass should have rejected; the caller then
+// discards what was written.
+bool emitModule(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags);
 
 }  // namespace tilec::pto

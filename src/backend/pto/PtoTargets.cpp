@@ -26,7 +26,7 @@ const std::vector<std::string> kPipeline = {
 std::vector<target::OutputFormat> formats() {
   return {{"pto", "PTO assembly (MLIR pto dialect text) for PTOAS", ".pto", PropPtoLegal,
            /*oneKernel=*/true,
-           [](const Module& m, std::ostream& os, DiagnosticEngine& diags, const target::FlagValues&) {
+           [](const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues&) {
              return emitModule(m, os, diags);
            }}};
 }

@@ -3,6 +3,7 @@
 // (memoized per region scope, so an expression is computed once where it
 // dominates its uses), and the SSA names of scalar values.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -16,16 +17,20 @@
 
 namespace tilec::pto {
 
-// The text of a function body with its current indentation.
+// Writes the lines of a function body, at its current indentation, straight to the output.
 class BodyWriter {
  public:
-  void line(const std::string& text) { os_ << std::string(indent_, ' ') << text << '\n'; }
+  void attach(std::ostream& os) { os_ = &os; }
+  void line(const std::string& text) {
+    static const std::string spaces(64, ' ');
+    os_->write(spaces.data(), std::streamsize(std::min<size_t>(indent_, spaces.size())));
+    *os_ << text << '\n';
+  }
   void indent() { indent_ += 2; }
   void dedent() { indent_ -= 2; }
-  std::string str() const { return os_.str(); }
 
  private:
-  std::ostringstream os_;
+  std::ostream* os_ = nullptr;
   unsigned indent_ = 4;
 };
 
