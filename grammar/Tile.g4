@@ -17,7 +17,10 @@ topDecl
 
 constDecl : CONST ID ASSIGN expr SEMI ;
 
-kernelDecl : kernelKind? KERNEL ID LPAREN paramList? RPAREN whereClause? block ;
+// Each construct with a block body has a head rule, so the frontend can parse a long
+// body statement by statement (see ChunkedParse.cpp).
+kernelDecl : kernelHead block ;
+kernelHead : kernelKind? KERNEL ID LPAREN paramList? RPAREN whereClause? ;
 kernelKind : INCORE | AIC | AIV | SEQUENCE ;  // the target says which of these it has
 paramList  : param (COMMA param)* COMMA? ;
 // Tensor parameters carry a direction and dims; the frontend checks that both or
@@ -43,8 +46,10 @@ stmt
 bindStmt   : kw=(LET | VAR) ID (COLON typeAnn)? ASSIGN expr SEMI ;
 // `arr[i, j] = e;` writes one slot of a tile array.
 assignStmt : ID (LBRACK exprList RBRACK)? op=(ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN) expr SEMI ;
-forStmt    : loopMode=(UNROLL | PARALLEL)? FOR ID IN expr DOTDOT expr (STEP expr)? block ;
-ifStmt     : IF expr block (ELSE (ifStmt | block))? ;
+forStmt    : forHead block ;
+forHead    : loopMode=(UNROLL | PARALLEL)? FOR ID IN expr DOTDOT expr (STEP expr)? ;
+ifStmt     : ifHead block (ELSE (ifStmt | block))? ;
+ifHead     : IF expr ;
 exprStmt   : expr SEMI ;
 
 // `f32`, `index`, or `tile<f32, [16, 16], vec, valid = [r, 16]>`.

@@ -54,10 +54,15 @@ std::string unquote(const std::string& quoted) {
 
 }  // namespace
 
-std::unique_ptr<ast::Module> AstBuilder::build(P::ModuleContext* ctx) {
+std::unique_ptr<ast::Module> AstBuilder::emptyModule() const {
   auto m = std::make_unique<ast::Module>();
   m->file = ranges_.file();
   m->files = {m->file};
+  return m;
+}
+
+std::unique_ptr<ast::Module> AstBuilder::build(P::ModuleContext* ctx) {
+  std::unique_ptr<ast::Module> m = emptyModule();
   for (P::TopDeclContext* d : ctx->topDecl()) topDecl(d, *m);
   return m;
 }
@@ -100,6 +105,13 @@ std::unique_ptr<ast::ConstDecl> AstBuilder::constDecl(P::ConstDeclContext* ctx) 
 }
 
 std::unique_ptr<ast::Kernel> AstBuilder::kernel(P::KernelDeclContext* ctx) {
+  std::unique_ptr<ast::Kernel> k = kernelHead(ctx->kernelHead());
+  k->range = range(ctx);
+  k->body = block(ctx->block());
+  return k;
+}
+
+std::unique_ptr<ast::Kernel> AstBuilder::kernelHead(P::KernelHeadContext* ctx) {
   auto k = std::make_unique<ast::Kernel>();
   k->range = range(ctx);
   if (P::KernelKindContext* kind = ctx->kernelKind()) {
@@ -118,7 +130,6 @@ std::unique_ptr<ast::Kernel> AstBuilder::kernel(P::KernelDeclContext* ctx) {
       k->symbols.push_back(std::move(sym));
     }
   }
-  k->body = block(ctx->block());
   return k;
 }
 
@@ -184,6 +195,13 @@ ast::StmtPtr AstBuilder::assign(P::AssignStmtContext* ctx) {
 }
 
 ast::StmtPtr AstBuilder::forStmt(P::ForStmtContext* ctx) {
+  std::unique_ptr<ast::For> f = forHead(ctx->forHead());
+  f->range = range(ctx);
+  f->body = block(ctx->block());
+  return f;
+}
+
+std::unique_ptr<ast::For> AstBuilder::forHead(P::ForHeadContext* ctx) {
   auto f = std::make_unique<ast::For>();
   f->range = range(ctx);
   if (ctx->UNROLL()) f->mode = ast::LoopMode::Unroll;
@@ -193,19 +211,24 @@ ast::StmtPtr AstBuilder::forStmt(P::ForStmtContext* ctx) {
   f->lb = expr(ctx->expr(0));
   f->ub = expr(ctx->expr(1));
   if (ctx->STEP()) f->step = expr(ctx->expr(2));
-  f->body = block(ctx->block());
   return f;
 }
 
 std::unique_ptr<ast::If> AstBuilder::ifStmt(P::IfStmtContext* ctx) {
-  auto i = std::make_unique<ast::If>();
+  std::unique_ptr<ast::If> i = ifHead(ctx->ifHead());
   i->range = range(ctx);
-  i->cond = expr(ctx->expr());
   i->thenBlock = block(ctx->block(0));
   if (P::IfStmtContext* elseIf = ctx->ifStmt())
     i->elseStmt = ifStmt(elseIf);
   else if (ctx->block().size() > 1)
     i->elseStmt = block(ctx->block(1));
+  return i;
+}
+
+std::unique_ptr<ast::If> AstBuilder::ifHead(P::IfHeadContext* ctx) {
+  auto i = std::make_unique<ast::If>();
+  i->range = range(ctx);
+  i->cond = expr(ctx->expr());
   return i;
 }
 

@@ -16,14 +16,21 @@ class AstBuilder {
   AstBuilder(const TokenRanges& ranges, DiagnosticEngine& diags) : ranges_(ranges), diags_(diags) {}
   std::unique_ptr<ast::Module> build(grammar::TileParser::ModuleContext* ctx);
 
- private:
+  // The pieces a chunked parse (ChunkedParse.h) builds a module from. A head's node
+  // has no body yet, and its range covers the head only.
   using P = grammar::TileParser;
+  std::unique_ptr<ast::Module> emptyModule() const;
   void topDecl(P::TopDeclContext* ctx, ast::Module& m);
+  std::unique_ptr<ast::Kernel> kernelHead(P::KernelHeadContext* ctx);
+  std::unique_ptr<ast::For> forHead(P::ForHeadContext* ctx);
+  std::unique_ptr<ast::If> ifHead(P::IfHeadContext* ctx);
+  ast::StmtPtr stmt(P::StmtContext* ctx);  // null for reserved syntax (reported)
+
+ private:
   std::unique_ptr<ast::ConstDecl> constDecl(P::ConstDeclContext* ctx);
   std::unique_ptr<ast::Kernel> kernel(P::KernelDeclContext* ctx);
   ast::Param param(P::ParamContext* ctx);
   std::unique_ptr<ast::Block> block(P::BlockContext* ctx);
-  ast::StmtPtr stmt(P::StmtContext* ctx);
   ast::StmtPtr bind(P::BindStmtContext* ctx);
   ast::StmtPtr assign(P::AssignStmtContext* ctx);
   ast::StmtPtr forStmt(P::ForStmtContext* ctx);

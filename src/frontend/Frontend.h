@@ -1,4 +1,5 @@
-// The .tile frontend: tokens -> parse tree (ANTLR, SLL first then LL) -> typed AST
+// The .tile frontend: tokens -> parse tree (ANTLR, SLL first then LL; statement by
+// statement for a file without errors) -> typed AST
 // -> name resolution, type/shape checking and SSA construction into the tile IR.
 #pragma once
 #include <iosfwd>
@@ -20,7 +21,12 @@ struct Expr;
 namespace tilec::frontend {
 
 // Parses a .tile buffer. Reports every syntax error (E01xx); returns null if any.
+// A file without errors takes the chunked fast path (ChunkedParse.h); any other, the
+// whole-file parse below.
 std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, DiagnosticEngine& diags);
+// The same through the whole-file parse only: all tokens, then one parse tree, SLL then
+// LL with recovery. Tests compare the two paths with it.
+std::unique_ptr<ast::Module> parseWholeFile(const SourceManager& sm, FileId file, DiagnosticEngine& diags);
 
 // -D NAME=VALUE, each parsed as the declaration `const NAME = VALUE;` of a source named
 // "<command line>" (so a bad value is located and explained like a bad constant). A define

@@ -1,5 +1,6 @@
-// The ANTLR side of the frontend: lexing, the two-stage parse (SLL with bail-out,
-// then LL with recovery on failure), lexical error reporting and --emit=tokens.
+// The ANTLR side of the frontend: the chunked fast path (ChunkedParse.h) for files
+// without errors; for the rest, lexing, the two-stage parse (SLL with bail-out, then LL
+// with recovery on failure), lexical error reporting; and --emit=tokens.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -10,7 +11,9 @@
 #include "TileLexer.h"
 #include "TileParser.h"
 #include "frontend/AstBuilder.h"
+#include "frontend/ChunkedParse.h"
 #include "frontend/Frontend.h"
+#include "frontend/Nesting.h"
 #include "support/PhaseTimes.h"
 #include "frontend/SyntaxErrors.h"
 #include "frontend/TokenRanges.h"
@@ -43,63 +46,14 @@ std::string describeChar(const std::string& text) {
   return "'" + text + "'";
 }
 
-// Expressions nested deeper than this are rejected before parsing: the parser and the
-// tree walks recurse once per level, and this bound keeps them far inside the compiler
-// thread's stack (see src/cli/main.cpp), and the parse tree small, whatever the input.
-// A level is a bracket, a prefix operator, or a binary operator: `1 + 1 + ... + 1` is a
-// tree as deep as it has operators.
-constexpr unsigned kMaxNesting = 4096;
-
-bool isBinaryOperator(size_t type) {
-  switch (type) {
-    case TileLexer::EQ: case TileLexer::NE: case TileLexer::LE: case TileLexer::GE: case TileLexer::AND:
-    case TileLexer::OR: case TileLexer::LT: case TileLexer::GT: case TileLexer::PLUS: case TileLexer::MINUS:
-    case TileLexer::STAR: case TileLexer::SLASH: case TileLexer::PERCENT: case TileLexer::DOTDOT:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::optional<PendingDiag> nestingError(antlr4::CommonTokenStream& tokens, const TokenRanges& ranges) {
-  unsigned brackets = 0, prefixRun = 0, chained = 0;
-  std::vector<unsigned> chains{0};  // binary operators since the last separator, per bracket depth
-  bool afterOperand = false;        // a '-' after an operand subtracts, elsewhere it negates
+  NestingCounter nesting;
   for (antlr4::Token* t : tokens.getTokens()) {
-    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
-    const bool prefix = (t->getType() == TileLexer::MINUS && !afterOperand) || t->getType() == TileLexer::NOT;
-    switch (t->getType()) {
-      case TileLexer::LPAREN:
-      case TileLexer::LBRACK:
-      case TileLexer::LBRACE:
-        ++brackets;
-        chains.push_back(0);
-        break;
-      case TileLexer::RPAREN:
-      case TileLexer::RBRACK:
-      case TileLexer::RBRACE:
-        if (brackets) --brackets;
-        if (chains.size() > 1) chained -= chains.back(), chains.pop_back();
-        break;
-      case TileLexer::SEMI:
-      case TileLexer::COMMA:
-        chained -= chains.back();
-        chains.back() = 0;
-        break;
-      default:
-        if (!prefix && isBinaryOperator(t->getType())) ++chains.back(), ++chained;
-        break;
-    }
-    const size_t type = t->getType();
-    afterOperand = type == TileLexer::INT || type == TileLexer::FLOAT || type == TileLexer::ID ||
-                   type == TileLexer::TRUE || type == TileLexer::FALSE || type == TileLexer::RPAREN ||
-                   type == TileLexer::RBRACK;
-    prefixRun = prefix ? prefixRun + 1 : 0;
-    if (brackets + prefixRun + chained > kMaxNesting)
-      return PendingDiag{Diag::NestingTooDeep, ranges.of(t),
-                         "the expression is nested more than " + std::to_string(kMaxNesting) +
-                             " levels deep here (each bracket, prefix operator and binary operator is a "
-                             "level); split it with let bindings"};
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL || nesting.add(t->getType())) continue;
+    return PendingDiag{Diag::NestingTooDeep, ranges.of(t),
+                       "the expression is nested more than " + std::to_string(kMaxNesting) +
+                           " levels deep here (each bracket, prefix operator and binary operator is a "
+                           "level); split it with let bindings"};
   }
   return std::nullopt;
 }
@@ -220,16 +174,33 @@ std::optional<uint32_t> firstInvalidUtf8(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// Reports the first byte of `text` that is not UTF-8; false if there is one.
+bool checkUtf8(std::string_view text, FileId file, DiagnosticEngine& diags) {
+  std::optional<uint32_t> bad = firstInvalidUtf8(text);
+  if (!bad) return true;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", unsigned(static_cast<unsigned char>(text[*bad])));
+  diags.report(Diag::BadToken, {file, *bad, *bad + 1},
+               std::string("source is not valid UTF-8: byte ") + hex +
+                   " starts no well-formed character; save the file as UTF-8");
+  return false;
+}
+
+}  // namespace
+
 std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, DiagnosticEngine& diags) {
   std::string_view text = sm.contents(file);
-  if (std::optional<uint32_t> bad = firstInvalidUtf8(text)) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", unsigned(static_cast<unsigned char>(text[*bad])));
-    diags.report(Diag::BadToken, {file, *bad, *bad + 1},
-                 std::string("source is not valid UTF-8: byte ") + hex +
-                     " starts no well-formed character; save the file as UTF-8");
-    return nullptr;
-  }
+  if (!checkUtf8(text, file, diags)) return nullptr;
+  if (std::unique_ptr<ast::Module> m = parseChunked(sm, text, TokenRanges(file, text))) return m;
+  return parseWholeFile(sm, file, diags);
+}
+
+std::unique_ptr<ast::Module> parseWholeFile(const SourceManager& sm, FileId file, DiagnosticEngine& diags) {
+  std::string_view text = sm.contents(file);
+  if (!checkUtf8(text, file, diags)) return nullptr;
+  TokenRanges ranges(file, text);
   std::unique_ptr<Lexed> lexed;
   try {
     ScopedPhase phase("lex");
@@ -238,7 +209,6 @@ std::unique_ptr<ast::Module> parse(const SourceManager& sm, FileId file, Diagnos
     diags.report(Diag::BadToken, {file, 0, 0}, "source is not valid UTF-8; save the file as UTF-8");
     return nullptr;
   }
-  TokenRanges ranges(file, text);
   SyntaxErrorCollector sink(ranges);
   std::vector<PendingDiag> pending = lexicalErrors(lexed->tokens, ranges);
   if (std::optional<PendingDiag> deep = nestingError(lexed->tokens, ranges)) {

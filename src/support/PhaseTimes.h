@@ -4,6 +4,7 @@
 // driver made active; with none active, a ScopedPhase costs one branch.
 #pragma once
 #include <chrono>
+#include <initializer_list>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ class PhaseTimes {
   // "===-- title --===", a header, one row per phase with its share, then the total.
   void print(std::ostream& os, const std::string& title) const;
 
+  // Adds empty rows for phases not seen yet, so interleaved phases still list in
+  // pipeline order; nothing when timing is off.
+  static void listInOrder(std::initializer_list<const char*> names);
+
   // The table ScopedPhase records into; null when timing is off.
   static PhaseTimes* active();
   static void setActive(PhaseTimes* times);
@@ -28,9 +33,11 @@ class PhaseTimes {
     double ms;
   };
   std::vector<Row> rows_;
+  size_t last_ = 0;  // the row add() found last
 };
 
-// Times its own lifetime as phase `name` of the active table.
+// Times its own lifetime as phase `name` of the active table. Phases nest: the time of
+// one excludes the phases that run inside it (the parse excludes the lexing it drives).
 class ScopedPhase {
  public:
   explicit ScopedPhase(const char* name);
@@ -39,9 +46,12 @@ class ScopedPhase {
   ScopedPhase& operator=(const ScopedPhase&) = delete;
 
  private:
+  void pause(std::chrono::steady_clock::time_point now);  // records the time since start_
+
   PhaseTimes* times_;
   const char* name_;
   std::chrono::steady_clock::time_point start_;
+  ScopedPhase* outer_ = nullptr;
 };
 
 }  // namespace tilec
