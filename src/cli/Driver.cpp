@@ -616,7 +616,7 @@ int Driver::finish(const OutputBuffer& output) {
   stage_ = "writing the output";
   ScopedPhase phase("write");
   std::string error;
-  if (!writeFileAtomically(opts_.output, output.pieces(), error)) {
+  if (!writeFileAtomically(opts_.output, [&](int fd) { return output.writeTo(fd); }, error)) {
     diags_.report(Diag::OutputNotWritable, {},
                   "cannot write output '" + opts_.output + "': " + error +
                       "; check that the directory exists and is writable");

@@ -113,6 +113,7 @@ void TimingInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m)
 void TimingInstrumentation::stop(const Pass& pass) {
   std::chrono::duration<double, std::milli> elapsed = Clock::now() - start_;
   times_.add(pass.info().arg, elapsed.count());
+  times_.notePeak(pass.info().arg);
 }
 
 void CrashInjectorInstrumentation::runBeforePass(const Pass& pass, const ir::Module& m) {

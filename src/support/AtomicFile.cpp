@@ -13,15 +13,7 @@
 
 namespace tilec {
 
-namespace {
-
-std::string errnoText() {
-  std::string text = std::strerror(errno);
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
-}
-
-bool writeOne(int fd, std::string_view data) {
+bool writeAll(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
@@ -33,10 +25,12 @@ bool writeOne(int fd, std::string_view data) {
   return true;
 }
 
-bool writeAll(int fd, const std::vector<std::string_view>& pieces) {
-  for (std::string_view piece : pieces)
-    if (!writeOne(fd, piece)) return false;
-  return true;
+namespace {
+
+std::string errnoText() {
+  std::string text = std::strerror(errno);
+  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
 }
 
 // mkstemp creates files 0600; give the output the permissions a plain open() would.
@@ -53,9 +47,9 @@ bool isSpecialFile(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-bool writeInPlace(const std::string& path, const std::vector<std::string_view>& contents, std::string& error) {
+bool writeInPlace(const std::string& path, const FileWriter& write, std::string& error) {
   int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
-  bool ok = fd >= 0 && writeAll(fd, contents);
+  bool ok = fd >= 0 && write(fd);
   if (!ok) error = errnoText();
   if (fd >= 0) ::close(fd);
   return ok;
@@ -64,16 +58,16 @@ bool writeInPlace(const std::string& path, const std::vector<std::string_view>& 
 }  // namespace
 
 bool writeFileAtomically(const std::string& path, std::string_view contents, std::string& error) {
-  return writeFileAtomically(path, std::vector<std::string_view>{contents}, error);
+  return writeFileAtomically(path, [&](int fd) { return writeAll(fd, contents); }, error);
 }
 
-bool writeFileAtomically(const std::string& path, const std::vector<std::string_view>& contents, std::string& error) {
+bool writeFileAtomically(const std::string& path, const FileWriter& write, std::string& error) {
   if (path == "-") {
-    if (writeAll(STDOUT_FILENO, contents)) return true;
+    if (write(STDOUT_FILENO)) return true;
     error = "cannot write to standard output: " + errnoText();
     return false;
   }
-  if (isSpecialFile(path)) return writeInPlace(path, contents, error);
+  if (isSpecialFile(path)) return writeInPlace(path, write, error);
   std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
   std::string pattern =
@@ -86,7 +80,7 @@ bool writeFileAtomically(const std::string& path, const std::vector<std::string_
     return false;
   }
   applyUmaskPermissions(fd);
-  bool ok = writeAll(fd, contents);
+  bool ok = write(fd);
   if (!ok) error = errnoText();
   if (::close(fd) != 0 && ok) {
     ok = false;

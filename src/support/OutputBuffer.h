@@ -1,14 +1,15 @@
-// The text or bytes of one output file, built in memory as a list of pieces. Appending
-// never moves what is already written (a 50 MB .pto is not copied as it grows, nor once
-// more to reach the file), and a placeholder can be filled after the text that follows
-// it: PTO's constants precede the body that discovers them. The driver writes the pieces
-// to the output file in one pass (writeFileAtomically).
+// The text or bytes of one output file, built as a list of pieces. Appending never moves
+// what is already written (a 50 MB .pto is not copied as it grows, nor once more to reach
+// the file), and a placeholder can be filled after the text that follows it: PTO's
+// constants precede the body that discovers them. Beyond a few megabytes, finished pieces
+// move to an unnamed temporary file, so a large output costs no memory while the rest of
+// it is generated; writeTo() copies everything to the output file in order.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <ostream>
 #include <streambuf>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace tilec {
@@ -17,6 +18,7 @@ class OutputBuffer : public std::ostream {
  public:
   OutputBuffer();
   explicit OutputBuffer(std::string text);
+  ~OutputBuffer() override;
   OutputBuffer(const OutputBuffer&) = delete;
   OutputBuffer& operator=(const OutputBuffer&) = delete;
 
@@ -27,20 +29,32 @@ class OutputBuffer : public std::ostream {
   Placeholder placeholder();
   void fill(Placeholder at, std::string text);
 
-  std::vector<std::string_view> pieces() const;
+  // Writes the whole output to `fd`; false with errno set when a write or read fails.
+  bool writeTo(int fd) const;
   size_t size() const;
   std::string str() const;  // the whole text, for tests and small outputs
 
  private:
+  struct Piece {
+    std::string text;      // empty once spilled
+    long spilledAt = -1;   // offset in the spill file, or -1
+    size_t spilledSize = 0;
+    bool placeholder = false;
+  };
   class Buf : public std::streambuf {
    public:
-    std::vector<std::string> pieces{1};
+    std::vector<Piece> pieces{1};
+    int spill = -1;        // the unnamed temporary file, once opened
+    long spillEnd = 0;
+    size_t inMemory = 0;   // bytes of finished, unspilled pieces
     void startPiece();
+    void spillFinished();
 
    protected:
     int_type overflow(int_type c) override;
     std::streamsize xsputn(const char* s, std::streamsize n) override;
   };
+  bool readSpilled(const Piece& p, const std::function<bool(const char*, size_t)>& take) const;
   Buf buf_;
 };
 

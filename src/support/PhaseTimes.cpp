@@ -1,5 +1,7 @@
 #include "support/PhaseTimes.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
@@ -24,7 +26,14 @@ void PhaseTimes::add(const std::string& name, double ms) {
       return;
     }
   last_ = rows_.size();
-  rows_.push_back({name, ms});
+  rows_.push_back({name, ms, -1});
+}
+
+void PhaseTimes::notePeak(const std::string& name) {
+  add(name, 0.0);
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  rows_[last_].peakKiB = usage.ru_maxrss;  // kilobytes on Linux
 }
 
 void PhaseTimes::print(std::ostream& os, const std::string& title) const {
@@ -34,19 +43,24 @@ void PhaseTimes::print(std::ostream& os, const std::string& title) const {
     total += row.ms;
     width = std::max(width, row.name.size());
   }
-  auto line = [&](const std::string& name, double ms) {
+  long peak = -1;
+  for (const Row& row : rows_) peak = std::max(peak, row.peakKiB);
+  auto line = [&](const std::string& name, double ms, long peakKiB) {
     double percent = total > 0 ? 100.0 * ms / total : 0.0;
+    char mib[32] = "-";
+    if (peakKiB >= 0) std::snprintf(mib, sizeof mib, "%.1f", double(peakKiB) / 1024);
     char buffer[256];
-    std::snprintf(buffer, sizeof buffer, "  %-*s %10.3f %7.1f%%\n", static_cast<int>(width), name.c_str(), ms,
-                  percent);
+    std::snprintf(buffer, sizeof buffer, "  %-*s %10.3f %7.1f%% %9s\n", static_cast<int>(width), name.c_str(), ms,
+                  percent, mib);
     os << buffer;
   };
   os << "===-- " << title << " --===\n";
   char header[256];
-  std::snprintf(header, sizeof header, "  %-*s %10s %8s\n", static_cast<int>(width), "phase", "wall ms", "percent");
+  std::snprintf(header, sizeof header, "  %-*s %10s %8s %9s\n", static_cast<int>(width), "phase", "wall ms", "percent",
+                "peak MiB");
   os << header;
-  for (const Row& row : rows_) line(row.name, row.ms);
-  line("total", total);
+  for (const Row& row : rows_) line(row.name, row.ms, row.peakKiB);
+  line("total", total, peak);
   os.flush();
 }
 
@@ -72,6 +86,7 @@ ScopedPhase::~ScopedPhase() {
   pause(now);
   gInnermost = outer_;
   if (outer_) outer_->start_ = now;
+  else times_->notePeak(name_);
 }
 
 void ScopedPhase::pause(std::chrono::steady_clock::time_point now) {

@@ -1,4 +1,4 @@
-// Wall time per phase of one compilation, for --time-passes: lexing, parsing, building
+// Wall time and peak memory per phase of one compilation, for --time-passes: lexing, parsing, building
 // the AST, lowering, each pass, emission and writing. Phases are recorded by ScopedPhase
 // wherever they run (the frontend does not know about the driver) into the table the
 // driver made active; with none active, a ScopedPhase costs one branch.
@@ -16,7 +16,11 @@ class PhaseTimes {
   // Adds to the row `name`; rows keep the order in which they first appear, so phases
   // that run once per file (lex, parse, ast) sum over the input and its imports.
   void add(const std::string& name, double ms);
-  // "===-- title --===", a header, one row per phase with its share, then the total.
+  // Records the process's peak memory so far against row `name` (at the end of a phase
+  // that no other phase contains: reading it costs a system call).
+  void notePeak(const std::string& name);
+  // "===-- title --===", a header, one row per phase with its share and the peak memory
+  // when it ended, then the total.
   void print(std::ostream& os, const std::string& title) const;
 
   // Adds empty rows for phases not seen yet, so interleaved phases still list in
@@ -31,6 +35,7 @@ class PhaseTimes {
   struct Row {
     std::string name;
     double ms;
+    long peakKiB;  // -1 when not recorded
   };
   std::vector<Row> rows_;
   size_t last_ = 0;  // the row add() found last

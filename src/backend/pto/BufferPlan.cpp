@@ -19,6 +19,7 @@ bool BufferPlan::build(const Function& f) {
   scan(f.body(), path);
   if (missing_) return false;
   for (const auto& [id, p] : placements_) anchored_[p.back().second].push_back(id);
+  placements_.clear();  // a path per buffer: the largest table here
   return true;
 }
 

@@ -138,16 +138,20 @@ void FunctionEmitter::emitAllocs(const Op& op) {
     if (!info.type.validRows) operands += " valid_row = " + scalars_.index(valid[0]);
     if (!info.type.validCols) operands += " valid_col = " + scalars_.index(valid[1]);
     std::string name = names_.fresh(hintOr(info.first, "tile"));
-    std::string type = tileBufType(info.type);
+    const std::string& type = interned(tileBufType(info.type));
     body_.line(name + " = pto.alloc_tile" + operands + " : " + type);
-    buffers_[id] = {name, type};
+    buffers_[id] = {name, &type};
   }
+}
+
+const std::string& FunctionEmitter::interned(std::string typeText) {
+  return *typeTexts_.insert(std::move(typeText)).first;
 }
 
 // A tile is named by its view, or by its buffer; a result updated in place (matmul_acc
 // into a window of an accumulator) is named by what it updates.
 FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
-  if (!v->type().isTile()) return {scalars_.value(v), scalarType(v->type().dtype())};
+  if (!v->type().isTile()) return {scalars_.value(v), &interned(scalarType(v->type().dtype()))};
   const Value* updated = updatedValue(v);
   if (isViewValue(updated)) return views_.at(updated);
   return buffers_.at(plan_.bufferOf(v));
@@ -161,11 +165,11 @@ void FunctionEmitter::dps(const std::string& name, const std::vector<const Value
   for (const Value* v : ins) {
     Operand o = operand(v);
     names.push_back(o.name);
-    types.push_back(o.type);
+    types.push_back(*o.type);
   }
   Operand dst = operand(out);
   body_.line("pto." + name + " ins(" + join(names) + attrs + " : " + join(types) + ") outs(" +
-             dst.name + " : " + dst.type + ")");
+             dst.name + " : " + *dst.type + ")");
 }
 
 // Every op kind is named here (no default), so a new op that the backend does not
@@ -281,9 +285,9 @@ void FunctionEmitter::emitTransfer(const Op& op, const Value* tile, const Value*
              tensorViewType(tt.rank(), tt.dtype()) + " -> " + part);
   Operand t = operand(tile);
   if (load)
-    body_.line("pto.tload ins(" + pview + " : " + part + ") outs(" + t.name + " : " + t.type + ")");
+    body_.line("pto.tload ins(" + pview + " : " + part + ") outs(" + t.name + " : " + *t.type + ")");
   else
-    body_.line("pto.tstore ins(" + t.name + " : " + t.type + ") outs(" + pview + " : " + part + ")");
+    body_.line("pto.tstore ins(" + t.name + " : " + *t.type + ") outs(" + pview + " : " + part + ")");
 }
 
 // init: literal true starts the accumulation, false/absent continues it, and a
@@ -321,9 +325,9 @@ void FunctionEmitter::emitView(const Op& op) {
     bool bitcast = op.kind() == OpKind::ReinterpretView &&
                    op.operand(0)->type().shape() == r->type().shape();
     body_.line(name + " = pto." + (bitcast ? "bitcast " : "treshape ") + src.name + " : " +
-               src.type + " -> " + type);
+               *src.type + " -> " + type);
   }
-  views_[r] = {name, type};
+  views_[r] = {name, &interned(type)};
 }
 
 void FunctionEmitter::emitSubview(const std::string& name, const Value* source,
@@ -335,7 +339,7 @@ void FunctionEmitter::emitSubview(const std::string& name, const Value* source,
   Operand src = operand(source);
   body_.line(name + " = pto.subview " + src.name + "[" + join(offsetNames) + "] sizes [" +
              std::to_string(part.shape()[0]) + ", " + std::to_string(part.shape()[1]) + "]" +
-             valid + " : " + src.type + " -> " + partType);
+             valid + " : " + *src.type + " -> " + partType);
 }
 
 // The source is moved into a subview of the target's buffer (which the result shares). On
@@ -354,8 +358,8 @@ void FunctionEmitter::emitAssemble(const Op& op) {
   if (byInsert && d != DType::I16 && d != DType::I32) {
     Operand src = operand(source), dst = operand(target);
     std::vector<std::string> at = indices(*offsets);
-    body_.line("pto.tinsert ins(" + src.name + ", " + join(at) + " : " + src.type + ", index, index) outs(" +
-               dst.name + " : " + dst.type + ")");
+    body_.line("pto.tinsert ins(" + src.name + ", " + join(at) + " : " + *src.type + ", index, index) outs(" +
+               dst.name + " : " + *dst.type + ")");
     return;
   }
   TileBuf region = tileBufOf(source->type());
@@ -367,11 +371,11 @@ void FunctionEmitter::emitAssemble(const Op& op) {
   Operand src = operand(source);
   if (byInsert) {
     std::string zero = scalars_.constant(d, int64_t(0));
-    body_.line("pto.tadds ins(" + src.name + ", " + zero + " : " + src.type + ", " + scalarType(d) + ") outs(" +
+    body_.line("pto.tadds ins(" + src.name + ", " + zero + " : " + *src.type + ", " + scalarType(d) + ") outs(" +
                name + " : " + type + ")");
     return;
   }
-  body_.line("pto.tmov ins(" + src.name + " : " + src.type + ") outs(" + name + " : " + type + ")");
+  body_.line("pto.tmov ins(" + src.name + " : " + *src.type + ") outs(" + name + " : " + type + ")");
 }
 
 // A move out of a window of a mat tile reads the window with textract at its offsets into
@@ -390,14 +394,14 @@ void FunctionEmitter::emitMove(const Op& op) {
   if (parent == src || src->type().space() != Space::Mat)
     return dps(ptoOp(op.kind()).mnemonic, {src}, op.result());
   Operand from = operand(parent), to = operand(op.result());
-  body_.line("pto.textract ins(" + from.name + ", " + join(indices(offsets)) + " : " + from.type +
-             ", index, index) outs(" + to.name + " : " + to.type + ")");
+  body_.line("pto.textract ins(" + from.name + ", " + join(indices(offsets)) + " : " + *from.type +
+             ", index, index) outs(" + to.name + " : " + *to.type + ")");
 }
 
 void FunctionEmitter::emitSetValidShape(const Op& op) {
   std::vector<std::string> valid = indices(op.result()->type().valid());
   Operand t = operand(op.result());
-  body_.line("pto.set_validshape " + t.name + ", " + join(valid) + " : " + t.type);
+  body_.line("pto.set_validshape " + t.name + ", " + join(valid) + " : " + *t.type);
 }
 
 // ---- control flow ----

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backend/pto/BufferPlan.h"
@@ -33,7 +34,7 @@ class FunctionEmitter {
   };
   struct Operand {
     std::string name;
-    std::string type;
+    const std::string* type;  // interned: a function has a few distinct types, used many times
   };
 
   bool prepare();
@@ -65,6 +66,7 @@ class FunctionEmitter {
   std::string bindScalarResults(const ir::Op& op, std::string& types);
   std::vector<std::string> indices(const std::vector<ir::Expr>& es);
   void fail(const ir::Op& op, const std::string& message);
+  const std::string& interned(std::string typeText);
 
   const ir::Function& f_;
   Arch target_;
@@ -73,7 +75,8 @@ class FunctionEmitter {
   BodyWriter body_;
   ScalarEmitter scalars_{names_, body_};
   BufferPlan plan_;
-  std::map<int64_t, Operand> buffers_;                          // alloc name and type per id
+  std::unordered_set<std::string> typeTexts_;                  // lookup only
+  std::unordered_map<int64_t, Operand> buffers_;                // alloc name and type per id; lookup only
   std::unordered_map<const ir::Value*, Operand> views_;         // lookup only
   std::unordered_map<const ir::Value*, TensorView> tensors_;    // lookup only
   std::vector<std::string> params_;                             // "%arg0: !pto.ptr<f32>", ...
