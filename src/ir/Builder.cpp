@@ -19,7 +19,7 @@ Type remap(const Type& t, const ValueMapping& m) {
 
 AttrValue remap(const AttrValue& v, const ValueMapping& m) {
   if (const auto* e = std::get_if<Expr>(&v)) return remap(*e, m);
-  if (const auto* t = std::get_if<Type>(&v)) return remap(*t, m);
+  if (const auto* t = std::get_if<TypeAttr>(&v)) return remap(t->type(), m);
   if (const auto* es = std::get_if<std::vector<Expr>>(&v)) {
     std::vector<Expr> out;
     out.reserve(es->size());
@@ -48,7 +48,7 @@ std::variant<Op*, OpError> OpBuilder::tryCreate(OpKind kind, const std::vector<V
   if (auto* err = std::get_if<OpError>(&result)) return std::move(*err);
   Op* op = insert(kind);
   for (Value* v : operands) op->addOperand(v);
-  for (auto& [key, value] : attrs) op->setAttr(key, std::move(value));
+  op->attrs() = std::move(attrs);
   Type& type = std::get<Type>(result);
   if (!type.isNone()) op->addResult(std::move(type), std::move(name));
   return op;

@@ -644,7 +644,19 @@ class ExprPrinter {
 
 // ---- factories ----
 
-Expr Expr::constant(int64_t v) { return B::make(ExprKind::Const, {}, v); }
+// Small constants (offsets, extents, steps) are most of the constants a program has: they
+// share one node each instead of allocating one per use. Nodes are immutable, so sharing
+// is invisible.
+Expr Expr::constant(int64_t v) {
+  constexpr int64_t kLeast = -16, kEnd = 1024;
+  static const std::vector<Expr> shared = [] {
+    std::vector<Expr> table;
+    for (int64_t c = kLeast; c < kEnd; ++c) table.push_back(B::make(ExprKind::Const, {}, c));
+    return table;
+  }();
+  if (v >= kLeast && v < kEnd) return shared[size_t(v - kLeast)];
+  return B::make(ExprKind::Const, {}, v);
+}
 
 Expr Expr::var(const Value* v) { return B::make(ExprKind::Var, {}, 0, v); }
 

@@ -3,11 +3,46 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <stdexcept>
 
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::ir {
+
+AttrMap::AttrMap(std::initializer_list<value_type> items) {
+  for (const value_type& item : items) (*this)[item.first] = item.second;
+}
+
+AttrMap::iterator AttrMap::find(std::string_view key) {
+  auto it = std::lower_bound(items_.begin(), items_.end(), key,
+                             [](const value_type& item, std::string_view k) { return item.first < k; });
+  return it != items_.end() && it->first == key ? it : items_.end();
+}
+
+AttrMap::const_iterator AttrMap::find(std::string_view key) const {
+  return const_cast<AttrMap&>(*this).find(key);
+}
+
+AttrValue& AttrMap::operator[](std::string_view key) {
+  auto it = std::lower_bound(items_.begin(), items_.end(), key,
+                             [](const value_type& item, std::string_view k) { return item.first < k; });
+  if (it == items_.end() || it->first != key) it = items_.insert(it, {std::string(key), AttrValue()});
+  return it->second;
+}
+
+const AttrValue& AttrMap::at(std::string_view key) const {
+  auto it = find(key);
+  if (it == end()) throw std::out_of_range("no attribute '" + std::string(key) + "'");
+  return it->second;
+}
+
+size_t AttrMap::erase(std::string_view key) {
+  auto it = find(key);
+  if (it == items_.end()) return 0;
+  items_.erase(it);
+  return 1;
+}
 namespace {
 
 void removeUse(Value* v, Op* user, unsigned index) {

@@ -83,10 +83,51 @@ std::string loopModeList();   // "serial, unroll or parallel", for messages
 std::string roundModeList();  // "cast_rint, round, ... or none"
 std::string regionPhaseList();  // "init, middle, last or init_last"
 
+// A type as an attribute value, held by a shared pointer: a Type is large and rare in
+// attributes, and inline it would make every attribute as large.
+class TypeAttr {
+ public:
+  TypeAttr(Type t) : type_(std::make_shared<const Type>(std::move(t))) {}  // NOLINT: implicit on purpose
+  const Type& type() const { return *type_; }
+  bool operator==(const TypeAttr& o) const { return type() == o.type(); }
+
+ private:
+  std::shared_ptr<const Type> type_;
+};
+
 // Attribute payloads. Lists of Expr carry offsets/shapes.
 using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
-                               std::vector<int64_t>, Type, LoopMode, RoundMode, RegionPhase>;
-using AttrMap = std::map<std::string, AttrValue>;  // ordered: printing is deterministic
+                               std::vector<int64_t>, TypeAttr, LoopMode, RoundMode, RegionPhase>;
+
+// The attributes of one op: a few per op, so a vector sorted by key (one allocation, and
+// iteration in key order, which keeps printing deterministic) with the part of std::map's
+// interface the compiler uses.
+class AttrMap {
+ public:
+  using value_type = std::pair<std::string, AttrValue>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  AttrMap() = default;
+  AttrMap(std::initializer_list<value_type> items);
+
+  iterator begin() { return items_.begin(); }
+  iterator end() { return items_.end(); }
+  const_iterator begin() const { return items_.begin(); }
+  const_iterator end() const { return items_.end(); }
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+
+  iterator find(std::string_view key);
+  const_iterator find(std::string_view key) const;
+  size_t count(std::string_view key) const { return find(key) != end() ? 1 : 0; }
+  AttrValue& operator[](std::string_view key);  // a default value when absent
+  const AttrValue& at(std::string_view key) const;  // std::out_of_range when absent
+  size_t erase(std::string_view key);
+
+ private:
+  std::vector<value_type> items_;
+};
 
 class Region {
  public:
@@ -125,13 +166,13 @@ class Op {
   // Attributes
   const AttrMap& attrs() const { return attrs_; }
   AttrMap& attrs() { return attrs_; }
-  bool hasAttr(const std::string& k) const { return attrs_.count(k) != 0; }
-  template <class T> const T* attr(const std::string& k) const {
+  bool hasAttr(std::string_view k) const { return attrs_.count(k) != 0; }
+  template <class T> const T* attr(std::string_view k) const {
     auto it = attrs_.find(k);
     return it == attrs_.end() ? nullptr : std::get_if<T>(&it->second);
   }
-  void setAttr(const std::string& k, AttrValue v) { attrs_[k] = std::move(v); }
-  void removeAttr(const std::string& k) { attrs_.erase(k); }
+  void setAttr(std::string_view k, AttrValue v) { attrs_[k] = std::move(v); }
+  void removeAttr(std::string_view k) { attrs_.erase(k); }
 
   // Regions
   unsigned numRegions() const { return unsigned(regions_.size()); }

@@ -94,7 +94,7 @@ bool attrHasKind(const AttrValue& v, AttrKind k) {
     case AttrKind::Expr: return std::holds_alternative<Expr>(v);
     case AttrKind::ExprList: return std::holds_alternative<std::vector<Expr>>(v);
     case AttrKind::IntList: return std::holds_alternative<std::vector<int64_t>>(v);
-    case AttrKind::Type: return std::holds_alternative<Type>(v);
+    case AttrKind::Type: return std::holds_alternative<TypeAttr>(v);
     case AttrKind::IntOrFloat:
       return std::holds_alternative<int64_t>(v) || std::holds_alternative<double>(v);
     case AttrKind::LoopMode: return std::holds_alternative<LoopMode>(v);

@@ -170,7 +170,7 @@ class FunctionPrinter {
         for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
         return s + "]";
       }
-      std::string operator()(const Type& t) const { return p.type(t); }
+      std::string operator()(const TypeAttr& t) const { return p.type(t.type()); }
       std::string operator()(LoopMode m) const { return quoted(loopModeName(m)); }
       std::string operator()(RoundMode m) const { return quoted(roundModeName(m)); }
       std::string operator()(RegionPhase p) const { return quoted(regionPhaseName(p)); }

@@ -90,7 +90,7 @@ class FunctionVerifier {
       if (const auto* e = std::get_if<Expr>(&value)) checkExpr(*e, op.loc(), where);
       if (const auto* es = std::get_if<std::vector<Expr>>(&value))
         for (const Expr& e : *es) checkExpr(e, op.loc(), where);
-      if (const auto* t = std::get_if<Type>(&value)) checkTypeExprs(*t, op.loc(), where);
+      if (const auto* t = std::get_if<TypeAttr>(&value)) checkTypeExprs(t->type(), op.loc(), where);
     }
   }
 

@@ -37,7 +37,7 @@ void bindInExprs(Op& op, const Value* v, const Expr& e) {
   op.walk([&](Op& o) {
     for (auto& [key, value] : o.attrs()) {
       if (auto* x = std::get_if<Expr>(&value)) *x = subst(*x);
-      else if (auto* t = std::get_if<Type>(&value)) *t = t->mapExprs(subst);
+      else if (auto* t = std::get_if<TypeAttr>(&value)) *t = t->type().mapExprs(subst);
       else if (auto* xs = std::get_if<std::vector<Expr>>(&value))
         for (Expr& x : *xs) x = subst(x);
     }

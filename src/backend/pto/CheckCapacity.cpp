@@ -7,6 +7,7 @@
 // plus a sort of the buffers' start and end points.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "backend/pto/PtoTargets.h"
 #include "passes/Liveness.h"
@@ -68,20 +69,26 @@ class FunctionCapacity {
       }
     std::sort(events.begin(), events.end());
     int64_t live = 0, peak = 0;
-    std::vector<int64_t> open, atPeak;
-    for (const auto& [point, id] : events) {
-      const Buffer& b = buffers.at(id);
-      int64_t bytes = aligned(b.bytes, s.alignment);
-      if (point % 2 == 0) {
+    size_t peakEvent = 0;
+    for (size_t e = 0; e < events.size(); ++e) {
+      const int64_t bytes = aligned(buffers.at(events[e].second).bytes, s.alignment);
+      if (events[e].first % 2 == 0) {
         if (__builtin_add_overflow(live, bytes, &live)) live = INT64_MAX;
-        open.push_back(id);
-        if (live > peak) peak = live, atPeak = open;
+        if (live > peak) peak = live, peakEvent = e;
       } else {
         live = live == INT64_MAX ? INT64_MAX : live - bytes;
-        open.erase(std::find(open.begin(), open.end(), id));
       }
     }
     if (peak <= s.capacityBytes) return;
+    // The buffers open at the peak, in the order they opened.
+    std::vector<int64_t> atPeak;
+    std::set<int64_t> closed;
+    for (size_t e = 0; e <= peakEvent; ++e) {
+      if (events[e].first % 2 == 0) atPeak.push_back(events[e].second);
+      else closed.insert(events[e].second);
+    }
+    atPeak.erase(std::remove_if(atPeak.begin(), atPeak.end(), [&](int64_t id) { return closed.count(id) != 0; }),
+                 atPeak.end());
     std::string tiles;
     for (int64_t id : atPeak)
       tiles += (tiles.empty() ? "" : ", ") + passes::describe(buffers.at(id).first) + " (" +
