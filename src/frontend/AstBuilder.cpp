@@ -76,7 +76,7 @@ void AstBuilder::topDecl(P::TopDeclContext* ctx, ast::Module& m) {
     ast::Import imported;
     imported.range = range(i);
     imported.pathRange = range(i->STRING());
-    imported.path = unquote(i->STRING()->getText());
+    imported.path = unquote(text(i->STRING()));
     m.imports.push_back(std::move(imported));
   } else {
     reservedStmt(ctx->reservedStmt());
@@ -88,7 +88,7 @@ void AstBuilder::reserved(SourceRange at, const std::string& construct, const st
 }
 
 void AstBuilder::reservedStmt(P::ReservedStmtContext* ctx) {
-  std::string kw = ctx->kw->getText();
+  std::string kw = text(ctx->kw);
   if (kw == "pattern")
     reserved(range(ctx), "'pattern'", "build access patterns with tap, slice or a tiler's tile_at");
   else
@@ -98,7 +98,7 @@ void AstBuilder::reservedStmt(P::ReservedStmtContext* ctx) {
 std::unique_ptr<ast::ConstDecl> AstBuilder::constDecl(P::ConstDeclContext* ctx) {
   auto c = std::make_unique<ast::ConstDecl>();
   c->range = range(ctx);
-  c->name = ctx->ID()->getText();
+  c->name = text(ctx->ID());
   c->nameRange = range(ctx->ID());
   c->value = expr(ctx->expr());
   return c;
@@ -118,7 +118,7 @@ std::unique_ptr<ast::Kernel> AstBuilder::kernelHead(P::KernelHeadContext* ctx) {
     k->kind = kind->getText();
     k->kindRange = range(kind);
   }
-  k->name = ctx->ID()->getText();
+  k->name = text(ctx->ID());
   k->nameRange = range(ctx->ID());
   if (P::ParamListContext* params = ctx->paramList())
     for (P::ParamContext* p : params->param()) k->params.push_back(param(p));
@@ -126,7 +126,7 @@ std::unique_ptr<ast::Kernel> AstBuilder::kernelHead(P::KernelHeadContext* ctx) {
     for (P::SymbolDeclContext* s : where->symbolDecl()) {
       ast::SymbolDecl sym;
       sym.range = range(s->ID());
-      sym.name = s->ID()->getText();
+      sym.name = text(s->ID());
       k->symbols.push_back(std::move(sym));
     }
   }
@@ -136,7 +136,7 @@ std::unique_ptr<ast::Kernel> AstBuilder::kernelHead(P::KernelHeadContext* ctx) {
 ast::Param AstBuilder::param(P::ParamContext* ctx) {
   ast::Param p;
   p.range = range(ctx);
-  p.name = ctx->ID()->getText();
+  p.name = text(ctx->ID());
   p.nameRange = range(ctx->ID());
   if (P::DirectionContext* dir = ctx->direction())
     p.dir = dir->IN() ? ir::ParamDir::In : dir->OUT() ? ir::ParamDir::Out : ir::ParamDir::InOut;
@@ -175,7 +175,7 @@ ast::StmtPtr AstBuilder::bind(P::BindStmtContext* ctx) {
   auto b = std::make_unique<ast::Bind>();
   b->range = range(ctx);
   b->isMutable = ctx->VAR() != nullptr;
-  b->name = ctx->ID()->getText();
+  b->name = text(ctx->ID());
   b->nameRange = range(ctx->ID());
   if (P::TypeAnnContext* t = ctx->typeAnn()) b->type = typeAnn(t);
   b->init = expr(ctx->expr());
@@ -185,7 +185,7 @@ ast::StmtPtr AstBuilder::bind(P::BindStmtContext* ctx) {
 ast::StmtPtr AstBuilder::assign(P::AssignStmtContext* ctx) {
   auto a = std::make_unique<ast::Assign>();
   a->range = range(ctx);
-  a->name = ctx->ID()->getText();
+  a->name = text(ctx->ID());
   a->nameRange = range(ctx->ID());
   a->opRange = range(ctx->op);
   if (ctx->exprList()) a->indices = exprList(ctx->exprList());
@@ -206,7 +206,7 @@ std::unique_ptr<ast::For> AstBuilder::forHead(P::ForHeadContext* ctx) {
   f->range = range(ctx);
   if (ctx->UNROLL()) f->mode = ast::LoopMode::Unroll;
   if (ctx->PARALLEL()) f->mode = ast::LoopMode::Parallel;
-  f->var = ctx->ID()->getText();
+  f->var = text(ctx->ID());
   f->varRange = range(ctx->ID());
   f->lb = expr(ctx->expr(0));
   f->ub = expr(ctx->expr(1));
@@ -240,23 +240,23 @@ std::unique_ptr<ast::TypeAnn> AstBuilder::typeAnn(P::TypeAnnContext* ctx) {
     return t;
   }
   if (auto* n = dynamic_cast<P::NamedTypeAnnContext*>(ctx)) {
-    if (n->ID()->getText() != "index") {
+    if (text(n->ID()) != "index") {
       diags_.report(Diag::UnknownTypeName, range(n),
-                    "unknown type '" + n->ID()->getText() + "'; use a dtype, 'index' or 'tile<...>'");
+                    "unknown type '" + text(n->ID()) + "'; use a dtype, 'index' or 'tile<...>'");
     }
     t->kind = ast::TypeAnn::Kind::Index;
     return t;
   }
   auto* tile = static_cast<P::TileTypeAnnContext*>(ctx);
-  if (tile->ID()->getText() != "tile") {
+  if (text(tile->ID()) != "tile") {
     diags_.report(Diag::UnknownTypeName, range(tile->ID()),
-                  "unknown type '" + tile->ID()->getText() + "'; write 'tile<dtype, [shape], ...>'");
+                  "unknown type '" + text(tile->ID()) + "'; write 'tile<dtype, [shape], ...>'");
   }
   t->kind = ast::TypeAnn::Kind::Tile;
   t->dtype = dtypeOf(tile->DTYPE());
   t->shape = exprList(tile->exprList());
   for (P::TileTypeOptContext* opt : tile->tileTypeOpt()) {
-    std::string key = opt->ID()->getText();
+    std::string key = text(opt->ID());
     if (opt->ASSIGN() && key == "valid") {
       t->valid = exprList(opt->exprList());
     } else if (!opt->ASSIGN() && !t->space) {
@@ -285,7 +285,7 @@ std::vector<ast::Arg> AstBuilder::argList(P::ArgListContext* ctx) {
     ast::Arg arg;
     arg.range = range(a);
     if (a->ID()) {
-      arg.keyword = a->ID()->getText();
+      arg.keyword = text(a->ID());
       arg.keywordRange = range(a->ID());
     }
     arg.value = expr(a->expr());
@@ -316,11 +316,11 @@ ast::ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
 ast::ExprPtr AstBuilder::intLiteral(antlr4::Token* tok) {
   auto n = std::make_unique<ast::IntLit>();
   n->range = range(tok);
-  if (std::optional<int64_t> v = parseIntLiteral(tok->getText()))
+  if (std::optional<int64_t> v = parseIntLiteral(text(tok)))
     n->value = *v;
   else
     diags_.report(Diag::IntLiteralRange, n->range,
-                  "integer literal " + tok->getText() + " does not fit in 64 bits; use a value below 2^63");
+                  "integer literal " + text(tok) + " does not fit in 64 bits; use a value below 2^63");
   return n;
 }
 
@@ -329,7 +329,7 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
   if (auto* f = dynamic_cast<P::FloatLitContext*>(ctx)) {
     auto n = std::make_unique<ast::FloatLit>();
     n->range = range(f);
-    n->text = f->getText();
+    n->text = text(f->FLOAT());
     n->value = std::strtod(n->text.c_str(), nullptr);
     return n;
   }
@@ -343,7 +343,7 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
   if (auto* x = dynamic_cast<P::IndexExprContext*>(ctx)) {
     auto ix = std::make_unique<ast::Index>();
     ix->range = range(x);
-    ix->name = x->ID()->getText();
+    ix->name = text(x->ID());
     ix->nameRange = range(x->ID());
     ix->indices = exprList(x->exprList());
     return ix;
@@ -351,7 +351,7 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
   if (auto* n = dynamic_cast<P::NameRefContext*>(ctx)) {
     auto ref = std::make_unique<ast::NameRef>();
     ref->range = range(n);
-    ref->name = n->ID()->getText();
+    ref->name = text(n->ID());
     return ref;
   }
   if (auto* p = dynamic_cast<P::ParenExprContext*>(ctx)) {
@@ -369,7 +369,7 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
 ast::ExprPtr AstBuilder::call(P::CallContext* ctx) {
   auto c = std::make_unique<ast::Call>();
   c->range = range(ctx);
-  c->callee = ctx->ID()->getText();
+  c->callee = text(ctx->ID());
   c->calleeRange = range(ctx->ID());
   if (ctx->DTYPE()) {
     c->typeArg = dtypeOf(ctx->DTYPE());

@@ -48,6 +48,8 @@ class AstBuilder {
   SourceRange range(antlr4::ParserRuleContext* ctx) const { return ranges_.of(ctx); }
   SourceRange range(const antlr4::Token* t) const { return ranges_.of(t); }
   SourceRange range(antlr4::tree::TerminalNode* n) const { return ranges_.of(n->getSymbol()); }
+  std::string text(const antlr4::Token* t) const { return ranges_.text(t); }
+  std::string text(antlr4::tree::TerminalNode* n) const { return ranges_.text(n->getSymbol()); }
 
   const TokenRanges& ranges_;
   DiagnosticEngine& diags_;

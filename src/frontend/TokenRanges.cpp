@@ -4,7 +4,7 @@
 
 namespace tilec::frontend {
 
-TokenRanges::TokenRanges(FileId file, std::string_view utf8) : file_(file) {
+TokenRanges::TokenRanges(FileId file, std::string_view utf8) : file_(file), source_(utf8) {
   byteOfCodePoint_.reserve(utf8.size() + 1);
   for (uint32_t i = 0; i < utf8.size(); ++i)
     if ((uint8_t(utf8[i]) & 0xC0) != 0x80) byteOfCodePoint_.push_back(i);  // skip continuation bytes
@@ -21,6 +21,11 @@ SourceRange TokenRanges::of(const antlr4::Token* t) const {
   if (t->getType() == antlr4::Token::EOF) return {file_, byteOf(start), byteOf(start)};
   size_t stop = t->getStopIndex();
   return {file_, byteOf(start), byteOf(stop < start ? start : stop + 1)};
+}
+
+std::string TokenRanges::text(const antlr4::Token* t) const {
+  const SourceRange r = of(t);
+  return std::string(source_.substr(r.begin, r.end - r.begin));
 }
 
 SourceRange TokenRanges::of(antlr4::ParserRuleContext* ctx) const {

@@ -3,6 +3,7 @@
 // byte range even after non-ASCII text in comments.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,12 +22,15 @@ class TokenRanges {
   FileId file() const { return file_; }
   SourceRange of(const antlr4::Token* t) const;
   SourceRange of(antlr4::ParserRuleContext* ctx) const;
+  // The token's text, read from the UTF-8 source (ANTLR's own getText converts from UTF-32).
+  std::string text(const antlr4::Token* t) const;
   // The empty range just after token `t` (where a missing token belongs).
   SourceRange after(const antlr4::Token* t) const;
 
  private:
   uint32_t byteOf(size_t codePoint) const;
   FileId file_;
+  std::string_view source_;  // owned by the SourceManager
   std::vector<uint32_t> byteOfCodePoint_;  // one entry per code point, plus the end
 };
 

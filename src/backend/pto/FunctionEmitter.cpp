@@ -139,8 +139,8 @@ void FunctionEmitter::emitAllocs(const Op& op) {
     if (!info.type.validCols) operands += " valid_col = " + scalars_.index(valid[1]);
     std::string name = names_.fresh(hintOr(info.first, "tile"));
     const std::string& type = interned(tileBufType(info.type));
-    body_.line(name + " = pto.alloc_tile" + operands + " : " + type);
-    buffers_[id] = {name, &type};
+    body_.start() << name << " = pto.alloc_tile" << operands << " : " << type << '\n';
+    buffers_[id] = {std::move(name), &type};
   }
 }
 
@@ -159,17 +159,19 @@ FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
 
 // ---- ops ----
 
+// Written piece by piece: most lines of a large kernel are these.
 void FunctionEmitter::dps(const std::string& name, const std::vector<const Value*>& ins,
                           const Value* out, const std::string& attrs) {
-  std::vector<std::string> names, types;
-  for (const Value* v : ins) {
-    Operand o = operand(v);
-    names.push_back(o.name);
-    types.push_back(*o.type);
-  }
-  Operand dst = operand(out);
-  body_.line("pto." + name + " ins(" + join(names) + attrs + " : " + join(types) + ") outs(" +
-             dst.name + " : " + *dst.type + ")");
+  std::vector<Operand> operands;
+  operands.reserve(ins.size());
+  for (const Value* v : ins) operands.push_back(operand(v));
+  const Operand dst = operand(out);
+  std::ostream& os = body_.start();
+  os << "pto." << name << " ins(";
+  for (size_t i = 0; i < operands.size(); ++i) os << (i ? ", " : "") << operands[i].name;
+  os << attrs << " : ";
+  for (size_t i = 0; i < operands.size(); ++i) os << (i ? ", " : "") << *operands[i].type;
+  os << ") outs(" << dst.name << " : " << *dst.type << ")\n";
 }
 
 // Every op kind is named here (no default), so a new op that the backend does not

@@ -21,10 +21,12 @@ namespace tilec::pto {
 class BodyWriter {
  public:
   void attach(std::ostream& os) { os_ = &os; }
-  void line(const std::string& text) {
+  void line(const std::string& text) { start() << text << '\n'; }
+  // Starts a line: writes the indentation and returns the stream for the rest of it.
+  std::ostream& start() {
     static const std::string spaces(64, ' ');
     os_->write(spaces.data(), std::streamsize(std::min<size_t>(indent_, spaces.size())));
-    *os_ << text << '\n';
+    return *os_;
   }
   void indent() { indent_ += 2; }
   void dedent() { indent_ -= 2; }
