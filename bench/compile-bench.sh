@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compile-time benchmark: for every sample, runs the whole tilec process N times and
-# reports the median wall time, the median peak RSS, and the median time of every
-# pass (from --time-passes). Never run as a test: timings depend on the machine.
+# reports the median wall time, its ratio to the process-start floor (the median of
+# `tilec --version`: the same binary and libraries, loaded, initialised and exited), the
+# median peak RSS, and the median time of every pass (from --time-passes). Never run as a
+# test: timings depend on the machine.
 #
 #   bench/compile-bench.sh [-n RUNS] [-t TILEC] [SAMPLE.tile...]
 #
@@ -20,9 +22,18 @@ have_gnu_time=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+: >"$work/floor"
+for ((i = 0; i < runs; i++)); do
+  start=$EPOCHREALTIME
+  if [[ $have_gnu_time -eq 1 ]]; then /usr/bin/time -f "%M" -o "$work/rss" "$tilec" --version >/dev/null
+  else "$tilec" --version >/dev/null; fi
+  end=$EPOCHREALTIME
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$work/floor"
+done
+floor=$(median <"$work/floor")
 
-
-printf '%-24s %6s %14s %16s\n' "sample" "runs" "wall ms (med)" "peak RSS KiB"
+printf '%-24s %6s %14s %8s %16s\n' "sample" "runs" "wall ms (med)" "x floor" "peak RSS KiB"
+printf '%-24s %6d %14s %8s %16s\n' "(floor: tilec --version)" "$runs" "$floor" "1.00" "-"
 for sample in "${samples[@]}"; do
   name=$(basename "$sample" .tile)
   : >"$work/wall"; : >"$work/rss_all"; : >"$work/passes"
@@ -38,10 +49,12 @@ for sample in "${samples[@]}"; do
     end=$EPOCHREALTIME
     awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$work/wall"
     if [[ $have_gnu_time -eq 1 ]]; then cat "$work/rss" >>"$work/rss_all"; fi
-    # Rows of the --time-passes table: "  <pass> <ms> <percent>%", except header and total.
-    awk '/^  [^ ]+ +[0-9.]+ +[0-9.]+%$/ && $1 != "total" { print $1, $2 }' "$work/stderr" >>"$work/passes"
+    # Rows of the --time-passes table: "  <pass> <ms> <percent>% <peak MiB>", except header and total.
+    awk '/^  [^ ]+ +[0-9.]+ +[0-9.]+% +([0-9.]+|-)$/ && $1 != "total" { print $1, $2 }' "$work/stderr" >>"$work/passes"
   done
-  printf '%-24s %6d %14s %16s\n' "$name" "$runs" "$(median <"$work/wall")" "$(median <"$work/rss_all")"
+  wall=$(median <"$work/wall")
+  printf '%-24s %6d %14s %8s %16s\n' "$name" "$runs" "$wall" "$(awk -v w="$wall" -v f="$floor" 'BEGIN { printf "%.2f", w / f }')" \
+    "$(median <"$work/rss_all")"
   # Per-pass medians, in pipeline order (the order of the first run's table).
   awk '!seen[$1]++ { print $1 }' "$work/passes" | while read -r pass; do
     printf '    %-32s %10s ms\n' "$pass" "$(awk -v p="$pass" '$1 == p { print $2 }' "$work/passes" | median)"

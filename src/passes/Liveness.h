@@ -10,6 +10,8 @@
 #pragma once
 #include <optional>
 #include <unordered_map>
+
+#include "support/PointerMap.h"
 #include <utility>
 #include <vector>
 
@@ -67,8 +69,8 @@ class Liveness {
 
   int counter_ = 0;
   // Lookup tables only; nothing here is iterated, so results never depend on addresses.
-  std::unordered_map<const ir::Op*, std::pair<int, int>> spans_;
-  std::unordered_map<const ir::Block*, std::pair<int, int>> blockSpans_;
+  PointerMap<ir::Op, std::pair<int, int>> spans_;
+  PointerMap<ir::Block, std::pair<int, int>> blockSpans_;
 };
 
 }  // namespace tilec::passes

@@ -42,9 +42,8 @@ std::vector<Op*> preorder(Function& f) {
 bool isTile(const Value* v) { return v && v->type().isTile(); }
 
 ValueUnionFind::Entry& ValueUnionFind::entry(Value* v) {
-  auto it = entries_.find(v);
-  if (it == entries_.end()) it = entries_.emplace(v, Entry{v, 1}).first;
-  return it->second;
+  if (Entry* e = entries_.find(v)) return *e;
+  return entries_[v] = Entry{v, 1};
 }
 
 Value* ValueUnionFind::find(Value* v) {

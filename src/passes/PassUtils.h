@@ -9,6 +9,7 @@
 
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
+#include "support/PointerMap.h"
 
 namespace tilec::passes {
 
@@ -32,7 +33,9 @@ class ValueUnionFind {
     unsigned size;
   };
   Entry& entry(ir::Value* v);
-  std::unordered_map<const ir::Value*, Entry> entries_;  // lookup only, never iterated
+  // A class's root always has an entry, so entry(parent) never inserts (and never moves
+  // the entry a caller holds).
+  PointerMap<ir::Value, Entry> entries_;
 };
 
 // Calls `join(a, b)` for every pair of tile values that must live in the same place:

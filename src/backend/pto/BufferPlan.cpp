@@ -71,13 +71,13 @@ void BufferPlan::record(const Value* v, int64_t id, bool defines, const Path& pa
 }
 
 int64_t BufferPlan::bufferOf(const Value* v) const {
-  auto it = ids_.find(v);
-  return it == ids_.end() ? -1 : it->second;
+  const int64_t* id = ids_.find(v);
+  return id ? *id : -1;
 }
 
 std::vector<int64_t> BufferPlan::allocsBefore(const Op* op) const {
-  auto it = anchored_.find(op);
-  return it == anchored_.end() ? std::vector<int64_t>{} : it->second;
+  const std::vector<int64_t>* ids = anchored_.find(op);
+  return ids ? *ids : std::vector<int64_t>{};
 }
 
 }  // namespace tilec::pto

@@ -14,6 +14,7 @@
 
 #include "backend/pto/PtoSyntax.h"
 #include "ir/IR.h"
+#include "support/PointerMap.h"
 
 namespace tilec::pto {
 
@@ -39,12 +40,12 @@ class BufferPlan {
   void scan(const ir::Block& b, Path& path);
   void record(const ir::Value* v, int64_t id, bool defines, const Path& path);
 
-  std::unordered_map<const ir::Value*, int64_t> ids_;  // lookup only
+  PointerMap<ir::Value, int64_t> ids_;
   std::map<int64_t, BufferInfo> buffers_;
   // Per buffer: the block/op path of its first definition, cut to the prefix
   // shared by all its definitions.
   std::map<int64_t, Path> placements_;
-  std::map<const ir::Op*, std::vector<int64_t>> anchored_;  // lookup only
+  PointerMap<ir::Op, std::vector<int64_t>> anchored_;
   const ir::Value* missing_ = nullptr;
 };
 

@@ -80,8 +80,8 @@ class FunctionSpaces {
   // ---- classes ----
 
   void addMember(Value* v) {
-    if (!passes::isTile(v) || classOf_.count(v)) return;
-    classOf_.emplace(v, -1);
+    if (!passes::isTile(v) || classOf_.contains(v)) return;
+    classOf_[v] = -1;
     members_.push_back(v);
   }
 
@@ -93,13 +93,17 @@ class FunctionSpaces {
       for (Value* v : op->results()) addMember(v);
     }
     passes::forEachTileJoin(f_, /*views=*/true, [&](Value* a, Value* b) { uf_.unite(a, b); });
-    std::unordered_map<const Value*, int> indexOfRoot;
+    PointerMap<Value, int> indexOfRoot;
     for (Value* v : members_) {
       Value* root = uf_.find(v);
-      auto [it, fresh] = indexOfRoot.emplace(root, int(classes_.size()));
-      if (fresh) classes_.emplace_back();
-      classes_[size_t(it->second)].members.push_back(v);
-      classOf_[v] = it->second;
+      const int* known = indexOfRoot.find(root);
+      const int index = known ? *known : int(classes_.size());
+      if (!known) {
+        indexOfRoot[root] = index;
+        classes_.emplace_back();
+      }
+      classes_[size_t(index)].members.push_back(v);
+      classOf_[v] = index;
     }
   }
 
@@ -279,8 +283,8 @@ class FunctionSpaces {
   std::pair<Block*, Op*> insertionPoint(Value* v) {
     if (Op* def = v->definingOp()) {
       Block* b = def->parentBlock();
-      auto it = nextOp_.find(def);
-      return {b, it == nextOp_.end() ? nullptr : it->second};
+      Op* const* next = nextOp_.find(def);
+      return {b, next ? *next : nullptr};
     }
     Block* b = v->ownerBlock();
     return {b, b->empty() ? nullptr : b->ops().front().get()};
@@ -384,12 +388,12 @@ class FunctionSpaces {
   DiagnosticEngine& diags_;
   std::vector<Op*> ops_;
   std::vector<Value*> members_;
-  std::unordered_map<const Value*, int> classOf_;  // lookup only
+  PointerMap<Value, int> classOf_;
   passes::ValueUnionFind uf_;
   std::vector<TileClass> classes_;
   std::vector<Demand> demands_;  // program order
   std::vector<MoveRequest> moves_;
-  std::unordered_map<const Op*, Op*> nextOp_;  // lookup only
+  PointerMap<Op, Op*> nextOp_;
 };
 
 class InferMemorySpace final : public Pass {

@@ -30,8 +30,8 @@ bool hasNegativeCoefficient(const Expr& term) {
 }  // namespace
 
 std::string ScalarEmitter::value(const Value* v) const {
-  auto it = values_.find(v);
-  return it == values_.end() ? std::string() : it->second;
+  const std::string* name = values_.find(v);
+  return name ? *name : std::string();
 }
 
 // ---- constants ----

@@ -14,6 +14,7 @@
 #include "backend/pto/PtoSyntax.h"
 #include "ir/Expr.h"
 #include "ir/IR.h"
+#include "support/PointerMap.h"
 
 namespace tilec::pto {
 
@@ -44,7 +45,7 @@ class ScalarEmitter {
   std::string constants() const { return constants_.str(); }
 
   void bind(const ir::Value* v, std::string name) { values_[v] = std::move(name); }
-  bool bound(const ir::Value* v) const { return values_.count(v) != 0; }
+  bool bound(const ir::Value* v) const { return values_.contains(v); }
   // The SSA name of a scalar value (empty if it has none yet).
   std::string value(const ir::Value* v) const;
 
@@ -83,7 +84,7 @@ class ScalarEmitter {
   BodyWriter& body_;
   std::ostringstream constants_;
   std::map<std::string, std::string> constantNames_;            // key -> name
-  std::unordered_map<const ir::Value*, std::string> values_;    // lookup only
+  PointerMap<ir::Value, std::string> values_;
   std::vector<std::unordered_map<std::string, std::string>> scopes_;  // lookup only
 };
 
