@@ -41,7 +41,8 @@ unit_of() {
 
 flags_of() {
   case $1 in
-    chain|batch) echo "--target=a2a3" ;;
+    chain) echo "--target=a2a3" ;;
+    batch) echo "--target=a2a3 --max-unroll=1000000" ;;  # past the default 4096 pages
     aie) echo "--target=npu1 --emit=txn" ;;
     region) echo "--target=linx" ;;
   esac
