@@ -273,6 +273,7 @@ class Function {
   void walk(const std::function<void(Op&)>& f);
 
   uint32_t nextValueId() { return nextId_++; }
+  uint32_t valueIdBound() const { return nextId_; }  // every value's id is below it
 
  private:
   friend class Op;

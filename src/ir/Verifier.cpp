@@ -4,6 +4,7 @@
 // with the rule's E02xx code). Every violation is reported; verification goes on.
 // One walk over the function: linear in its size (times the expression sizes).
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <unordered_set>
 
@@ -17,11 +18,11 @@ namespace {
 class FunctionVerifier {
  public:
   FunctionVerifier(const Function& f, DiagnosticEngine& diags)
-      : f_(f), diags_(diags), names_(f), arrays_(tileArrayValues(f)) {}
+      : f_(f), diags_(diags), visible_(f.valueIdBound()), arrays_(tileArrayValues(f)) {}
 
   bool run() {
     const Block& body = f_.body();
-    for (const auto& a : body.args()) visible_.insert(a.get());
+    for (const auto& a : body.args()) show(a.get());
     for (unsigned i = 0; i < f_.numParams(); ++i) checkParam(i);
     verifyOps(body);
     return ok_;
@@ -29,7 +30,12 @@ class FunctionVerifier {
 
  private:
   // ---- reporting ----
-  std::string name(const Value* v) const { return "'%" + names_(v) + "'"; }
+  std::string name(const Value* v) const { return "'%" + names()(v) + "'"; }
+  // Names are only needed for messages: built on the first one.
+  const ValueNames& names() const {
+    if (!names_) names_.emplace(f_);
+    return *names_;
+  }
 
   SourceRange definitionLoc(const Value* v) const {
     if (const Op* def = v->definingOp()) return def->loc();
@@ -59,34 +65,37 @@ class FunctionVerifier {
       report(Diag::IRVerify, f_.paramLoc(i),
              "parameter " + name(p) + " is not a tensor but is marked " + paramDirName(f_.paramDir(i)) +
                  "; only tensor parameters take a direction");
-    checkTypeExprs(p->type(), f_.paramLoc(i), "the type of parameter " + name(p));
+    checkTypeExprs(p->type(), f_.paramLoc(i), [&] { return "the type of parameter " + name(p); });
   }
 
   // ---- expressions ----
-  void checkExpr(const Expr& e, SourceRange at, const std::string& where) {
+  // What an expression belongs to, for messages; only called to report one.
+  using Where = std::function<std::string()>;
+
+  void checkExpr(const Expr& e, SourceRange at, const Where& where) {
     for (const Value* v : e.vars()) {
-      if (!visible_.count(v)) {
+      if (!visible(v)) {
         reportWithValue(Diag::IRVerify, at,
-                        where + " uses " + name(v) + ", which is not visible here; use a value defined before it",
+                        where() + " uses " + name(v) + ", which is not visible here; use a value defined before it",
                         v);
         continue;
       }
       const Type& t = v->type();
       if (!t.isScalar() || isFloat(t.dtype()))
         reportWithValue(Diag::IRVerify, at,
-                        where + " uses " + name(v) + " of type " + typeStr(t) +
+                        where() + " uses " + name(v) + " of type " + typeStr(t) +
                             ", but expressions take only index, integer and bool values; use an integer value",
                         v);
     }
   }
 
-  void checkTypeExprs(const Type& t, SourceRange at, const std::string& where) {
+  void checkTypeExprs(const Type& t, SourceRange at, const Where& where) {
     for (const Expr& e : t.isTensor() ? t.dims() : t.valid()) checkExpr(e, at, where);
   }
 
   void checkAttrExprs(const Op& op) {
     for (const auto& [key, value] : op.attrs()) {
-      std::string where = "attribute '" + key + "' of " + op.name();
+      const Where where = [&, &key = key] { return "attribute '" + key + "' of " + op.name(); };
       if (const auto* e = std::get_if<Expr>(&value)) checkExpr(*e, op.loc(), where);
       if (const auto* es = std::get_if<std::vector<Expr>>(&value))
         for (const Expr& e : *es) checkExpr(e, op.loc(), where);
@@ -105,7 +114,7 @@ class FunctionVerifier {
       if (!v) {
         report(Diag::IRVerify, op.loc(), std::string(op.name()) + " operand " + std::to_string(i) +
                                              " is missing; give every operand a value");
-      } else if (!visible_.count(v)) {
+      } else if (!visible(v)) {
         reportWithValue(Diag::IRVerify, op.loc(),
                         std::string(op.name()) + " uses " + name(v) +
                             ", which does not dominate it; define it earlier in this block or an enclosing one",
@@ -118,7 +127,7 @@ class FunctionVerifier {
     verifyOperands(op);
     checkAttrExprs(op);
     for (unsigned i = 0; i < op.numResults(); ++i)
-      checkTypeExprs(op.result(i)->type(), op.loc(), "the result type of " + std::string(op.name()));
+      checkTypeExprs(op.result(i)->type(), op.loc(), [&] { return "the result type of " + std::string(op.name()); });
     if (op.kind() == OpKind::Yield) checkYieldPlacement(op, parent);
     bool regionsOk = op.numRegions() == unsigned(opInfo(op.kind()).numRegions);
     if (regionsOk && op.kind() == OpKind::For) checkFor(op);
@@ -129,7 +138,7 @@ class FunctionVerifier {
     if (std::all_of(op.operands().begin(), op.operands().end(), [](const Value* v) { return v != nullptr; }))
       checkRules(op);
     for (unsigned i = 0; i < op.numResults(); ++i) {
-      visible_.insert(op.result(i));
+      show(op.result(i));
       checkLinear(op.result(i), &parent);
     }
   }
@@ -166,15 +175,15 @@ class FunctionVerifier {
 
   // A region's values are visible inside it only.
   void verifyRegion(const Block& b) {
-    for (const auto& a : b.args()) visible_.insert(a.get());
+    for (const auto& a : b.args()) show(a.get());
     for (const auto& a : b.args()) {
-      checkTypeExprs(a->type(), definitionLoc(a.get()), "the type of block argument " + name(a.get()));
+      checkTypeExprs(a->type(), definitionLoc(a.get()), [&] { return "the type of block argument " + name(a.get()); });
       checkLinear(a.get(), &b);
     }
     verifyOps(b);
     for (const auto& op : b.ops())
-      for (unsigned i = 0; i < op->numResults(); ++i) visible_.erase(op->result(i));
-    for (const auto& a : b.args()) visible_.erase(a.get());
+      for (unsigned i = 0; i < op->numResults(); ++i) hide(op->result(i));
+    for (const auto& a : b.args()) hide(a.get());
   }
 
   void checkRules(const Op& op) {
@@ -220,7 +229,7 @@ class FunctionVerifier {
   }
 
   std::string typeStr(const Type& t) const {
-    return t.str([&](const Value* v) { return "%" + names_(v); });
+    return t.str([&](const Value* v) { return "%" + names()(v); });
   }
 
   void checkFor(const Op& op) {
@@ -272,8 +281,17 @@ class FunctionVerifier {
 
   const Function& f_;
   DiagnosticEngine& diags_;
-  ValueNames names_;
-  std::unordered_set<const Value*> visible_;  // lookups only; never iterated
+  // Values in scope, by id (ids are unique within a function and below its bound).
+  bool visible(const Value* v) const {
+    const Function* owner = v->definingOp() ? v->definingOp()->function()
+                                            : v->ownerBlock() ? v->ownerBlock()->function() : nullptr;
+    return owner == &f_ && v->id() < visible_.size() && visible_[v->id()];
+  }
+  void show(const Value* v) { visible_.at(v->id()) = 1; }
+  void hide(const Value* v) { visible_.at(v->id()) = 0; }
+
+  mutable std::optional<ValueNames> names_;
+  std::vector<char> visible_;
   const std::unordered_set<const Value*> arrays_;
   bool ok_ = true;
 };
