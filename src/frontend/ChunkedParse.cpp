@@ -89,13 +89,27 @@ class ChunkedParser {
   ChunkedParser(TileParser& parser, WindowTokenStream& tokens, AstBuilder& builder, const TokenRanges& ranges)
       : parser_(parser), tokens_(tokens), builder_(builder), ranges_(ranges) {}
 
-  // The AST of the tree one rule call parsed; the bail-out strategy throws on a syntax
-  // error, so a tree that records one is never expected.
+  // The AST of the tree one rule call parsed, after which the tree and its tokens are
+  // freed; the bail-out strategy throws on a syntax error, so a tree that records one is
+  // never expected.
   template <class Build, class Context>
   auto built(Build build, Context* ctx) {
     if (!ctx || ctx->exception) throw NeedsFullParse{};
-    ScopedPhase phase("ast");
-    return build(ctx);
+    auto node = [&] {
+      ScopedPhase phase("ast");
+      return build(ctx);
+    }();
+    reclaim();
+    return node;
+  }
+
+  // A kernel or loop: its head's node, then its body block.
+  template <class Build, class Context>
+  auto withBody(Build build, Context* head) {
+    auto node = built(build, head);
+    node->body = block();
+    node->range = SourceRange::join(node->range, node->body->range);
+    return node;
   }
 
   std::unique_ptr<ast::Module> module() {
@@ -108,7 +122,6 @@ class ChunkedParser {
           break;
         default:
           built([&](TileParser::TopDeclContext* d) { builder_.topDecl(d, *m); return 0; }, parser_.topDecl());
-          reclaim();
       }
     }
     return m;
@@ -128,11 +141,7 @@ class ChunkedParser {
   }
 
   std::unique_ptr<ast::Kernel> kernel() {
-    std::unique_ptr<ast::Kernel> k = built([&](auto* h) { return builder_.kernelHead(h); }, parser_.kernelHead());
-    reclaim();
-    k->body = block();
-    k->range = SourceRange::join(k->range, k->body->range);
-    return k;
+    return withBody([&](auto* h) { return builder_.kernelHead(h); }, parser_.kernelHead());
   }
 
   std::unique_ptr<ast::Block> block() {
@@ -154,25 +163,17 @@ class ChunkedParser {
         return block();
       case antlr4::Token::EOF:
         throw NeedsFullParse{};
-      default: {
-        ast::StmtPtr s = built([&](auto* c) { return builder_.stmt(c); }, parser_.stmt());
-        reclaim();
-        return s;
-      }
+      default:
+        return built([&](auto* c) { return builder_.stmt(c); }, parser_.stmt());
     }
   }
 
   std::unique_ptr<ast::For> forStmt() {
-    std::unique_ptr<ast::For> f = built([&](auto* h) { return builder_.forHead(h); }, parser_.forHead());
-    reclaim();
-    f->body = block();
-    f->range = SourceRange::join(f->range, f->body->range);
-    return f;
+    return withBody([&](auto* h) { return builder_.forHead(h); }, parser_.forHead());
   }
 
   std::unique_ptr<ast::If> ifStmt() {
     std::unique_ptr<ast::If> i = built([&](auto* h) { return builder_.ifHead(h); }, parser_.ifHead());
-    reclaim();
     i->thenBlock = block();
     SourceRange end = i->thenBlock->range;
     if (tokens_.LA(1) == TileParser::ELSE) {
