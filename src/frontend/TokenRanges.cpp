@@ -1,10 +1,14 @@
 #include "frontend/TokenRanges.h"
 
+#include <algorithm>
+
 #include <antlr4-runtime.h>
 
 namespace tilec::frontend {
 
 TokenRanges::TokenRanges(FileId file, std::string_view utf8) : file_(file), source_(utf8) {
+  // In ASCII text (most sources) code points are bytes, and no table is needed.
+  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return (uint8_t(c) & 0x80) == 0; })) return;
   byteOfCodePoint_.reserve(utf8.size() + 1);
   for (uint32_t i = 0; i < utf8.size(); ++i)
     if ((uint8_t(utf8[i]) & 0xC0) != 0x80) byteOfCodePoint_.push_back(i);  // skip continuation bytes
@@ -12,6 +16,7 @@ TokenRanges::TokenRanges(FileId file, std::string_view utf8) : file_(file), sour
 }
 
 uint32_t TokenRanges::byteOf(size_t codePoint) const {
+  if (byteOfCodePoint_.empty()) return uint32_t(std::min(codePoint, source_.size()));
   return codePoint < byteOfCodePoint_.size() ? byteOfCodePoint_[codePoint] : byteOfCodePoint_.back();
 }
 

@@ -31,7 +31,7 @@ class TokenRanges {
   uint32_t byteOf(size_t codePoint) const;
   FileId file_;
   std::string_view source_;  // owned by the SourceManager
-  std::vector<uint32_t> byteOfCodePoint_;  // one entry per code point, plus the end
+  std::vector<uint32_t> byteOfCodePoint_;  // one entry per code point, plus the end; empty for ASCII
 };
 
 }  // namespace tilec::frontend

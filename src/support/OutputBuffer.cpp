@@ -14,7 +14,7 @@ namespace {
 // Pieces are filled to about this size; a larger write goes into one piece whole.
 constexpr size_t kPieceBytes = size_t(1) << 20;
 // Finished pieces stay in memory up to this much; beyond it they are spilled.
-constexpr size_t kKeepInMemory = size_t(8) << 20;
+constexpr size_t kKeepInMemory = size_t(4) << 20;
 
 // An unnamed file in $TMPDIR (or /tmp), gone when closed; -1 if none can be made.
 int openSpillFile() {

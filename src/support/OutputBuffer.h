@@ -1,7 +1,7 @@
 // The text or bytes of one output file, built as a list of pieces. Appending never moves
 // what is already written (a 50 MB .pto is not copied as it grows, nor once more to reach
 // the file), and a placeholder can be filled after the text that follows it: PTO's
-// constants precede the body that discovers them. Beyond a few megabytes, finished pieces
+// constants precede the body that discovers them. Beyond 4 MiB, finished pieces
 // move to an unnamed temporary file, so a large output costs no memory while the rest of
 // it is generated; writeTo() copies everything to the output file in order.
 #pragma once
