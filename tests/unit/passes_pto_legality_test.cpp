@@ -272,6 +272,12 @@ TEST_CASE("tile-ops-2d: N-D tiles, batched matmuls and scratch-less transposes (
               "7:3: E0611: tile.batch_matmul has no 2-D form; run expand-batch-matmul before this point"});
 }
 
+// E0518 for seven 32 KiB tiles e0..e6 and the first sum s1, all live at once.
+const char* const kSevenTilesAndASum =
+    "1:1: E0518: vec tiles of kernel 'k' need 256 KiB at their peak but a2a3 has 184 KiB of UB; live there: "
+    "'e0' (32 KiB), 'e1' (32 KiB), 'e2' (32 KiB), 'e3' (32 KiB), 'e4' (32 KiB), 'e5' (32 KiB), 'e6' (32 KiB), "
+    "'s1' (32 KiB); use smaller tiles, or end a tile's use before the next one is made";
+
 TEST_CASE("check-capacity: the tiles live at one point must fit, not the sum of all (E0518)") {
   // A chain of seven 32 KiB tiles: two live at a time, 64 KiB at the peak.
   std::string chain;
@@ -290,10 +296,7 @@ TEST_CASE("check-capacity: the tiles live at one point must fit, not the sum of 
   Harness wide(head + chain + sums + "  tile.store %s6, %c {offsets = [0, 0]}\n}\n");
   CHECK_FALSE(wide.runUpTo("check-capacity"));
   REQUIRE(!wide.diagnostics().empty());
-  CHECK(wide.diagnostics()[0] ==
-        "1:1: E0518: vec tiles of kernel 'k' need 256 KiB at their peak but a2a3 has 184 KiB of UB; live there: "
-        "'e0' (32 KiB), 'e1' (32 KiB), 'e2' (32 KiB), 'e3' (32 KiB), 'e4' (32 KiB), 'e5' (32 KiB), 'e6' (32 KiB), "
-        "'s1' (32 KiB); use smaller tiles, or end a tile's use before the next one is made");
+  CHECK(wide.diagnostics()[0] == kSevenTilesAndASum);
   // Inside a loop, a tile read in every iteration lives through the whole loop.
   Harness loop("func @k(%a: tensor<f32, [64, 128]> in, %c: tensor<f32, [64, 128]> out) incore {\n"
                "  %keep = tile.load %a {offsets = [0, 0]} : tile<f32, [64, 128]>\n"
@@ -305,6 +308,26 @@ TEST_CASE("check-capacity: the tiles live at one point must fit, not the sum of 
                "}\n");
   CHECK(loop.runUpTo("check-capacity"));
   CHECK(loop.diagnostics().empty());
+}
+
+TEST_CASE("check-capacity: tiles dead before the peak are not listed as live there (E0518)") {
+  // Two small tiles (of their own size, so no 64x128 tile shares their buffer) live and
+  // die first; then seven 32 KiB tiles and a sum are all live at once.
+  std::string body = "  %d0 = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 128]>\n"
+                     "  %d1 = tile.exp %d0 : tile<f32, [16, 128]>\n"
+                     "  tile.store %d1, %c {offsets = [0, 0]}\n"
+                     "  %e0 = tile.load %a {offsets = [0, 0]} : tile<f32, [64, 128]>\n";
+  for (int i = 1; i <= 6; ++i)
+    body += "  %e" + std::to_string(i) + " = tile.exp %e" + std::to_string(i - 1) + " : tile<f32, [64, 128]>\n";
+  body += "  %s1 = tile.add %e0, %e1 : tile<f32, [64, 128]>\n";
+  for (int i = 2; i <= 6; ++i)
+    body += "  %s" + std::to_string(i) + " = tile.add %s" + std::to_string(i - 1) + ", %e" + std::to_string(i) +
+            " : tile<f32, [64, 128]>\n";
+  Harness h("func @k(%a: tensor<f32, [64, 128]> in, %c: tensor<f32, [64, 128]> out) incore {\n" + body +
+            "  tile.store %s6, %c {offsets = [0, 0]}\n}\n");
+  CHECK_FALSE(h.runUpTo("check-capacity"));
+  REQUIRE(!h.diagnostics().empty());
+  CHECK(h.diagnostics()[0] == kSevenTilesAndASum);
 }
 
 TEST_CASE("pto-legality: vector ops need row-major tiles, not column vectors (E0519)") {
