@@ -14,9 +14,13 @@ AttrMap::AttrMap(std::initializer_list<value_type> items) {
   for (const value_type& item : items) (*this)[item.first] = item.second;
 }
 
+AttrMap::iterator AttrMap::lowerBound(std::string_view key) {
+  return std::lower_bound(items_.begin(), items_.end(), key,
+                          [](const value_type& item, std::string_view k) { return item.first < k; });
+}
+
 AttrMap::iterator AttrMap::find(std::string_view key) {
-  auto it = std::lower_bound(items_.begin(), items_.end(), key,
-                             [](const value_type& item, std::string_view k) { return item.first < k; });
+  auto it = lowerBound(key);
   return it != items_.end() && it->first == key ? it : items_.end();
 }
 
@@ -25,8 +29,7 @@ AttrMap::const_iterator AttrMap::find(std::string_view key) const {
 }
 
 AttrValue& AttrMap::operator[](std::string_view key) {
-  auto it = std::lower_bound(items_.begin(), items_.end(), key,
-                             [](const value_type& item, std::string_view k) { return item.first < k; });
+  auto it = lowerBound(key);
   if (it == items_.end() || it->first != key) it = items_.insert(it, {std::string(key), AttrValue()});
   return it->second;
 }
@@ -43,6 +46,9 @@ size_t AttrMap::erase(std::string_view key) {
   items_.erase(it);
   return 1;
 }
+
+Function* Value::function() const { return def_ ? def_->function() : block_ ? block_->function() : nullptr; }
+
 namespace {
 
 void removeUse(Value* v, Op* user, unsigned index) {
@@ -99,7 +105,7 @@ void Value::replaceAllUsesWith(Value* other) {
   // Scalars also appear inside expressions (offsets, bounds, valid extents), which keep no
   // use lists: those are found by one walk over the function. Tiles and tensors never do.
   if (!type_.isScalar()) return;
-  Function* f = def_ ? def_->function() : block_ ? block_->function() : nullptr;
+  Function* f = function();
   if (!f) return;
   const ValueMapping mapping{{this, other}};
   auto retypeArgs = [&](Block& b) {

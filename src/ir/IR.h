@@ -46,6 +46,7 @@ class Value {
   uint32_t id() const { return id_; }                 // unique and increasing within a Function
   Op* definingOp() const { return def_; }             // null for block arguments
   Block* ownerBlock() const { return block_; }        // for block arguments
+  Function* function() const;                         // the function it belongs to, or null
   unsigned index() const { return index_; }           // result or argument number
   const std::vector<Use>& uses() const { return uses_; }
   bool hasUses() const { return !uses_.empty(); }
@@ -126,6 +127,7 @@ class AttrMap {
   size_t erase(std::string_view key);
 
  private:
+  iterator lowerBound(std::string_view key);  // the first item not ordered before `key`
   std::vector<value_type> items_;
 };
 

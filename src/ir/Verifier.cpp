@@ -283,9 +283,7 @@ class FunctionVerifier {
   DiagnosticEngine& diags_;
   // Values in scope, by id (ids are unique within a function and below its bound).
   bool visible(const Value* v) const {
-    const Function* owner = v->definingOp() ? v->definingOp()->function()
-                                            : v->ownerBlock() ? v->ownerBlock()->function() : nullptr;
-    return owner == &f_ && v->id() < visible_.size() && visible_[v->id()];
+    return v->function() == &f_ && v->id() < visible_.size() && visible_[v->id()];
   }
   void show(const Value* v) { visible_.at(v->id()) = 1; }
   void hide(const Value* v) { visible_.at(v->id()) = 0; }

@@ -93,7 +93,7 @@ Snapshot snapshot(const frontend::Val& v) {
   if (v.kind == ValKind::Float) s.text = numberText(v.number);
   if (!isSsa(v.kind) || !v.value) return s;
   const ir::Op* def = v.value->definingOp();
-  const ir::Function* fn = def ? def->function() : v.value->ownerBlock()->function();
+  const ir::Function* fn = v.value->function();
   s.ref = ValueRef{fn->name(), v.value->id(), def ? def->loc() : SourceRange{}, v.value->index(),
                    typeText(v.value->type())};
   return s;

@@ -20,14 +20,9 @@ void joinIfTiles(Value* a, Value* b, const std::function<void(Value*, Value*)>& 
   if (isTile(a) && isTile(b)) join(a, b);
 }
 
-const Function* owningFunction(const Value* v) {
-  if (Op* def = v->definingOp()) return def->function();
-  return v->ownerBlock() ? v->ownerBlock()->function() : nullptr;
-}
-
 // The printer's name for `v` (without '%'): its hint made unique, or a number.
 std::string printedName(const Value* v) {
-  const Function* fn = owningFunction(v);
+  const Function* fn = v->function();
   return fn ? ValueNames(*fn)(v) : v->name();
 }
 
