@@ -27,10 +27,13 @@ constexpr size_t kStackBytes = size_t(512) << 20;
 // environment, by this or by the user, turns it off.
 constexpr off_t kLargeInputBytes = off_t(64) << 10;
 
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
 bool namesLargeInput(char** argv) {
   for (char** arg = argv + 1; *arg; ++arg) {
-    const std::string_view a(*arg);
-    const bool source = a.size() > 5 && (a.substr(a.size() - 5) == ".tile" || a.substr(a.size() - 4) == ".tir");
+    const bool source = endsWith(*arg, ".tile") || endsWith(*arg, ".tir");
     struct stat st;
     if (source && ::stat(*arg, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= kLargeInputBytes) return true;
   }

@@ -14,9 +14,9 @@
 
 namespace tilec::frontend {
 
-// `text` is valid UTF-8 (parse() checks that first). The module of a file without lexical errors, syntax errors, over-deep nesting or AST
-// diagnostics; null when the file has any of them, or when the whole-file parse might
-// decide differently: the caller then runs that parse, which reports them.
+// The module of a file without lexical errors, syntax errors, over-deep nesting or AST
+// diagnostics; null when the file has any of them, and the caller then runs the
+// whole-file parse, which reports them. `text` is valid UTF-8 (parse() checks it first).
 std::unique_ptr<ast::Module> parseChunked(const SourceManager& sm, std::string_view text,
                                           const TokenRanges& ranges);
 

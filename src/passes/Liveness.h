@@ -9,13 +9,11 @@
 // nesting depth.
 #pragma once
 #include <optional>
-#include <unordered_map>
-
-#include "support/PointerMap.h"
 #include <utility>
 #include <vector>
 
 #include "ir/IR.h"
+#include "support/PointerMap.h"
 
 namespace tilec::passes {
 

@@ -4,7 +4,6 @@
 #pragma once
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "ir/IR.h"

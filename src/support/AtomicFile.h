@@ -3,9 +3,9 @@
 // removed on failure. A reader never sees a half-written .pto or depfile, and a
 // failed compile never leaves one behind.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
-#include <functional>
 
 namespace tilec {
 

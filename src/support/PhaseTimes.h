@@ -1,5 +1,5 @@
-// Wall time and peak memory per phase of one compilation, for --time-passes: lexing, parsing, building
-// the AST, lowering, each pass, emission and writing. Phases are recorded by ScopedPhase
+// Wall time and peak memory per phase of one compilation, for --time-passes: lexing,
+// parsing, building the AST, lowering, each pass, emission and writing. Phases are recorded by ScopedPhase
 // wherever they run (the frontend does not know about the driver) into the table the
 // driver made active; with none active, a ScopedPhase costs one branch.
 #pragma once

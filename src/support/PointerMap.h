@@ -32,22 +32,19 @@ class PointerMap {
   }
   Value& at(const Key* key) { return const_cast<Value&>(std::as_const(*this).at(key)); }
 
-  // The value for `key`, value-initialised when new. `key` must not be null.
+  // The value for `key`, value-initialised when new (only an insert can move the values).
+  // `key` must not be null.
   Value& operator[](const Key* key) {
+    if (Value* known = find(key)) return *known;
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     size_t i = home(key);
-    for (; slots_[i].first; i = (i + 1) & mask())
-      if (slots_[i].first == key) return slots_[i].second;
+    while (slots_[i].first) i = (i + 1) & mask();
     ++size_;
     slots_[i] = {key, Value()};
     return slots_[i].second;
   }
 
   size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void reserve(size_t n) {
-    while (n * 4 > slots_.size() * 3) grow();
-  }
 
  private:
   size_t mask() const { return slots_.size() - 1; }

@@ -8,7 +8,6 @@
 // nesting depth.
 #pragma once
 #include <map>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
