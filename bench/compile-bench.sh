@@ -18,19 +18,30 @@ bench_samples
 have_gnu_time=0
 [[ -x /usr/bin/time ]] && have_gnu_time=1  # peak RSS needs it; without it the column shows "-"
 
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-: >"$work/floor"
-for ((i = 0; i < runs; i++)); do
+: >"$work/wall"; : >"$work/rss_all"
+
+# timed WHAT COMMAND...: runs COMMAND (stderr to $work/stderr), appending its wall time in
+# ms to $work/wall and its peak RSS in KiB to $work/rss_all; exits naming WHAT if it fails.
+timed() {
+  local what=$1 start end
+  shift
   start=$EPOCHREALTIME
-  if [[ $have_gnu_time -eq 1 ]]; then /usr/bin/time -f "%M" -o "$work/rss" "$tilec" --version >/dev/null
-  else "$tilec" --version >/dev/null; fi
+  if [[ $have_gnu_time -eq 1 ]]; then
+    /usr/bin/time -f "%M" -o "$work/rss" "$@" 2>"$work/stderr" >/dev/null ||
+      { echo "compile-bench: tilec failed on $what:" >&2; cat "$work/stderr" >&2; exit 1; }
+    cat "$work/rss" >>"$work/rss_all"
+  else
+    "$@" 2>"$work/stderr" >/dev/null || { echo "compile-bench: tilec failed on $what:" >&2; cat "$work/stderr" >&2; exit 1; }
+  fi
   end=$EPOCHREALTIME
-  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$work/floor"
-done
-floor=$(median <"$work/floor")
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$work/wall"
+}
+
+for ((i = 0; i < runs; i++)); do timed "--version" "$tilec" --version; done
+floor=$(median <"$work/wall")
 
 printf '%-24s %6s %14s %8s %16s\n' "sample" "runs" "wall ms (med)" "x floor" "peak RSS KiB"
 printf '%-24s %6d %14s %8s %16s\n' "(floor: tilec --version)" "$runs" "$floor" "1.00" "-"
@@ -38,17 +49,7 @@ for sample in "${samples[@]}"; do
   name=$(basename "$sample" .tile)
   : >"$work/wall"; : >"$work/rss_all"; : >"$work/passes"
   for ((i = 0; i < runs; i++)); do
-    start=$EPOCHREALTIME
-    if [[ $have_gnu_time -eq 1 ]]; then
-      /usr/bin/time -f "%M" -o "$work/rss" "$tilec" "$sample" --time-passes -o "$work/out.pto" 2>"$work/stderr" ||
-        { echo "compile-bench: tilec failed on $sample:" >&2; cat "$work/stderr" >&2; exit 1; }
-    else
-      "$tilec" "$sample" --time-passes -o "$work/out.pto" 2>"$work/stderr" ||
-        { echo "compile-bench: tilec failed on $sample:" >&2; cat "$work/stderr" >&2; exit 1; }
-    fi
-    end=$EPOCHREALTIME
-    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$work/wall"
-    if [[ $have_gnu_time -eq 1 ]]; then cat "$work/rss" >>"$work/rss_all"; fi
+    timed "$sample" "$tilec" "$sample" --time-passes -o "$work/out.pto"
     # Rows of the --time-passes table: "  <pass> <ms> <percent>% <peak MiB>", except header and total.
     awk '/^  [^ ]+ +[0-9.]+ +[0-9.]+% +([0-9.]+|-)$/ && $1 != "total" { print $1, $2 }' "$work/stderr" >>"$work/passes"
   done
