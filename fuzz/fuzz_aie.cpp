@@ -7,6 +7,7 @@
 #include "FuzzSupport.h"
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/TxnFormat.h"
+#include "support/OutputBuffer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return tilec::fuzz::fuzzText(data, size, [](const std::string& text) {
@@ -17,11 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags, *target.model);
     if (!m) return;
     if (!fuzz::runPipeline(*m, target, diags)) return;
-    std::ostringstream builder;
+    OutputBuffer builder;
     const target::FlagValues flags = {{aie::kDdrFold, true}};
     aie::emitTxnCpp(*m, builder, diags, flags);
     if (m->functions().size() != 1) return;
-    std::ostringstream text_;
+    OutputBuffer text_;
     if (!aie::emitTxnText(*m, text_, diags, flags)) return;
     std::vector<uint32_t> words;
     std::istringstream in(text_.str());

@@ -2,12 +2,11 @@
 // default pipeline with the verifier and the print-parse round trip after each pass, and
 // the PTO emitter; for linx the same, then both outputs, and the listing must encode to
 // exactly the binary (one list of blocks, one word encoder).
-#include <sstream>
-
 #include "FuzzSupport.h"
 #include "backend/linx/LinxCodec.h"
 #include "backend/linx/LinxTargets.h"
 #include "backend/pto/PtoEmitter.h"
+#include "support/OutputBuffer.h"
 
 namespace {
 
@@ -21,7 +20,7 @@ void compileForPto(const std::string& text) {
   if (!fuzz::runPipeline(*m, pto::a2a3Target(), diags)) return;
   // Only single-kernel modules are emitted, as tilec does without --kernel.
   if (m->functions().size() != 1) return;
-  std::ostringstream out;
+  OutputBuffer out;
   pto::emitModule(*m, out, diags);
 }
 
@@ -31,7 +30,7 @@ void compileForLinx(const std::string& text) {
   std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags, linx::linxModel());
   if (!m || !fuzz::runPipeline(*m, linx::linxTarget(), diags) || m->functions().size() != 1) return;
   const target::FlagValues flags = {{linx::kAssembleRevA, false}};
-  std::ostringstream listing, binary;
+  OutputBuffer listing, binary;
   if (!linx::emitListing(*m, listing, diags, flags) || !linx::emitBinary(*m, binary, diags, flags))
     fuzz::bug("the linx writer failed after linx-legality passed");
   std::vector<uint8_t> bytes;
