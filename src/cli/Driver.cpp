@@ -171,10 +171,10 @@ int Driver::compile() {
   buildPipeline(initialProperties);
   // A pipeline chosen with --passes may not fit together: a usage error, found before
   // anything runs.
-  bool toFormat = opts_.emit == EmitKind::TargetFormat && !opts_.run;
+  bool toFormat = (opts_.emit == EmitKind::TargetFormat || opts_.emit == EmitKind::Report) && !opts_.run;
   std::string problem = passManager_->pipelineProblem(
       toFormat ? opts_.format->requiredProps : 0u,
-      toFormat ? "--emit=" + std::string(opts_.format->name) : std::string());
+      !toFormat ? std::string() : "--emit=" + std::string(opts_.emit == EmitKind::Report ? "report" : opts_.format->name));
   if (!problem.empty()) return reportUsageError("--passes: " + problem);
   if (!runPipeline(*module)) return failure();
   if (opts_.run) {
@@ -413,6 +413,11 @@ void Driver::buildPipeline(uint32_t initialProperties) {
     passManager_->addInstrumentation(std::make_unique<IRTreeDirInstrumentation>(opts_.printIrTreeDir, diags_));
   passManager_->addInstrumentation(std::make_unique<LoggingInstrumentation>());
   if (opts_.timePasses) passManager_->addInstrumentation(std::make_unique<TimingInstrumentation>(phaseTimes_));
+  if (opts_.emit == EmitKind::Report) {
+    auto log = std::make_unique<report::PassLog>(opts_.timePasses);
+    passLog_ = log.get();
+    passManager_->addInstrumentation(std::move(log));
+  }
 }
 
 bool Driver::runPipeline(ir::Module& m) {
@@ -433,6 +438,11 @@ bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
   if (uint32_t missing = format.requiredProps & ~passManager_->properties())
     throw InternalError("--emit=" + std::string(format.name) + " requires '" + propNames(missing) +
                         "', which the pipeline did not produce");
+  if (opts_.emit == EmitKind::Report) {
+    stage_ = "writing the report";
+    report::writeReport({m, diags_, opts_.target->name, passLog_->records(), opts_.target->reportSections}, os);
+    return true;
+  }
   stage_ = "emitting " + std::string(format.name);
   emitting_ = &m;
   bool ok = format.emit(m, os, diags_, opts_.targetFlags);

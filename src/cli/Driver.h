@@ -12,6 +12,7 @@
 #include "interp/Interpreter.h"
 #include "ir/IR.h"
 #include "passes/PassManager.h"
+#include "report/Report.h"
 #include "support/Diagnostics.h"
 #include "support/OutputBuffer.h"
 #include "support/PhaseTimes.h"
@@ -74,6 +75,7 @@ class Driver {
   PassContext passContext_;
   std::unique_ptr<PassManager> passManager_;
   PhaseTimes phaseTimes_;  // --time-passes
+  const report::PassLog* passLog_ = nullptr;  // --emit=report: what each pass did
   const ir::Module* emitting_ = nullptr;  // set while the backend runs, for the reproducer
   std::string stage_ = "startup";         // what was running, for internal error reports
   std::string reproduceCommand_;          // "cd DIR && tilec ARGS", shell-quoted

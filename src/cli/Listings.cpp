@@ -46,7 +46,7 @@ void printTargetList(std::ostream& os) {
     os << "  --emit=";
     for (size_t i = 0; i < t->formats.size(); ++i)
       os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
-    os << "; also ir, ast, tokens\n  kernels:";
+    os << "; also report, ir, ast, tokens\n  kernels:";
     for (const char* kind : t->model->kernelKinds) os << ' ' << kind;
     for (const target::TargetFlag& f : t->flags)
       os << "\n  --target-flag " << f.name << "=" << (f.byDefault ? "true" : "false") << " (default): " << f.help;

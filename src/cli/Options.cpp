@@ -69,7 +69,7 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<name>");
   app.add_option("--kernel", raw.kernel, "compile only this kernel of the file (PTO output holds one)")
       ->type_name("<name>");
-  app.add_option("--emit", raw.emit, "what to write: one of the target's formats (default: its first), ir, ast or tokens")
+  app.add_option("--emit", raw.emit, "what to write: one of the target's formats (default: its first), report (an HTML page of the compile), ir, ast or tokens")
       ->type_name("<format>");
   app.add_flag(std::string("--emit-ir{") + kFinalIr + "}", raw.emitIr,
                "write the final IR; with =<pass>, stop after <pass> and write its IR");
@@ -208,8 +208,8 @@ std::vector<std::string> splitList(const std::string& list) {
 }
 
 std::string defaultOutput(const std::string& input, const Options& o) {
-  if (input == "-" || o.emit != EmitKind::TargetFormat) return "-";
-  return std::filesystem::path(input).stem().string() + o.format->extension;
+  if (input == "-" || (o.emit != EmitKind::TargetFormat && o.emit != EmitKind::Report)) return "-";
+  return std::filesystem::path(input).stem().string() + (o.emit == EmitKind::Report ? ".html" : o.format->extension);
 }
 
 // Each resolver fills part of Options and returns an exit code on a usage error.
@@ -218,19 +218,18 @@ using UsageCheck = std::optional<int>;
 std::string formatNames(const target::TargetDesc& t) {
   std::string out;
   for (const target::OutputFormat& f : t.formats) out += std::string(f.name) + ", ";
-  return out + "ir, ast or tokens";
+  return out + "report, ir, ast or tokens";
 }
 
 UsageCheck resolveEmit(const RawOptions& raw, Options& o) {
   static const std::pair<const char*, EmitKind> kGeneric[] = {
-      {"ir", EmitKind::Ir}, {"ast", EmitKind::Ast}, {"tokens", EmitKind::Tokens}};
-  o.format = &o.target->formats.front();
+      {"ir", EmitKind::Ir}, {"ast", EmitKind::Ast}, {"tokens", EmitKind::Tokens}, {"report", EmitKind::Report}};
+  o.format = &o.target->formats.front();  // a report shows the compile to the default format
   if (!raw.emit.empty()) {
-    o.format = o.target->format(raw.emit);
     o.emit = EmitKind::TargetFormat;
     for (const auto& [name, kind] : kGeneric)
       if (raw.emit == name) o.emit = kind;
-    if (!o.format && o.emit == EmitKind::TargetFormat)
+    if (o.emit == EmitKind::TargetFormat && !(o.format = o.target->format(raw.emit)))
       return usageError("--emit=" + raw.emit + " is no output of target " + o.target->name + "; use " +
                         formatNames(*o.target));
   }

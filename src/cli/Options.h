@@ -19,7 +19,7 @@ struct OutputFormat;
 namespace tilec::cli {
 
 // What to write: one of the target's output formats, or the IR, AST or tokens.
-enum class EmitKind { TargetFormat, Ir, Ast, Tokens };
+enum class EmitKind { TargetFormat, Ir, Ast, Tokens, Report };
 enum class InputKind { Tile, Tir };
 // --decode and --encode turn a backend's binary into a listing and back instead of compiling.
 enum class CodecAction { None, Decode, Encode };

@@ -153,6 +153,20 @@ Diag StoreWindow::diag() const {
   }
 }
 
+std::vector<Expr> accessWindow(const ir::Op& op) {
+  if (const auto* w = op.attr<std::vector<Expr>>("window")) return *w;
+  const bool store = op.kind() == ir::OpKind::Store;
+  const ir::Type& tile = store ? op.operand(0)->type() : op.result()->type();
+  const ir::Type& tensor = op.operand(store ? 1 : 0)->type();
+  if (store) {
+    StoreWindow w = storeWindow(tile.valid(), tensor.dims(), *op.attr<std::vector<Expr>>("offsets"));
+    if (w.failure == StoreWindow::Failure::None) return w.window;
+  }
+  std::vector<Expr> window(tensor.rank() - std::min(tensor.rank(), tile.rank()), Expr::constant(1));
+  window.insert(window.end(), tile.valid().begin(), tile.valid().end());
+  return window;
+}
+
 std::string shapeStr(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);

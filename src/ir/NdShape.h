@@ -9,6 +9,10 @@
 #include "ir/Type.h"
 #include "support/Diagnostics.h"
 
+namespace tilec::ir {
+class Op;
+}
+
 namespace tilec::nd {
 
 // [2, 3, 4] -> [6, 4]. Requires rank >= 2.
@@ -47,6 +51,11 @@ StoreWindow storeWindow(const std::vector<ir::Expr>& valid, const std::vector<ir
 // one partial axis, then full axes (the last axis aside). Ops that address a tile by physical
 // position (set_valid_shape, reshape, assemble offsets) need this of their N-D tiles.
 bool packedIsPhysical(const ir::Type& tile);
+
+// The box of its tensor a tile.load or tile.store moves (tensor rank): the `window`
+// attribute, or the tile's valid extents padded with leading 1s, except that a store's
+// 2-D rows may run on into outer axes as storeWindow() finds them.
+std::vector<ir::Expr> accessWindow(const ir::Op& op);
 
 std::string shapeStr(const std::vector<int64_t>& shape);  // "[2, 3, 4]"
 std::string exprsStr(const std::vector<ir::Expr>& es);     // "[%S, 512]" with hint names

@@ -5,7 +5,7 @@
 namespace tilec::passes {
 using namespace ir;
 
-Liveness::Liveness(Function& f) { number(f.body()); }
+Liveness::Liveness(const Function& f) { number(f.body()); }
 
 void Liveness::number(const Block& b) {
   int start = advance();

@@ -24,10 +24,11 @@ struct Point {
 
 class Liveness {
  public:
-  explicit Liveness(ir::Function& f);
+  explicit Liveness(const ir::Function& f);
 
   Point enterOf(const ir::Op* op) const { return {spans_.at(op).first, op->parentBlock()}; }
   Point exitOf(const ir::Op* op) const { return {spans_.at(op).second, op->parentBlock()}; }
+  int lastPoint() const { return counter_; }
   Point defOf(const ir::Value* v) const;  // the exit of its op; a block argument: its block's start
   bool inside(const Point& p, const ir::Op* op) const;
   bool inBlock(const Point& p, const ir::Block* b) const;

@@ -11,6 +11,7 @@
 
 #include "ir/IR.h"
 #include "passes/Pass.h"
+#include "report/Section.h"
 #include "support/Diagnostics.h"
 #include "support/OutputBuffer.h"
 
@@ -57,6 +58,7 @@ struct TargetDesc {
   std::vector<std::string> pipeline;  // the default
   std::vector<OutputFormat> formats;  // formats[0] is the default
   std::vector<TargetFlag> flags = {};
+  std::vector<report::TargetSection> reportSections = {};  // --emit=report's sections of its own
 
   const OutputFormat* format(const std::string& name) const {
     for (const OutputFormat& f : formats)

@@ -1,0 +1,52 @@
+// The on-chip buffers of a kernel (the `buffers` ids assign-buffers gives tiles) with their
+// live ranges and sizes, and per memory space the bytes live at every point of the program:
+// what check-capacity holds against the target's capacity and what the report draws.
+// One computation for both, so the chart's peak is the number the check compares.
+//
+// A buffer lives from the first definition of any of its tiles to the last point one of them
+// is needed (Liveness.h); its size is its largest tile rounded up to the space's alignment.
+// Linear in the ops plus a sort of the buffers' start and end points.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "ir/IR.h"
+
+namespace tilec::passes {
+
+struct LiveBuffer {
+  int64_t id;
+  int start, end;             // program points (Liveness), start <= end
+  int64_t bytes;              // the largest tile's bytes
+  int64_t alignedBytes;       // rounded up to the space's alignment; saturates at INT64_MAX
+  const ir::Value* first;     // the tile that names it
+  std::vector<const ir::Value*> tiles;  // every tile in it, in program order
+};
+
+struct SpaceUse {
+  ir::SpaceId space;
+  std::vector<LiveBuffer> buffers;  // by id
+  // The sweep over the buffers' start and end points (ends after starts at the same point):
+  // each event opens or closes one buffer.
+  struct Event {
+    int point;
+    bool opens;
+    size_t buffer;                  // index into buffers
+    int64_t liveAfter;              // aligned bytes live after the event; saturates
+  };
+  std::vector<Event> events;
+  int64_t peakBytes = 0;
+  int peakPoint = 0;
+  std::vector<size_t> liveAtPeak;   // indices into buffers, in the order they opened
+};
+
+struct MemoryUse {
+  std::vector<SpaceUse> spaces;     // every space of the target but kNoSpace, in model order
+  int lastPoint = 0;                // the last program point of the function
+  std::vector<int> opPoints;        // the enter point of every op, in pre-order (ascending)
+};
+
+// Requires the `buffers` attributes of assign-buffers; tiles without one are not counted.
+MemoryUse memoryUse(const ir::Function& f);
+
+}  // namespace tilec::passes

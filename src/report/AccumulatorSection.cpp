@@ -1,0 +1,119 @@
+// Packed accumulators: a matmul-result buffer whose tile is addressed through several
+// windows (pack-accumulators' pages, or row windows), drawn as the packed tile with every
+// page's window and, outlined, the windows that drain to a tensor with the store's target.
+// Read off the IR: the buffer's tiles (BufferLifetimes.h), its tile.slice windows and their
+// tile.store users.
+#include <algorithm>
+#include <map>
+
+#include "passes/PassUtils.h"
+#include "report/Panels.h"
+#include "report/Report.h"
+
+namespace tilec::report {
+namespace {
+
+struct Window {
+  std::vector<ir::Expr> offsets;
+  std::vector<int64_t> shape;
+  std::vector<const ir::Value*> pages;  // the slices at this window
+  std::vector<const ir::Op*> drains;    // stores of those slices
+};
+
+// The distinct windows of a buffer's slices of its own tiles, in program order.
+std::vector<Window> windowsOf(const KernelView& kernel, const passes::LiveBuffer& buffer) {
+  std::vector<Window> windows;
+  std::map<std::string, size_t> byKey;
+  for (const ir::Value* v : buffer.tiles) {
+    const ir::Op* def = v->definingOp();
+    if (!def || def->kind() != ir::OpKind::Slice) continue;
+    const auto& offsets = *def->attr<std::vector<ir::Expr>>("offsets");
+    const std::string key = kernel.exprs(offsets) + passes::shapeStr(v->type().shape());
+    auto [it, fresh] = byKey.try_emplace(key, windows.size());
+    if (fresh) windows.push_back({offsets, v->type().shape(), {}, {}});
+    Window& w = windows[it->second];
+    w.pages.push_back(v);
+    for (const ir::Use& u : v->uses())
+      if (u.user->kind() == ir::OpKind::Store && u.index == 0) w.drains.push_back(u.user);
+  }
+  return windows;
+}
+
+double at(const ir::Expr& e) { return e.isConst() ? double(std::max<int64_t>(0, e.constValue())) : 0; }
+
+std::string names(const KernelView& kernel, const std::vector<const ir::Value*>& values) {
+  std::string out;
+  for (const ir::Value* v : values) out += (out.empty() ? "" : ", ") + kernel.name(v);
+  return out;
+}
+
+void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, const std::vector<Window>& windows,
+                Page& page) {
+  const ir::Value* packed = *std::max_element(buffer.tiles.begin(), buffer.tiles.end(), [](auto* a, auto* b) {
+    return a->type().byteSize() < b->type().byteSize();
+  });
+  const std::vector<int64_t>& shape = packed->type().shape();
+  std::vector<double> extent(shape.begin(), shape.end());
+  std::vector<std::string> axes;
+  for (int64_t d : shape) axes.push_back(std::to_string(d));
+  std::vector<PanelBox> pages, drains;
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < windows.size(); ++i) {
+    const Window& w = windows[i];
+    PanelBox box{{}, {}, {}, "window " + categoryClass(i), "", "page " + std::to_string(i)};
+    for (size_t k = 0; k < w.shape.size() && k < w.offsets.size(); ++k) {
+      box.offset.push_back(at(w.offsets[k]));
+      box.size.push_back(double(w.shape[k]));
+    }
+    box.tip = "page " + std::to_string(i) + " at " + kernel.exprs(w.offsets) + ", " + passes::shapeStr(w.shape) +
+              ": " + names(kernel, w.pages);
+    std::string drainText;
+    for (const ir::Op* store : w.drains) {
+      drainText += (drainText.empty() ? "" : "; ") + kernel.name(store->operand(1)) + " at " +
+                   kernel.exprs(*store->attr<std::vector<ir::Expr>>("offsets"));
+      PanelBox outline = box;
+      outline.cls = "outline";
+      outline.label.clear();
+      outline.tip = "drained by tile.store into " + drainText;
+      drains.push_back(outline);
+    }
+    pages.push_back(box);
+    rows.push_back({std::to_string(i), "<code>" + escape(kernel.exprs(w.offsets)) + "</code>",
+                    passes::shapeStr(w.shape), "<code>" + escape(names(kernel, w.pages)) + "</code>",
+                    drainText.empty() ? "" : "<code>" + escape(drainText) + "</code>"});
+  }
+  Panels panels(extent, axes);
+  panels.add("pages", "data-buffer=\"" + std::to_string(buffer.id) + "\" data-pages=\"" +
+                          std::to_string(windows.size()) + "\"",
+             pages);
+  if (!drains.empty()) panels.add("drains", "data-drains=\"" + std::to_string(drains.size()) + "\"", drains);
+  const std::string title = "buffer " + std::to_string(buffer.id) + ": " + kernel.name(packed) + " " +
+                            passes::shapeStr(shape) + ", " + std::to_string(windows.size()) + " windows";
+  page.heading(title);
+  page.figure(panels.draw(title), "accumulator", "");
+  page.table({"page", "offsets", "shape", "tiles", "drained to"}, rows, "pages");
+}
+
+}  // namespace
+
+bool writeAccumulatorSection(const KernelView& kernel, Page& page) {
+  const ir::TargetModel& model = kernel.function().module().target();
+  bool opened = false;
+  for (const passes::SpaceUse& space : kernel.memory().spaces) {
+    if (!(model.spaces[space.space].roles & ir::kMatmulResult)) continue;
+    for (const passes::LiveBuffer& buffer : space.buffers) {
+      const std::vector<Window> windows = windowsOf(kernel, buffer);
+      if (windows.size() < 2) continue;
+      if (!opened)
+        page.section(kernel.anchor("accumulators"), kernel.function().name() + ": packed accumulators", "accumulators");
+      if (!opened)
+        page.paragraph("Accumulator buffers addressed through several windows: the packed tile with each page's "
+                       "window; outlined windows are stored to a tensor (drained).");
+      opened = true;
+      drawBuffer(kernel, buffer, windows, page);
+    }
+  }
+  return opened;
+}
+
+}  // namespace tilec::report

@@ -1,0 +1,134 @@
+#include "report/Report.h"
+
+#include <map>
+#include <set>
+
+namespace tilec::report {
+
+std::string KernelView::expr(const ir::Expr& e) const {
+  return e.str([&](const ir::Value* v) { return name(v); });
+}
+
+std::string KernelView::exprs(const std::vector<ir::Expr>& list) const {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + expr(list[i]);
+  return out + "]";
+}
+
+std::string KernelView::anchor(std::string_view what) const { return f_.name() + "-" + std::string(what); }
+
+namespace {
+
+size_t countOps(const ir::Block& b) {
+  size_t n = 0;
+  for (const auto& op : b.ops()) {
+    ++n;
+    for (unsigned r = 0; r < op->numRegions(); ++r) n += countOps(op->body(r));
+  }
+  return n;
+}
+
+}  // namespace
+
+void PassLog::runBeforePass(const Pass&, const ir::Module&) {
+  if (timed_) start_ = std::chrono::steady_clock::now();
+}
+
+void PassLog::runAfterPass(const Pass& pass, const ir::Module& m) {
+  PassRecord r{pass.info().arg, 0, -1};
+  if (timed_) r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  for (const auto& f : m.functions()) r.opsAfter += countOps(f->body());
+  records_.push_back(r);
+}
+
+namespace {
+
+std::string lineAnchor(FileId file, uint32_t line) {
+  return "src-" + std::to_string(file) + "-" + std::to_string(line);
+}
+
+// "k.tile:12:5", linked to the line in the listing; "" for a range without a file.
+std::string sourceLink(const SourceManager& sm, SourceRange range) {
+  if (!range.valid()) return "";
+  const LineCol lc = sm.lineCol(range.file, range.begin);
+  return "<a href=\"#" + lineAnchor(range.file, lc.line) + "\">" + escape(sm.name(range.file)) + ":" +
+         std::to_string(lc.line) + ":" + std::to_string(lc.column) + "</a>";
+}
+
+void writePipeline(const ReportInputs& in, Page& page) {
+  page.section("pipeline", "Pass pipeline");
+  if (in.passes.empty()) {
+    page.paragraph("<span class=\"empty\">No pass ran.</span>");
+    return;
+  }
+  const bool timed = in.passes.front().ms >= 0;
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < in.passes.size(); ++i) {
+    const PassRecord& p = in.passes[i];
+    std::vector<std::string> row = {"<span class=\"num\">" + std::to_string(i + 1) + "</span>",
+                                    "<code>" + escape(p.name) + "</code>", std::to_string(p.opsAfter)};
+    if (timed) row.push_back(num(double(int64_t(p.ms * 1000 + 0.5)) / 1000));
+    rows.push_back(row);
+  }
+  std::vector<std::string> header = {"#", "pass", "ops after it"};
+  if (timed) header.push_back("wall time (ms)");
+  page.table(header, rows, "passes");
+  if (!timed)
+    page.paragraph("Times are left out so that the page is the same on every run; compile with "
+                   "<code>--time-passes</code> to include them.");
+}
+
+void writeDiagnostics(const ReportInputs& in, Page& page) {
+  const SourceManager& sm = in.diags.sources();
+  page.section("diagnostics", "Diagnostics and source");
+  std::set<std::pair<FileId, uint32_t>> marked;
+  std::vector<std::vector<std::string>> rows;
+  for (const Diagnostic& d : in.diags.all()) {
+    const char* level = levelName(d.level);
+    std::string message = escape(d.message);
+    for (const DiagNote& n : d.notes)
+      message += "<br><span class=\"diag-note\">note</span> " + sourceLink(sm, n.range) + " " + escape(n.message);
+    rows.push_back({"<span class=\"diag-" + std::string(level) + "\">" + level + "</span>",
+                    std::string("<code>") + diagCode(d.id) + "</code>", sourceLink(sm, d.range), message});
+    if (d.range.valid()) marked.insert({d.range.file, sm.lineCol(d.range.file, d.range.begin).line});
+  }
+  if (rows.empty()) page.paragraph("<span class=\"empty\">The compile reported no diagnostics.</span>");
+  else page.table({"level", "code", "where", "message"}, rows, "diagnostics");
+  for (FileId file = 0; file < sm.fileCount(); ++file) {
+    page.heading(sm.name(file));
+    std::string listing = "<div class=\"listing mono\">\n";
+    const std::string_view text = sm.contents(file);
+    uint32_t line = 1;
+    for (size_t start = 0; start < text.size() || (start == 0 && text.empty()); ++line) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      listing += "<div id=\"" + lineAnchor(file, line) + "\"" +
+                 (marked.count({file, line}) ? " class=\"marked\"" : "") + "><span class=\"ln\">" +
+                 std::to_string(line) + "</span>" + escape(text.substr(start, end - start)) + "</div>\n";
+      start = end + 1;
+      if (text.empty()) break;
+    }
+    page.raw(listing + "</div>\n");
+  }
+}
+
+}  // namespace
+
+void writeReport(const ReportInputs& in, std::ostream& os) {
+  std::string kernels;
+  for (const auto& f : in.module.functions()) kernels += (kernels.empty() ? "" : ", ") + f->name();
+  Page page((kernels.empty() ? std::string("no kernel") : kernels) + " for " + in.targetName);
+  for (const auto& f : in.module.functions()) {
+    const KernelView kernel(*f);
+    writeMemorySection(kernel, page);
+    writeAccessSection(kernel, page);
+    writeAccumulatorSection(kernel, page);
+    for (const TargetSection& s : in.targetSections) s.write(kernel, page);
+  }
+  writePipeline(in, page);
+  writeDiagnostics(in, page);
+  page.endSection();
+  os << page.str();
+}
+
+}  // namespace tilec::report

@@ -1,0 +1,56 @@
+// --emit=report: one self-contained HTML page per compile (inline SVG and CSS, nothing
+// fetched), the same bytes for the same module and flags. Per kernel: on-chip memory over
+// the program (BufferLifetimes.h, the numbers check-capacity holds against the target),
+// every load and store window on its tensor, packed accumulators, then the target's own
+// sections; for the compile: the pass pipeline and every diagnostic on its source line.
+// Size: linear in the ops, plus per chart the buffers times the events that move them.
+#pragma once
+#include <chrono>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "passes/PassManager.h"
+#include "report/Section.h"
+#include "support/Diagnostics.h"
+
+namespace tilec::report {
+
+struct PassRecord {
+  std::string name;
+  size_t opsAfter = 0;  // ops in the module once the pass ran
+  double ms = -1;       // wall time, or negative when not measured (no --time-passes)
+};
+
+// Records each pass of the pipeline for the report: its name, the ops after it and, when
+// `timed`, its wall time.
+class PassLog final : public PassInstrumentation {
+ public:
+  explicit PassLog(bool timed) : timed_(timed) {}
+  void runBeforePass(const Pass& pass, const ir::Module& m) override;
+  void runAfterPass(const Pass& pass, const ir::Module& m) override;
+  const std::vector<PassRecord>& records() const { return records_; }
+
+ private:
+  bool timed_;
+  std::chrono::steady_clock::time_point start_;
+  std::vector<PassRecord> records_;
+};
+
+struct ReportInputs {
+  const ir::Module& module;
+  const DiagnosticEngine& diags;
+  std::string targetName;
+  std::vector<PassRecord> passes;
+  std::vector<TargetSection> targetSections;
+};
+
+void writeReport(const ReportInputs& in, std::ostream& os);
+
+// Sections of every kernel (one file each); false when the kernel has nothing to show.
+bool writeMemorySection(const KernelView& kernel, Page& page);
+bool writeAccessSection(const KernelView& kernel, Page& page);
+bool writeAccumulatorSection(const KernelView& kernel, Page& page);
+
+}  // namespace tilec::report
