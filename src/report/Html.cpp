@@ -229,6 +229,13 @@ void Page::endSection() {
   open_ = 0;
 }
 
+void Page::addStyle(std::string_view key, std::string_view css) {
+  for (const std::string& k : styleKeys_)
+    if (k == key) return;
+  styleKeys_.emplace_back(key);
+  extraStyle_ += std::string(css) + "\n";
+}
+
 void Page::heading(std::string_view text) { body_ += "<h3>" + escape(text) + "</h3>\n"; }
 
 void Page::paragraph(std::string_view html) { body_ += "<p>" + std::string(html) + "</p>\n"; }
@@ -263,7 +270,7 @@ std::string Page::str() const {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     "<meta name=\"generator\" content=\"tilec\">\n<title>" +
-                    escape(title_) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n" + kSharedDefs;
+                    escape(title_) + "</title>\n<style>" + kStyle + extraStyle_ + "</style>\n</head>\n<body>\n" + kSharedDefs;
   out += "<header><h1>" + escape(title_) + "</h1><p>tilec kernel report</p></header>\n";
   out += "<nav>\n" + nav_ + "</nav>\n<main>\n" + body_ + (open_ ? "</section>\n" : "") + "</main>\n</body>\n</html>\n";
   return out;

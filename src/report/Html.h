@@ -76,10 +76,13 @@ class Page {
   void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
              std::string_view cls = "");  // cells already escaped
   void raw(std::string_view html) { body_ += html; }
+  // Style rules a section needs beyond the page's own sheet, added once per `key`.
+  void addStyle(std::string_view key, std::string_view css);
   std::string str() const;
 
  private:
-  std::string title_, nav_, body_;
+  std::string title_, nav_, body_, extraStyle_;
+  std::vector<std::string> styleKeys_;
   int open_ = 0;
 };
 
