@@ -1,12 +1,13 @@
 // The whole compile of a .tile runtime sequence for npu1: the frontend, the default
 // pipeline with the verifier and the print-parse round trip after each pass, the static
-// TXN writer and the C++ builder writer; a stream the writer produces must decode, and its
+// TXN writer, the C++ builder writer and the report page; a stream the writer produces must decode, and its
 // listing encode back to the same words.
 #include <sstream>
 
 #include "FuzzSupport.h"
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/TxnFormat.h"
+#include "report/Report.h"
 #include "support/OutputBuffer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,6 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     OutputBuffer builder;
     const target::FlagValues flags = {{aie::kDdrFold, true}};
     aie::emitTxnCpp(*m, builder, diags, flags);
+    OutputBuffer page;
+    report::writeReport({*m, diags, target.name, {}, target.reportSections}, page);
     if (m->functions().size() != 1) return;
     OutputBuffer text_;
     if (!aie::emitTxnText(*m, text_, diags, flags)) return;

@@ -1,11 +1,12 @@
 // The whole compile from .tile to target code: for a2a3, the frontend, every pass of the
-// default pipeline with the verifier and the print-parse round trip after each pass, and
-// the PTO emitter; for linx the same, then both outputs, and the listing must encode to
-// exactly the binary (one list of blocks, one word encoder).
+// default pipeline with the verifier and the print-parse round trip after each pass, the
+// PTO emitter and the report page; for linx the same, then both outputs and the report,
+// and the listing must encode to exactly the binary (one list of blocks, one word encoder).
 #include "FuzzSupport.h"
 #include "backend/linx/LinxCodec.h"
 #include "backend/linx/LinxTargets.h"
 #include "backend/pto/PtoEmitter.h"
+#include "report/Report.h"
 #include "support/OutputBuffer.h"
 
 namespace {
@@ -22,6 +23,9 @@ void compileForPto(const std::string& text) {
   if (m->functions().size() != 1) return;
   OutputBuffer out;
   pto::emitModule(*m, out, diags);
+  const target::TargetDesc& target = pto::a2a3Target();
+  OutputBuffer page;
+  report::writeReport({*m, diags, target.name, {}, target.reportSections}, page);
 }
 
 void compileForLinx(const std::string& text) {
@@ -41,6 +45,8 @@ void compileForLinx(const std::string& text) {
   const std::string written = binary.str();
   if (std::string(bytes.begin(), bytes.end()) != written)
     fuzz::bug("the linx listing encodes to other bytes than the binary:\n" + listing.str());
+  OutputBuffer page;
+  report::writeReport({*m, diags, linx::linxTarget().name, {}, linx::linxTarget().reportSections}, page);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds tilec (Release, in build/) and compiles every samples/*.tile to
-# build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir, and every
+# build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir and its report
+# page to build/samples/<name>.html, and every
 # samples/aie/*.tile (runtime sequences) for npu1 to build/samples/aie/<name>.bin (the TXN
 # stream, with the sizes of the sample's `// static:` line), <name>.txt (its words as text)
 # and <name>.h (the C++ builder that makes the stream for any sizes at dispatch), and every
@@ -28,8 +29,9 @@ failed=()
 for sample in "${samples[@]}"; do
   name=$(basename "$sample" .tile)
   if "$build/tilec" "$sample" -o "$out/$name.pto" &&
-     "$build/tilec" "$sample" --emit-ir -o "$out/$name.tir"; then
-    echo "  $name: samples/$name.tile -> build/samples/$name.pto, build/samples/$name.tir"
+     "$build/tilec" "$sample" --emit-ir -o "$out/$name.tir" &&
+     "$build/tilec" "$sample" --emit=report -o "$out/$name.html"; then
+    echo "  $name: samples/$name.tile -> build/samples/$name.{pto,tir,html}"
   else
     failed+=("$name")
   fi

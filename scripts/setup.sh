@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tilec needs to build and test (with --fuzz, also clang and
 # its libFuzzer runtime, for scripts/fuzz.sh), then the npm tools the tests run (the SARIF
-# Multitool, vscode-textmate and vscode-oniguruma, pinned by tests/npm/package-lock.json,
-# into tests/npm/node_modules). Idempotent: packages that are already installed are left
+# Multitool, vscode-textmate and vscode-oniguruma, playwright-core and pngjs, pinned by
+# tests/npm/package-lock.json, into tests/npm/node_modules). Idempotent: packages that are already installed are left
 # alone, apt is not touched at all when nothing is missing, and npm only runs when the
 # installed tools do not match the lock file. Runs as root (CI) or through sudo.
 set -euo pipefail
@@ -16,6 +16,7 @@ packages=(
   make  # the build-system tests drive a plain Makefile and CMake's Unix Makefiles generator
   dpkg-dev  # dpkg-shlibdeps, which CPack's .deb generator runs to fill in Depends
   file      # which CPack's .deb generator runs to find the binaries for dpkg-shlibdeps
+  chromium fonts-dejavu-core  # the report tests render --emit=report pages headless
 )
 # A machine with its own Node.js (nodesource's, say) already has npm; only a machine
 # without one takes Debian's nodejs and npm.

@@ -47,8 +47,10 @@ class Access {
     PanelBox sweep{{}, {}, {}, "sweep", "the positions the window takes over the loop", ""};
     bool moves = false, partial = false;
     for (size_t k = 0; k < dims.size(); ++k) {
-      const Bound off = bound(offsets()[k], 0), size = bound(window[k], 1);
-      const Bound dim = bound(dims[k], std::max(off.hi + size.hi, 2 * size.hi));
+      const Bound size = bound(window[k], 1);
+      Bound off = bound(offsets()[k], -1);
+      const Bound dim = bound(dims[k], off.hi < 0 ? 2 * size.hi : std::max(off.hi + size.hi, 2 * size.hi));
+      if (off.hi < 0) off.hi = std::max(off.lo, dim.hi - size.hi);  // a loop without a known end
       extent.push_back(dim.hi);
       names.push_back(dims[k].isConst() ? num(dim.hi) : kernel_.expr(dims[k]) + " (drawn as " + num(dim.hi) + ")");
       first.offset.push_back(off.lo);
@@ -70,11 +72,12 @@ class Access {
 
  private:
   // The values `e` takes inside the loops around the op, clamped to >= 0; an unbounded
-  // side is drawn at `fallback`.
+  // upper side is `fallback` (a negative fallback is returned as is, for the caller to fill).
   Bound bound(const ir::Expr& e, double fallback) const {
     const ir::Interval i = ir::bounds(e, [&](const ir::Value* v) { return passes::loopVarRange(loops_, v); });
     const double lo = i.lo ? std::max<double>(0, double(*i.lo)) : 0;
-    double hi = i.hi ? double(*i.hi) : std::max(lo, fallback);
+    if (!i.hi && fallback < 0) return {lo, fallback};
+    const double hi = i.hi ? double(*i.hi) : fallback;
     return {lo, std::max(lo, std::min(hi, 1e9))};
   }
 
@@ -98,7 +101,7 @@ bool writeAccessSection(const KernelView& kernel, Page& page) {
   if (accesses.empty()) return false;
   page.section(kernel.anchor("accesses"), kernel.function().name() + ": loads and stores", "accesses");
   page.paragraph("Each load and store on its tensor: the last two axes are rows and columns, every index of the "
-                 "leading axes a panel of its own. The window is drawn at its first position; a light area behind "
+                 "leading axes a panel of its own (rows and columns may be scaled differently; the axes give the extents). The window is drawn at its first position; a light area behind "
                  "it is where a loop moves it; hatched extents are not known to be valid (a runtime valid shape).");
   page.legend({{"k0", "load window"}, {"k1", "store window"}, {"sweep-swatch", "swept by the loop"},
                {"hatched", "not known to be valid"}});

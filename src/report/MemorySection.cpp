@@ -103,7 +103,7 @@ class MemoryChart {
   }
   std::vector<double> yTicks() const {
     std::vector<double> ticks;
-    const double unit = top_ >= 4096 ? 1024 : 1;  // ticks on whole KiB once there are several
+    const double unit = top_ >= 1024 ? 1024 : 1;  // ticks on (fractions of) KiB past one KiB
     for (double t : niceTicks(0, top_ / unit, 5)) ticks.push_back(t * unit);
     return ticks;
   }

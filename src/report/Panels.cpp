@@ -56,14 +56,18 @@ Svg Panels::draw(const std::string& title) const {
   const double rows = std::max(1.0, extent_[n - 2]), cols = std::max(1.0, extent_[n - 1]);
   const std::vector<std::vector<double>> panels = panelIndices();
   const double perRow = std::max(1.0, std::floor((kFigureWidth - kMargin) / (kMaxPanelWidth + kGap)));
-  const double scale = std::min({kMaxPanelWidth / cols, kMaxPanelHeight / rows,
-                                 panels.size() > 1 ? (kFigureWidth - kMargin) / perRow / cols * 0.85 : 1e9, 16.0});
-  const double pw = cols * scale, ph = rows * scale;
+  // Rows and columns each scaled to fit, but never more than 4:1 apart, so a 32 x 512 tensor
+  // is still a band one can see and a square stays nearly square.
+  double sx = std::min({kMaxPanelWidth / cols, panels.size() > 1 ? (kFigureWidth - kMargin) / perRow / cols * 0.85 : 1e9, 16.0});
+  double sy = std::min(kMaxPanelHeight / rows, 16.0);
+  sy = std::min(sy, 4 * sx);
+  sx = std::min(sx, 4 * sy);
+  const double pw = cols * sx, ph = rows * sy;
   const double across = std::max(1.0, std::min(double(panels.size()), std::floor((kFigureWidth - kMargin) / (pw + kGap))));
   const double downs = std::ceil(double(panels.size()) / across);
   const double cellW = pw + kGap, cellH = ph + kGap + 14;
-  // Wide enough for the title too (about 6.5 units per character of the title's font).
-  Svg svg(std::max({kMargin + across * cellW + 10, 260.0, 8 + 6.5 * double(title.size())}), 30 + downs * cellH + 34, title);
+  // Wide enough for the title too (about 7.5 units per character of the title's font).
+  Svg svg(std::max({kMargin + across * cellW + 10, 260.0, 8 + 7.5 * double(title.size())}), 30 + downs * cellH + 34, title);
   svg.text(4, 16, title, "title");
   auto origin = [&](size_t p) {
     return std::make_pair(kMargin + std::fmod(double(p), across) * cellW, 30 + 14 + std::floor(double(p) / across) * cellH);
@@ -83,13 +87,13 @@ Svg Panels::draw(const std::string& title) const {
       for (size_t i = 0; i < g.boxes.size(); ++i) {
         const PanelBox& b = g.boxes[i];
         if (!covers(b, panels[p])) continue;
-        const double bx = x0 + b.offset[n - 1] * scale, by = y0 + b.offset[n - 2] * scale;
-        const double bw = std::min(b.size[n - 1], cols - b.offset[n - 1]) * scale;
-        const double bh = std::min(b.size[n - 2], rows - b.offset[n - 2]) * scale;
+        const double bx = x0 + b.offset[n - 1] * sx, by = y0 + b.offset[n - 2] * sy;
+        const double bw = std::min(b.size[n - 1], cols - b.offset[n - 1]) * sx;
+        const double bh = std::min(b.size[n - 2], rows - b.offset[n - 2]) * sy;
         svg.rect(bx, by, std::max(bw, 1.0), std::max(bh, 1.0), b.cls, b.tip);
         if (!b.upTo.empty()) {  // the part not known to be valid, as an L around the solid part
-          const double uw = std::min(b.upTo[n - 1], cols - b.offset[n - 1]) * scale;
-          const double uh = std::min(b.upTo[n - 2], rows - b.offset[n - 2]) * scale;
+          const double uw = std::min(b.upTo[n - 1], cols - b.offset[n - 1]) * sx;
+          const double uh = std::min(b.upTo[n - 2], rows - b.offset[n - 2]) * sy;
           if (uh > bh) svg.rect(bx, by + bh, uw, uh - bh, "invalid", "not known to be valid: " + b.tip);
           if (uw > bw) svg.rect(bx + bw, by, uw - bw, bh, "invalid", "not known to be valid: " + b.tip);
         }

@@ -9,27 +9,29 @@
 //     row of its table, and its peak is the sum of the buffers live at the peak; each
 //     store and load has one window box; --expect NAME=N checks a count given by the
 //     caller (stores, loads, cells, transfers: counted from the compiler's IR or output).
-// usage: check-report.js REPORT.html [--shots DIR] [--expect NAME=N ...] [--page-shot FILE]
+// One browser checks every report given: each REPORT.html is followed by its own options.
+// usage: check-report.js REPORT.html [--shots DIR] [--expect NAME=N ...] [--page-shot FILE] [REPORT.html ...]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../npm/node_modules/playwright-core'));
 const { PNG } = require(path.join(__dirname, '../npm/node_modules/pngjs'));
 
-const args = process.argv.slice(2);
-const report = path.resolve(args.shift());
-let shots = null, pageShot = null;
-const expect = {};
-while (args.length) {
+const jobs = [];
+for (const args = process.argv.slice(2); args.length;) {
   const a = args.shift();
-  if (a === '--shots') shots = args.shift();
-  else if (a === '--page-shot') pageShot = args.shift();
-  else if (a === '--expect') { const [k, v] = args.shift().split('='); expect[k] = Number(v); }
+  const job = jobs[jobs.length - 1];
+  if (!a.startsWith('--')) jobs.push({ report: path.resolve(a), shots: null, pageShot: null, expect: {} });
+  else if (!job) { console.error('check-report: options follow the report they are for'); process.exit(2); }
+  else if (a === '--shots') job.shots = args.shift();
+  else if (a === '--page-shot') job.pageShot = args.shift();
+  else if (a === '--expect') { const [k, v] = args.shift().split('='); job.expect[k] = Number(v); }
   else { console.error(`check-report: unknown argument ${a}`); process.exit(2); }
 }
 
 const failures = [];
-const fail = (what) => failures.push(what);
+let current = '';
+const fail = (what) => failures.push(`${current}: ${what}`);
 
 function blankness(png) {
   const { width, height, data } = PNG.sync.read(png);
@@ -48,74 +50,78 @@ function blankness(png) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
+           '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
-    const url = 'file://' + report;
-    page.on('request', (r) => { if (r.url() !== url && !r.url().startsWith('data:')) fail(`the page fetched ${r.url()}`); });
-    page.on('pageerror', (e) => fail(`page error: ${e.message}`));
-    await page.goto(url, { waitUntil: 'load' });
+    for (const job of jobs) {
+      current = path.basename(job.report);
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
+      const url = 'file://' + job.report;
+      page.on('request', (r) => { if (r.url() !== url && !r.url().startsWith('data:')) fail(`the page fetched ${r.url()}`); });
+      page.on('pageerror', (e) => fail(`page error: ${e.message}`));
+      await page.goto(url, { waitUntil: 'load' });
+      if (job.pageShot) await page.screenshot({ path: job.pageShot, clip: { x: 0, y: 0, width: 1200, height: 900 } });
 
-    const sections = await page.$$('section.report-section');
-    if (sections.length === 0) fail('the page has no section');
-    if (shots) fs.mkdirSync(shots, { recursive: true });
-    for (const s of sections) {
-      const id = await s.getAttribute('id');
-      const png = await s.screenshot();
-      if (shots) fs.writeFileSync(path.join(shots, `${id}.png`), png);
-      const b = blankness(png);
-      if (b.width < 600 || b.height < 60) fail(`section ${id} renders ${b.width}x${b.height}, smaller than 600x60`);
-      if (b.inked < 0.01 || b.colours < 4) fail(`section ${id} looks blank (${(b.inked * 100).toFixed(2)}% inked, ${b.colours} colours)`);
-    }
-    if (pageShot) await page.screenshot({ path: pageShot, clip: { x: 0, y: 0, width: 1200, height: 900 } });
+      const sections = await page.$$('section.report-section');
+      if (sections.length === 0) fail('the page has no section');
+      if (job.shots) fs.mkdirSync(job.shots, { recursive: true });
+      for (const s of sections) {
+        const id = await s.getAttribute('id');
+        const png = await s.screenshot();
+        if (job.shots) fs.writeFileSync(path.join(job.shots, `${id}.png`), png);
+        const b = blankness(png);
+        if (b.width < 600 || b.height < 60) fail(`section ${id} renders ${b.width}x${b.height}, smaller than 600x60`);
+        if (b.inked < 0.01 || b.colours < 4) fail(`section ${id} looks blank (${(b.inked * 100).toFixed(2)}% inked, ${b.colours} colours)`);
+      }
 
-    const structure = await page.evaluate(() => {
-      const out = { problems: [], counts: {} };
-      const count = (k, n) => { out.counts[k] = (out.counts[k] || 0) + n; };
-      for (const chart of document.querySelectorAll('g.memory-chart')) {
-        const figure = chart.closest('figure');
-        let table = figure.nextElementSibling;
-        const bars = chart.querySelectorAll('g.buffer');
-        const rows = table ? table.querySelectorAll('tr').length - 1 : -1;
-        if (bars.length !== rows) out.problems.push(`memory chart ${chart.dataset.space}: ${bars.length} bars for ${rows} buffers`);
-        let atPeak = 0;
-        const byId = {};
-        for (const g of bars) {
-          byId[g.dataset.buffer] = Number(g.dataset.bytes);
-          if (g.querySelectorAll('rect').length === 0) out.problems.push(`buffer ${g.dataset.buffer} has no bar`);
+      const structure = await page.evaluate(() => {
+        const out = { problems: [], counts: {} };
+        const count = (k, n) => { out.counts[k] = (out.counts[k] || 0) + n; };
+        for (const chart of document.querySelectorAll('g.memory-chart')) {
+          const figure = chart.closest('figure');
+          let table = figure.nextElementSibling;
+          const bars = chart.querySelectorAll('g.buffer');
+          const rows = table ? table.querySelectorAll('tr').length - 1 : -1;
+          if (bars.length !== rows) out.problems.push(`memory chart ${chart.dataset.space}: ${bars.length} bars for ${rows} buffers`);
+          let atPeak = 0;
+          const byId = {};
+          for (const g of bars) {
+            byId[g.dataset.buffer] = Number(g.dataset.bytes);
+            if (g.querySelectorAll('rect').length === 0) out.problems.push(`buffer ${g.dataset.buffer} has no bar`);
+          }
+          for (const tr of Array.from(table.querySelectorAll('tr')).slice(1)) {
+            const cells = tr.querySelectorAll('td');
+            if (cells[4].textContent === 'yes') atPeak += byId[cells[0].textContent];
+          }
+          if (atPeak !== Number(chart.dataset.peakBytes))
+            out.problems.push(`memory chart ${chart.dataset.space}: peak ${chart.dataset.peakBytes} but the buffers live there hold ${atPeak}`);
+          count('buffers', bars.length);
         }
-        for (const tr of Array.from(table.querySelectorAll('tr')).slice(1)) {
-          const cells = tr.querySelectorAll('td');
-          if (cells[4].textContent === 'yes') atPeak += byId[cells[0].textContent];
+        for (const fig of document.querySelectorAll('figure.access')) {
+          const boxes = fig.querySelectorAll('g.window-box');
+          if (boxes.length !== 1) out.problems.push(`an access figure has ${boxes.length} window boxes`);
+          for (const b of boxes) count(b.dataset.op + 's', 1);
         }
-        if (atPeak !== Number(chart.dataset.peakBytes))
-          out.problems.push(`memory chart ${chart.dataset.space}: peak ${chart.dataset.peakBytes} but the buffers live there hold ${atPeak}`);
-        count('buffers', bars.length);
+        for (const t of document.querySelectorAll('table.access-table')) {
+          const drawn = t.closest('section').querySelectorAll('figure.access').length;
+          if (drawn < Math.min(64, t.querySelectorAll('tr').length - 1)) out.problems.push('an access is listed but not drawn');
+        }
+        count('cells', document.querySelectorAll('g.cell-box').length);
+        count('transfers', document.querySelectorAll('g.transfer').length);
+        count('pages', document.querySelectorAll('g.pages').length);
+        for (const svg of document.querySelectorAll('figure svg')) {
+          if (!svg.querySelector(':scope > title')) out.problems.push('a figure without a title');
+        }
+        return out;
+      });
+      structure.problems.forEach(fail);
+      for (const [k, n] of Object.entries(job.expect)) {
+        const got = structure.counts[k] || 0;
+        if (got !== n) fail(`expected ${n} ${k}, the page draws ${got}`);
       }
-      for (const fig of document.querySelectorAll('figure.access')) {
-        const boxes = fig.querySelectorAll('g.window-box');
-        if (boxes.length !== 1) out.problems.push(`an access figure has ${boxes.length} window boxes`);
-        for (const b of boxes) count(b.dataset.op + 's', 1);
-      }
-      for (const t of document.querySelectorAll('table.access-table')) {
-        const drawn = t.closest('section').querySelectorAll('figure.access').length;
-        if (drawn < Math.min(64, t.querySelectorAll('tr').length - 1)) out.problems.push('an access is listed but not drawn');
-      }
-      count('cells', document.querySelectorAll('g.cell-box').length);
-      count('transfers', document.querySelectorAll('g.transfer').length);
-      count('pages', document.querySelectorAll('g.pages').length);
-      for (const svg of document.querySelectorAll('figure svg')) {
-        if (!svg.querySelector(':scope > title')) out.problems.push('a figure without a title');
-      }
-      return out;
-    });
-    structure.problems.forEach(fail);
-    for (const [k, n] of Object.entries(expect)) {
-      const got = structure.counts[k] || 0;
-      if (got !== n) fail(`expected ${n} ${k}, the page draws ${got}`);
+      console.log(`${path.basename(job.report)}: ${sections.length} sections, counts ${JSON.stringify(structure.counts)}`);
+      await page.close();
     }
-    console.log(`${path.basename(report)}: ${sections.length} sections, counts ${JSON.stringify(structure.counts)}`);
   } finally {
     await browser.close();
   }

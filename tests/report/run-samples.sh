@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Writes the --emit=report page of every sample (samples/*.tile for a2a3, samples/aie for
+# npu1 at the sizes of their `// static:` line, samples/linx for linx), twice: the two
+# must be byte-identical. Then one headless Chromium renders and checks them all
+# (check-report.js): every section drawn and not blank, nothing fetched, and the SVG's
+# windows agreeing with the compiler's final IR, counted here from --emit-ir. Screenshots
+# of every section stay in WORKDIR/<sample>-shots/ for a person to look at.
+#   run-samples.sh TILEC SOURCE_DIR WORKDIR
+set -euo pipefail
+tilec=$1 root=$2 work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+cd "$root"  # relative paths, as a user would type them, in the pages' listings
+
+checks=()
+report() {  # SAMPLE TARGET
+  local sample=$1 target=$2 name sizes
+  name=$(basename "$(dirname "$sample")")-$(basename "$sample" .tile)
+  # A runtime sequence's `// static:` line gives the sizes its TXN stream is written for.
+  read -r -a sizes <<< "$(sed -n 's|^// static: ||p' "$sample")"
+  "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit=report -o "$work/$name.html"
+  "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit=report -o "$work/$name.again.html"
+  cmp "$work/$name.html" "$work/$name.again.html"
+  "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit-ir -o "$work/$name.tir"
+  local stores loads
+  stores=$(grep -cE '^ *tile\.store ' "$work/$name.tir" || true)
+  loads=$(grep -cE '= tile\.load ' "$work/$name.tir" || true)
+  checks+=("$work/$name.html" --shots "$work/$name-shots" --expect "stores=$stores" --expect "loads=$loads")
+}
+
+for sample in samples/*.tile; do report "$sample" a2a3; done
+for sample in samples/aie/*.tile; do report "$sample" npu1; done
+for sample in samples/linx/*.tile; do report "$sample" linx; done
+node "$here/check-report.js" "${checks[@]}"
