@@ -16,9 +16,11 @@ int64_t aligned(int64_t bytes, int64_t alignment) {
   return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
 }
 
-void walk(const Block& b, const Liveness& live, std::map<int64_t, LiveBuffer>& buffers, std::vector<int>& opPoints) {
+void walk(const Block& b, const Liveness& live, std::map<int64_t, LiveBuffer>& buffers, MemoryUse& use) {
   for (const auto& op : b.ops()) {
-    opPoints.push_back(live.enterOf(op.get()).index);
+    use.opPoints.push_back(live.enterOf(op.get()).index);
+    if (op->kind() == OpKind::For)
+      use.loops.push_back({op.get(), live.enterOf(op.get()).index, live.exitOf(op.get()).index});
     const auto* ids = op->attr<std::vector<int64_t>>("buffers");
     for (unsigned i = 0; ids && i < ids->size() && i < op->numResults(); ++i) {
       Value* v = op->result(i);
@@ -30,7 +32,7 @@ void walk(const Block& b, const Liveness& live, std::map<int64_t, LiveBuffer>& b
       buf.bytes = std::max(buf.bytes, v->type().byteSize());
       buf.tiles.push_back(v);
     }
-    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, buffers, opPoints);
+    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, buffers, use);
   }
 }
 
@@ -78,7 +80,7 @@ MemoryUse memoryUse(const Function& f) {
   Liveness live(f);
   std::map<int64_t, LiveBuffer> buffers;  // by id: deterministic
   MemoryUse use;
-  walk(f.body(), live, buffers, use.opPoints);
+  walk(f.body(), live, buffers, use);
   use.lastPoint = live.lastPoint();
   const TargetModel& model = f.module().target();
   for (size_t s = 1; s < model.spaces.size(); ++s)

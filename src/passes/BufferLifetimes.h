@@ -44,6 +44,11 @@ struct MemoryUse {
   std::vector<SpaceUse> spaces;     // every space of the target but kNoSpace, in model order
   int lastPoint = 0;                // the last program point of the function
   std::vector<int> opPoints;        // the enter point of every op, in pre-order (ascending)
+  struct Loop {
+    const ir::Op* loop;
+    int enter, exit;
+  };
+  std::vector<Loop> loops;          // every scf.for, in pre-order: where a chart shades loop bodies
 };
 
 // Requires the `buffers` attributes of assign-buffers; tiles without one are not counted.

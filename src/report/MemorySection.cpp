@@ -67,6 +67,7 @@ class MemoryChart {
                 ": bytes live over the program");
     svg.text(kLeft, 18, std::string(desc_.name) + " (" + desc_.memory + ") bytes live, by op", "title");
     for (double t : yTicks()) svg.line(kLeft, y(t), kWidth - kRight, y(t), "grid");
+    drawLoops(svg);
     svg.group("memory-chart", "data-space=\"" + escape(desc_.name) + "\" data-peak-bytes=\"" +
                                   std::to_string(space_.peakBytes) + "\" data-capacity-bytes=\"" +
                                   std::to_string(desc_.capacityBytes) + "\"");
@@ -87,7 +88,7 @@ class MemoryChart {
     svg.yAxis(kLeft, kTop + kPlot, kTop, 0, top_, yTicks(), "bytes live", &yLabel);
     std::vector<double> ticks;
     const double ops = double(use_.opPoints.size());
-    for (double t : niceTicks(0, ops, 8)) ticks.push_back(t);
+    for (double t : niceTicks(1, ops, 8)) ticks.push_back(t);
     xAxisByOp(svg, ticks);
     return svg;
   }
@@ -116,13 +117,24 @@ class MemoryChart {
     const double base = kTop + kPlot;
     svg.line(kLeft, base, kWidth - kRight, base, "axis-line");
     for (double t : ticks) {
-      const size_t k = size_t(t);
+      const size_t k = size_t(t) - 1;  // ops are numbered from 1, as opAt() counts them
       const double px = x(k < use_.opPoints.size() ? use_.opPoints[k] : use_.lastPoint);
       svg.line(px, base, px, base + 4, "axis-line");
       svg.text(px, base + 16, num(t), "axis", Svg::Anchor::Middle);
     }
     svg.text((kLeft + kWidth - kRight) / 2, base + 36, "op number in program order (pre-order, loop bodies once)",
              "axis-caption", Svg::Anchor::Middle);
+  }
+
+  // Loop bodies are drawn once, so a band marks each loop's ops: a buffer that spans a
+  // whole band lives across iterations.
+  void drawLoops(Svg& svg) const {
+    for (const passes::MemoryUse::Loop& l : use_.loops) {
+      const double x0 = x(l.enter), x1 = x(l.exit);
+      const std::string var = l.loop->body(0).numArgs() ? kernel_.name(l.loop->body(0).arg(0)) : std::string("loop");
+      svg.rect(x0, kTop, x1 - x0, kPlot, "loop-band", "the body of the loop over " + var);
+      if (x1 - x0 > 7.0 * double(var.size() + 4)) svg.text(x0 + 3, kTop + kPlot - 4, "for " + var, "axis");
+    }
   }
 
   void drawBuffer(Svg& svg, size_t b, const std::vector<Segment>& segments) const {
@@ -174,7 +186,8 @@ bool writeMemorySection(const KernelView& kernel, Page& page) {
                  "the target's capacity.");
   page.legend({{"k0", "buffer (colours only tell neighbours apart; hover a bar for its tiles)"},
                {"capacity-swatch", "capacity of the space"},
-               {"peak-swatch", "peak"}});
+               {"peak-swatch", "peak"},
+               {"loop-swatch", "a loop's body (drawn once)"}});
   for (const passes::SpaceUse& space : use.spaces) {
     if (space.buffers.empty()) continue;
     const ir::SpaceDesc& desc = model.spaces[space.space];
