@@ -50,12 +50,6 @@ const char* dtypeMnemonic(DType d) {
   return "?";
 }
 
-// The SizeCode of a tile's allocation (the parent of an array is exactly its slots).
-int sizeCodeOf(const Type& t) {
-  std::string why;
-  return capacityCode(storageBytes(t, why).value_or(0));
-}
-
 class BlockWriter {
  public:
   BlockWriter(const Function& f, AssembleRev rev) : f_(f), rev_(rev), names_(f) {}

@@ -100,6 +100,11 @@ int capacityCode(int64_t bytes) {
   return code;
 }
 
+int sizeCodeOf(const ir::Type& t) {
+  std::string why;
+  return capacityCode(storageBytes(t, why).value_or(0));
+}
+
 std::string splitHint(const TileLayout& l) {
   const std::string name = layoutText(l);
   if (l.cells == CubeCells::N8)

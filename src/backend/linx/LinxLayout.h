@@ -28,6 +28,9 @@ std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why);
 // The SizeCode of the allocation a binder gives a tile of `bytes`: the smallest power of
 // two of at least one CELL that holds it (0 past 256 KiB).
 int capacityCode(int64_t bytes);
+// The SizeCode of a tile's allocation (the parent of an array is exactly its slots): what
+// the encoder writes and the report labels.
+int sizeCodeOf(const ir::Type& t);
 
 // The byte offset of element (r, c) in a tile of `t`'s type; requires storageBytes(t).
 int64_t byteOffset(const ir::Type& t, int64_t r, int64_t c);

@@ -1,5 +1,7 @@
 #include "backend/linx/LinxTargets.h"
 
+#include "backend/linx/LinxReport.h"
+
 namespace tilec::linx {
 namespace {
 
@@ -31,7 +33,8 @@ const target::TargetDesc& linxTarget() {
         /*oneKernel=*/true, &emitListing},
        {"linx-bin", "the header words, little-endian 32-bit", ".bin", PropLinxOffsets | PropLinxHands, /*oneKernel=*/true,
         &emitBinary}},
-      {{kAssembleRevA, "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it (PTO 0.58.4)", false}}};
+      {{kAssembleRevA, "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it (PTO 0.58.4)", false}},
+      {{"linx-regions", "Linx regions", &writeRegionsSection}}};
   return kLinx;
 }
 
