@@ -215,18 +215,28 @@ const char* const kSharedDefs =
 
 }  // namespace
 
-Page::Page(std::string_view title) : title_(title) {}
+Page::Page(std::string_view title, OutputBuffer& out) : out_(out) {
+  out_ << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<meta name=\"generator\" content=\"tilec\">\n<title>"
+       << escape(title) << "</title>\n<style>" << kStyle;
+  styleSlot_ = out_.placeholder();
+  out_ << "</style>\n</head>\n<body>\n" << kSharedDefs << "<header><h1>" << escape(title)
+       << "</h1><p>tilec kernel report</p></header>\n<nav>\n";
+  navSlot_ = out_.placeholder();
+  out_ << "</nav>\n<main>\n";
+}
 
 void Page::section(std::string_view id, std::string_view title, std::string_view cls) {
   endSection();
-  body_ += "<section id=\"" + escape(id) + "\" class=\"report-section" + (cls.empty() ? "" : " " + std::string(cls)) +
-           "\">\n<h2>" + escape(title) + "</h2>\n";
+  out_ << "<section id=\"" << escape(id) << "\" class=\"report-section" << (cls.empty() ? "" : " " + std::string(cls))
+       << "\">\n<h2>" << escape(title) << "</h2>\n";
   nav_ += "<a href=\"#" + escape(id) + "\">" + escape(title) + "</a>\n";
   open_ = 1;
 }
 
 void Page::endSection() {
-  if (open_) body_ += "</section>\n";
+  if (open_) out_ << "</section>\n";
   open_ = 0;
 }
 
@@ -237,44 +247,41 @@ void Page::addStyle(std::string_view key, std::string_view css) {
   extraStyle_ += std::string(css) + "\n";
 }
 
-void Page::heading(std::string_view text) { body_ += "<h3>" + escape(text) + "</h3>\n"; }
+void Page::heading(std::string_view text) { out_ << "<h3>" << escape(text) << "</h3>\n"; }
 
-void Page::paragraph(std::string_view html) { body_ += "<p>" + std::string(html) + "</p>\n"; }
+void Page::paragraph(std::string_view html) { out_ << "<p>" << html << "</p>\n"; }
 
 void Page::figure(const Svg& svg, std::string_view cls, std::string_view caption) {
-  body_ += "<figure class=\"" + std::string(cls) + "\">\n" + svg.str();
-  if (!caption.empty()) body_ += "<figcaption>" + escape(caption) + "</figcaption>\n";
-  body_ += "</figure>\n";
+  out_ << "<figure class=\"" << cls << "\">\n" << svg.str();
+  if (!caption.empty()) out_ << "<figcaption>" << escape(caption) << "</figcaption>\n";
+  out_ << "</figure>\n";
 }
 
 void Page::legend(const std::vector<std::pair<std::string, std::string>>& entries) {
-  body_ += "<div class=\"legend\">";
+  out_ << "<div class=\"legend\">";
   for (const auto& [cls, text] : entries)
-    body_ += "<span><span class=\"swatch " + cls + "\"></span>" + escape(text) + "</span>";
-  body_ += "</div>\n";
+    out_ << "<span><span class=\"swatch " << cls << "\"></span>" << escape(text) << "</span>";
+  out_ << "</div>\n";
 }
 
 void Page::table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
                  std::string_view cls) {
-  body_ += "<table" + (cls.empty() ? std::string() : " class=\"" + std::string(cls) + "\"") + ">\n<tr>";
-  for (const std::string& h : header) body_ += "<th>" + escape(h) + "</th>";
-  body_ += "</tr>\n";
+  out_ << "<table" << (cls.empty() ? std::string() : " class=\"" + std::string(cls) + "\"") << ">\n<tr>";
+  for (const std::string& h : header) out_ << "<th>" << escape(h) << "</th>";
+  out_ << "</tr>\n";
   for (const auto& row : rows) {
-    body_ += "<tr>";
-    for (const std::string& cell : row) body_ += "<td>" + cell + "</td>";
-    body_ += "</tr>\n";
+    out_ << "<tr>";
+    for (const std::string& cell : row) out_ << "<td>" << cell << "</td>";
+    out_ << "</tr>\n";
   }
-  body_ += "</table>\n";
+  out_ << "</table>\n";
 }
 
-std::string Page::str() const {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                    "<meta name=\"generator\" content=\"tilec\">\n<title>" +
-                    escape(title_) + "</title>\n<style>" + kStyle + extraStyle_ + "</style>\n</head>\n<body>\n" + kSharedDefs;
-  out += "<header><h1>" + escape(title_) + "</h1><p>tilec kernel report</p></header>\n";
-  out += "<nav>\n" + nav_ + "</nav>\n<main>\n" + body_ + (open_ ? "</section>\n" : "") + "</main>\n</body>\n</html>\n";
-  return out;
+void Page::finish() {
+  endSection();
+  out_ << "</main>\n</body>\n</html>\n";
+  out_.fill(styleSlot_, extraStyle_);
+  out_.fill(navSlot_, nav_);
 }
 
 }  // namespace tilec::report

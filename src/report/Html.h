@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "support/OutputBuffer.h"
+
 namespace tilec::report {
 
 std::string escape(std::string_view text);
@@ -63,9 +65,11 @@ class Svg {
 std::vector<double> niceTicks(double lo, double hi, int count);
 
 // The page: a header, one <section> per kernel and per topic, in the order written.
+// Everything goes straight to the output; the navigation bar and the sections' own style
+// rules, which precede the sections in the file, are filled in by finish().
 class Page {
  public:
-  explicit Page(std::string_view title);
+  Page(std::string_view title, OutputBuffer& out);
   void section(std::string_view id, std::string_view title, std::string_view cls = "");
   void endSection();
   void heading(std::string_view text);  // <h3>
@@ -75,13 +79,15 @@ class Page {
   void legend(const std::vector<std::pair<std::string, std::string>>& entries);
   void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
              std::string_view cls = "");  // cells already escaped
-  void raw(std::string_view html) { body_ += html; }
+  void raw(std::string_view html) { out_ << html; }
   // Style rules a section needs beyond the page's own sheet, added once per `key`.
   void addStyle(std::string_view key, std::string_view css);
-  std::string str() const;
+  void finish();  // closes the page; nothing may be written after it
 
  private:
-  std::string title_, nav_, body_, extraStyle_;
+  OutputBuffer& out_;
+  OutputBuffer::Placeholder styleSlot_, navSlot_;
+  std::string nav_, extraStyle_;
   std::vector<std::string> styleKeys_;
   int open_ = 0;
 };

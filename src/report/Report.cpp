@@ -1,6 +1,6 @@
 #include "report/Report.h"
 
-#include <map>
+#include <algorithm>
 #include <set>
 
 namespace tilec::report {
@@ -96,28 +96,25 @@ void writeDiagnostics(const ReportInputs& in, Page& page) {
   else page.table({"level", "code", "where", "message"}, rows, "diagnostics");
   for (FileId file = 0; file < sm.fileCount(); ++file) {
     page.heading(sm.name(file));
-    std::string listing = "<div class=\"listing mono\">\n";
+    page.raw("<div class=\"listing mono\">\n");
     const std::string_view text = sm.contents(file);
-    uint32_t line = 1;
-    for (size_t start = 0; start < text.size() || (start == 0 && text.empty()); ++line) {
-      size_t end = text.find('\n', start);
-      if (end == std::string_view::npos) end = text.size();
-      listing += "<div id=\"" + lineAnchor(file, line) + "\"" +
-                 (marked.count({file, line}) ? " class=\"marked\"" : "") + "><span class=\"ln\">" +
-                 std::to_string(line) + "</span>" + escape(text.substr(start, end - start)) + "</div>\n";
+    for (size_t start = 0, line = 1; start < text.size(); ++line) {
+      const size_t end = std::min(text.find('\n', start), text.size());
+      page.raw("<div id=\"" + lineAnchor(file, uint32_t(line)) + "\"" +
+               (marked.count({file, uint32_t(line)}) ? " class=\"marked\"" : "") + "><span class=\"ln\">" +
+               std::to_string(line) + "</span>" + escape(text.substr(start, end - start)) + "</div>\n");
       start = end + 1;
-      if (text.empty()) break;
     }
-    page.raw(listing + "</div>\n");
+    page.raw("</div>\n");
   }
 }
 
 }  // namespace
 
-void writeReport(const ReportInputs& in, std::ostream& os) {
+void writeReport(const ReportInputs& in, OutputBuffer& out) {
   std::string kernels;
   for (const auto& f : in.module.functions()) kernels += (kernels.empty() ? "" : ", ") + f->name();
-  Page page((kernels.empty() ? std::string("no kernel") : kernels) + " for " + in.targetName);
+  Page page((kernels.empty() ? std::string("no kernel") : kernels) + " for " + in.targetName, out);
   for (const auto& f : in.module.functions()) {
     const KernelView kernel(*f);
     writeMemorySection(kernel, page);
@@ -127,8 +124,7 @@ void writeReport(const ReportInputs& in, std::ostream& os) {
   }
   writePipeline(in, page);
   writeDiagnostics(in, page);
-  page.endSection();
-  os << page.str();
+  page.finish();
 }
 
 }  // namespace tilec::report

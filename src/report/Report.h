@@ -6,7 +6,6 @@
 // Size: linear in the ops, plus per chart the buffers times the events that move them.
 #pragma once
 #include <chrono>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -46,7 +45,7 @@ struct ReportInputs {
   std::vector<TargetSection> targetSections;
 };
 
-void writeReport(const ReportInputs& in, std::ostream& os);
+void writeReport(const ReportInputs& in, OutputBuffer& out);
 
 // Sections of every kernel (one file each); false when the kernel has nothing to show.
 bool writeMemorySection(const KernelView& kernel, Page& page);

@@ -1,5 +1,7 @@
 #include "backend/aie/AieTargets.h"
 
+#include "backend/aie/AieReport.h"
+
 namespace tilec::aie {
 namespace {
 
@@ -25,7 +27,8 @@ std::vector<target::OutputFormat> formats() {
 
 target::TargetDesc describe(Npu n, const char* summary) {
   return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats(),
-          {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}}};
+          {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}},
+          {{"transfers", "AIE transfers", &writeTransferSection}}};
 }
 
 }  // namespace
