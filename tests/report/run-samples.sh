@@ -3,7 +3,7 @@
 # npu1 at the sizes of their `// static:` line, samples/linx for linx), twice: the two
 # must be byte-identical. Then one headless Chromium renders and checks them all
 # (check-report.js): every section drawn and not blank, nothing fetched, and the SVG's
-# windows agreeing with the compiler's final IR, counted here from --emit-ir. Screenshots
+# windows and transfers agreeing with the compiler's final IR, counted here from --emit-ir. Screenshots
 # of every section stay in WORKDIR/<sample>-shots/ for a person to look at.
 #   run-samples.sh TILEC SOURCE_DIR WORKDIR
 set -euo pipefail
@@ -23,10 +23,12 @@ report() {  # SAMPLE TARGET
   "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit=report -o "$work/$name.again.html"
   cmp "$work/$name.html" "$work/$name.again.html"
   "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit-ir -o "$work/$name.tir"
-  local stores loads
+  local stores loads transfers
   stores=$(grep -cE '^ *tile\.store ' "$work/$name.tir" || true)
   loads=$(grep -cE '= tile\.load ' "$work/$name.tir" || true)
-  checks+=("$work/$name.html" --shots "$work/$name-shots" --expect "stores=$stores" --expect "loads=$loads")
+  transfers=$(grep -cE '^ *dma\.(fill|drain) ' "$work/$name.tir" || true)
+  checks+=("$work/$name.html" --shots "$work/$name-shots" --expect "stores=$stores" --expect "loads=$loads"
+           --expect "transfers=$transfers")
 }
 
 for sample in samples/*.tile; do report "$sample" a2a3; done

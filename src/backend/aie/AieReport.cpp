@@ -16,7 +16,7 @@
 #include <optional>
 #include <tuple>
 
-#include "backend/aie/SeqOps.h"
+#include "backend/aie/SequenceRunner.h"
 #include "backend/aie/ShimPattern.h"
 
 namespace tilec::aie {
@@ -52,25 +52,6 @@ int64_t blockSize(int64_t elements, int64_t maxCells) {
 std::string str(int64_t v) { return num(double(v)); }
 
 // Scalar values by value id: a vector, so that nothing depends on addresses.
-class Env {
- public:
-  explicit Env(const ir::Function& f) : values_(f.valueIdBound()) {}
-  void set(const ir::Value* v, int64_t x) { values_.at(v->id()) = x; }
-  std::optional<int64_t> get(const ir::Value* v) const {
-    return v->id() < values_.size() ? values_[v->id()] : std::nullopt;
-  }
-  std::optional<int64_t> eval(const ir::Expr& e) const {
-    return e.substitute([&](const ir::Value* v) {
-              const std::optional<int64_t> x = get(v);
-              return x ? ir::Expr::constant(*x) : ir::Expr();
-            })
-        .asConst();
-  }
-
- private:
-  std::vector<std::optional<int64_t>> values_;
-};
-
 void collect(const ir::Block& b, SeqForm form, std::vector<const ir::Op*>& out) {
   for (const auto& op : b.ops()) {
     if (seqForm(op->kind()) == form) out.push_back(op.get());
@@ -96,7 +77,7 @@ struct AssumedSize {
 
 // The conditions on `size` in which every other value is already known.
 std::vector<const ir::Expr*> conditionsOn(const ir::Value* size, const std::vector<const ir::Op*>& requires,
-                                          const Env& env) {
+                                          const SequenceValues& env) {
   std::vector<const ir::Expr*> out;
   for (const ir::Op* r : requires) {
     const ir::Expr& cond = *r->attr<ir::Expr>("cond");
@@ -110,7 +91,7 @@ std::vector<const ir::Expr*> conditionsOn(const ir::Value* size, const std::vect
 }
 
 // Tries at most kSizeSearch + kSizeFloor values per size, each against its conditions.
-AssumedSize assume(const ir::Value* size, const std::vector<const ir::Op*>& requires, Env& env) {
+AssumedSize assume(const ir::Value* size, const std::vector<const ir::Op*>& requires, SequenceValues& env) {
   AssumedSize a{size, kSizeFloor, conditionsOn(size, requires, env), false};
   auto search = [&](int64_t from, int64_t to) {
     for (int64_t v = from; v < to && !a.allowed; ++v) {
@@ -127,7 +108,7 @@ AssumedSize assume(const ir::Value* size, const std::vector<const ir::Op*>& requ
 }
 
 // Every scalar parameter still in the IR is a runtime size (-D makes a size a constant).
-std::vector<AssumedSize> assumeSizes(const ir::Function& f, Env& env) {
+std::vector<AssumedSize> assumeSizes(const ir::Function& f, SequenceValues& env) {
   std::vector<const ir::Op*> requires;
   collect(f.body(), SeqForm::Require, requires);
   std::vector<AssumedSize> out;
@@ -162,7 +143,7 @@ struct TensorShape {
   std::string problem;
 };
 
-TensorShape tensorShape(const ir::Op& op, const Env& env) {
+TensorShape tensorShape(const ir::Op& op, const SequenceValues& env) {
   TensorShape s;
   const std::vector<ir::Expr>& dims = op.operand(0)->type().dims();
   for (size_t k = 0; k < dims.size(); ++k) {
@@ -266,7 +247,7 @@ bool isDrain(const ir::Op& op) {
   return op.kind() == ir::OpKind::DmaDrain;
 }
 
-std::vector<TransferRecord> makeRecords(const std::vector<const ir::Op*>& transfers, const Env& env) {
+std::vector<TransferRecord> makeRecords(const std::vector<const ir::Op*>& transfers, const SequenceValues& env) {
   std::vector<TensorShape> shapes;
   for (const ir::Op* op : transfers) shapes.push_back(tensorShape(*op, env));
   const int64_t side = chooseSide(shapes);
@@ -283,101 +264,64 @@ std::vector<TransferRecord> makeRecords(const std::vector<const ir::Op*>& transf
 
 // ---------------------------------------------------------------- the run
 
-class SequenceRun {
+class SequenceRun final : public SequenceRunner {
  public:
-  SequenceRun(const report::KernelView& kernel, Env env, std::vector<TransferRecord>& records)
-      : kernel_(kernel), env_(std::move(env)), records_(records) {
+  SequenceRun(const report::KernelView& kernel, SequenceValues known, std::vector<TransferRecord>& records)
+      : SequenceRunner(kernel.function(), std::move(known), kMaxSteps), kernel_(kernel), records_(records) {
     for (size_t i = 0; i < records_.size(); ++i) index_[records_[i].op] = i;
   }
 
-  void run() { runBlock(kernel_.function().body(), nullptr); }
-
+  using SequenceRunner::run;
   const std::vector<Event>& events() const { return events_; }
   size_t totalEvents() const { return totalEvents_; }
-  const std::string& stopped() const { return stopped_; }  // why the run ended early
+  const std::string& stoppedBecause() const { return why_; }  // empty when the run ended
   const std::vector<const ir::Op*>& failedRequires() const { return failedRequires_; }
 
  private:
-  void runBlock(const ir::Block& b, std::vector<int64_t>* yielded) {
-    for (const auto& op : b.ops()) {
-      if (!stopped_.empty()) return;
-      if (++steps_ > kMaxSteps) return stop("the sequence runs more than " + str(kMaxSteps) + " ops and iterations");
-      if (op->kind() == ir::OpKind::Yield) {
-        if (yielded)
-          for (const ir::Value* v : op->operands()) yielded->push_back(env_.get(v).value_or(0));
-        return;
-      }
-      runOp(*op);
+  std::optional<int64_t> need(const ir::Expr& e, const ir::Op&) override {
+    const std::optional<int64_t> v = eval(e);
+    if (!v) stopBecause("a value of the sequence is not known on the host");
+    return v;
+  }
+
+  void failed(const ir::Op&, Failure why) override {
+    switch (why) {
+      case Failure::LoopBounds: return stopBecause("a value of the sequence is not known on the host");
+      case Failure::LoopStep: return stopBecause("a loop has a step that is not positive");
+      case Failure::TooManySteps: return stopBecause("the sequence runs more than " + str(kMaxSteps) + " ops and iterations");
     }
   }
 
-  void runOp(const ir::Op& op) {
-    switch (seqForm(op.kind())) {
-      case SeqForm::Const:
-        if (const int64_t* v = op.attr<int64_t>("value")) env_.set(op.result(), *v);
-        return;
-      case SeqForm::Index:
-        if (const std::optional<int64_t> v = value(*op.attr<ir::Expr>("value"))) env_.set(op.result(), *v);
-        return;
-      case SeqForm::Loop: return runFor(op);
-      case SeqForm::Branch: return runIf(op);
+  void visit(const ir::Op& op, SeqForm form) override {
+    switch (form) {
       case SeqForm::Transfer: return runTransfer(op);
       case SeqForm::Wait:
         if (const std::optional<Lane> lane = laneOf(op)) record({std::nullopt, *lane, ""}, op);
         return;
       case SeqForm::Require:
-        if (value(*op.attr<ir::Expr>("cond")) == std::optional<int64_t>(0) &&
+        if (need(*op.attr<ir::Expr>("cond"), op) == std::optional<int64_t>(0) &&
             std::find(failedRequires_.begin(), failedRequires_.end(), &op) == failedRequires_.end())
           failedRequires_.push_back(&op);
         return;
-      case SeqForm::Yield:     // runBlock reads it
       case SeqForm::Raw:       // register writes: the compiler does not reason about them
       case SeqForm::TileWork:  // aie-legality admits none
+      case SeqForm::Const:     // control flow and values: the runner's
+      case SeqForm::Index:
+      case SeqForm::Loop:
+      case SeqForm::Branch:
+      case SeqForm::Yield:
         return;
     }
   }
 
-  std::optional<int64_t> value(const ir::Expr& e) {
-    const std::optional<int64_t> v = env_.eval(e);
-    if (!v) stop("a value of the sequence is not known on the host");
-    return v;
-  }
-
-  void stop(std::string why) {
-    if (stopped_.empty()) stopped_ = std::move(why);
-  }
-
-  void runFor(const ir::Op& op) {
-    const std::optional<int64_t> lb = value(*op.attr<ir::Expr>("lb")), ub = value(*op.attr<ir::Expr>("ub")),
-                                 step = value(*op.attr<ir::Expr>("step"));
-    if (!lb || !ub || !step) return;
-    if (*step <= 0) return stop("a loop has a step that is not positive");
-    const ir::Block& body = op.body();
-    std::vector<int64_t> carried;
-    for (const ir::Value* v : op.operands()) carried.push_back(env_.get(v).value_or(0));
-    for (int64_t i = *lb; i < *ub && stopped_.empty(); i += *step) {
-      env_.set(body.arg(0), i);
-      for (size_t c = 0; c < carried.size() && c + 1 < body.numArgs(); ++c) env_.set(body.arg(unsigned(c + 1)), carried[c]);
-      std::vector<int64_t> next;
-      runBlock(body, &next);
-      carried = std::move(next);
-      if (*ub - i <= *step) break;  // the next i would reach ub (or overflow)
-    }
-    for (unsigned r = 0; r < op.numResults() && r < carried.size(); ++r) env_.set(op.result(r), carried[r]);
-  }
-
-  void runIf(const ir::Op& op) {
-    const std::optional<int64_t> cond = value(*op.attr<ir::Expr>("cond"));
-    const unsigned region = cond && *cond ? 0 : 1;
-    if (!cond || region >= op.numRegions()) return;
-    std::vector<int64_t> results;
-    runBlock(op.body(region), &results);
-    for (unsigned r = 0; r < op.numResults() && r < results.size(); ++r) env_.set(op.result(r), results[r]);
+  void stopBecause(std::string why) {
+    if (why_.empty()) why_ = std::move(why);
+    stop();
   }
 
   std::optional<Lane> laneOf(const ir::Op& op) {
     const auto& channel = *op.attr<std::vector<ir::Expr>>("channel");
-    const std::optional<int64_t> column = value(channel.at(0)), number = value(channel.at(1));
+    const std::optional<int64_t> column = need(channel.at(0), op), number = need(channel.at(1), op);
     if (!column || !number) return std::nullopt;
     return Lane{*column, isDrain(op), *number};
   }
@@ -385,18 +329,18 @@ class SequenceRun {
   void runTransfer(const ir::Op& op) {
     TransferRecord& t = records_[index_.at(&op)];
     std::vector<int64_t> sizes, strides;
-    const std::optional<int64_t> offset = value(*op.attr<ir::Expr>("offset"));
-    for (const ir::Expr& e : *op.attr<std::vector<ir::Expr>>("sizes")) sizes.push_back(value(e).value_or(0));
-    for (const ir::Expr& e : *op.attr<std::vector<ir::Expr>>("strides")) strides.push_back(value(e).value_or(0));
+    const std::optional<int64_t> offset = need(*op.attr<ir::Expr>("offset"), op);
+    for (const ir::Expr& e : *op.attr<std::vector<ir::Expr>>("sizes")) sizes.push_back(need(e, op).value_or(0));
+    for (const ir::Expr& e : *op.attr<std::vector<ir::Expr>>("strides")) strides.push_back(need(e, op).value_or(0));
     const std::optional<Lane> lane = laneOf(op);
-    if (!offset || !lane || !stopped_.empty()) return;
+    if (!offset || !lane || stopped()) return;
     ++t.runs;
     if (!t.first) {
       t.lane = lane;
       ir::AccessPattern p{*op.attr<ir::Expr>("offset"), *op.attr<std::vector<ir::Expr>>("sizes"),
                           *op.attr<std::vector<ir::Expr>>("strides")};
       const int64_t bits = int64_t(ir::dtypeBytes(op.operand(0)->type().dtype())) * 8;
-      t.first = constantTransfer(p, bits, [&](const ir::Value* v) { return env_.get(v); });
+      t.first = constantTransfer(p, bits, [&](const ir::Value* v) { return get(v); });
     }
     walk(t, *offset, sizes, strides);
     record({index_.at(&op), *lane, ""}, op);
@@ -447,19 +391,17 @@ class SequenceRun {
     if (totalEvents_++ >= kMaxEvents) return;
     for (const ir::Op* loop : loopsAround(op)) {
       const ir::Value* iv = loop->body().arg(0);
-      e.where += (e.where.empty() ? "" : ", ") + kernel_.name(iv) + " = " + str(env_.get(iv).value_or(0));
+      e.where += (e.where.empty() ? "" : ", ") + kernel_.name(iv) + " = " + str(get(iv).value_or(0));
     }
     events_.push_back(std::move(e));
   }
 
   const report::KernelView& kernel_;
-  Env env_;
   std::vector<TransferRecord>& records_;
   std::map<const ir::Op*, size_t> index_;  // looked up only, never iterated
   std::vector<Event> events_;
   size_t totalEvents_ = 0;
-  int64_t steps_ = 0;
-  std::string stopped_;
+  std::string why_;
   std::vector<const ir::Op*> failedRequires_;
 };
 
@@ -824,8 +766,8 @@ void writeSizes(const std::vector<AssumedSize>& assumed, const SequenceRun& run,
     page.paragraph(name + " is a runtime size: " + why + ", <strong>" + name + " = " + str(a.value) +
                    "</strong>. Compile with <code>-D " + escape(a.size->name()) + "=...</code> to draw another size.");
   }
-  if (!run.stopped().empty())
-    page.paragraph("The run stopped early: " + escape(run.stopped()) + "; the figures show what ran before.");
+  if (!run.stoppedBecause().empty())
+    page.paragraph("The run stopped early: " + escape(run.stoppedBecause()) + "; the figures show what ran before.");
   for (const ir::Op* r : run.failedRequires())
     page.paragraph("With these sizes a condition fails: <code>" + escape(*r->attr<std::string>("message")) + "</code>.");
 }
@@ -889,7 +831,7 @@ bool writeTransferSection(const report::KernelView& kernel, report::Page& page) 
   std::vector<const ir::Op*> transfers;
   collect(f.body(), SeqForm::Transfer, transfers);
   if (transfers.empty()) return false;
-  Env env(f);
+  SequenceValues env(f);
   const std::vector<AssumedSize> assumed = assumeSizes(f, env);
   std::vector<TransferRecord> records = makeRecords(transfers, env);
   SequenceRun run(kernel, env, records);
