@@ -33,6 +33,7 @@ constexpr int64_t kCellBudget = 12288;             // cells of one kind of map o
 constexpr int64_t kWorkBudget = int64_t(1) << 24;  // walk pieces over the kernel
 constexpr int64_t kMinWork = int64_t(1) << 16;     // per transfer, whatever its share
 constexpr int64_t kMaxSteps = int64_t(1) << 20;    // ops and loop iterations run
+constexpr size_t kMaxTransferFigures = 64;          // heatmap figures per kernel, so a page stays readable
 constexpr size_t kMaxEvents = 400;                 // timeline entries drawn
 constexpr int64_t kMaxElements = int64_t(1) << 48; // larger host tensors are not drawn
 // A runtime size is drawn at the first value from kSizeFloor up that the conditions allow
@@ -809,7 +810,10 @@ void writeHeatmaps(const report::KernelView& kernel, const std::vector<TransferR
                  "rows, a white line between slabs), the order as the step of an element's first visit (taplib "
                  "records the last; they differ only where the count is above 1) and the count as visits per "
                  "element. A large tensor is drawn in cells of several elements, at most 64 x 64 per map.");
-  for (size_t i = 0; i < records.size(); ++i) {
+  if (records.size() > kMaxTransferFigures)
+    page.paragraph("The first " + str(int64_t(kMaxTransferFigures)) + " of " + str(int64_t(records.size())) +
+                   " transfers are drawn; the descriptor table lists them all.");
+  for (size_t i = 0; i < records.size() && i < kMaxTransferFigures; ++i) {
     const TransferRecord& t = records[i];
     if (t.grid) {
       const Heatmaps maps(kernel, t, i + 1);
