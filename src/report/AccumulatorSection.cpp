@@ -106,9 +106,12 @@ bool writeAccumulatorSection(const KernelView& kernel, Page& page) {
       if (windows.size() < 2) continue;
       if (!opened)
         page.section(kernel.anchor("accumulators"), kernel.function().name() + ": packed accumulators", "accumulators");
-      if (!opened)
+      if (!opened) {
         page.paragraph("Accumulator buffers addressed through several windows: the packed tile with each page's "
                        "window; outlined windows are stored to a tensor (drained).");
+        page.legend({{"k0", "a page's window (each page its own colour)"},
+                     {"outline-swatch", "drained to a tensor by tile.store"}});
+      }
       opened = true;
       drawBuffer(kernel, buffer, windows, page);
     }

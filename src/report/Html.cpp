@@ -197,7 +197,7 @@ svg .k0 { fill: #0072B2; } svg .k1 { fill: #E69F00; } svg .k2 { fill: #009E73; }
 svg .k4 { fill: #56B4E9; } svg .k5 { fill: #D55E00; } svg .k6 { fill: #F0E442; }
 .legend .k0 { background: #0072B2; } .legend .k1 { background: #E69F00; } .legend .k2 { background: #009E73; }
 .legend .k3 { background: #CC79A7; } .legend .k4 { background: #56B4E9; } .legend .k5 { background: #D55E00; }
-.legend .k6 { background: #F0E442; } .legend .sweep-swatch { background: #d7d9dc; } .legend .loop-swatch { background: #e8eef7; } .legend .capacity-swatch { background: #c0392b; } .legend .peak-swatch { background: #1b1b1b; } .legend .hatched { background: repeating-linear-gradient(45deg, #fff 0 3px, #555 3px 4px); }
+.legend .k6 { background: #F0E442; } .legend .sweep-swatch { background: #d7d9dc; } .legend .loop-swatch { background: #e8eef7; } .legend .outline-swatch { background: #fff; border: 2px solid #1b1b1b; } .legend .capacity-swatch { background: #c0392b; } .legend .peak-swatch { background: #1b1b1b; } .legend .hatched { background: repeating-linear-gradient(45deg, #fff 0 3px, #555 3px 4px); }
 .listing { background: var(--panel); border: 1px solid var(--rule); padding: 6px 0; overflow-x: auto; }
 .listing div { white-space: pre; padding: 0 10px; }
 .listing div:target, .listing div.marked { background: #fff3c4; }

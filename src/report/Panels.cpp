@@ -106,8 +106,8 @@ Svg Panels::draw(const std::string& title) const {
     svg.endGroup();
   }
   auto [x, y] = origin(0);
-  svg.text(x + pw / 2, y + ph + 13, "columns: " + axisNames_[n - 1], "axis", Svg::Anchor::Middle);
-  svg.verticalText(x - 8, y + ph / 2, "rows: " + axisNames_[n - 2], "axis");
+  svg.text(x + pw / 2, y + ph + 13, "columns (elements): " + axisNames_[n - 1], "axis", Svg::Anchor::Middle);
+  svg.verticalText(x - 8, y + ph / 2, "rows (elements): " + axisNames_[n - 2], "axis");
   return svg;
 }
 
