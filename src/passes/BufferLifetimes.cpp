@@ -16,7 +16,8 @@ int64_t aligned(int64_t bytes, int64_t alignment) {
   return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
 }
 
-void walk(const Block& b, const Liveness& live, std::map<int64_t, LiveBuffer>& buffers, MemoryUse& use) {
+void walk(const Block& b, const Liveness& live, bool listTiles, std::map<int64_t, LiveBuffer>& buffers,
+          MemoryUse& use) {
   for (const auto& op : b.ops()) {
     use.opPoints.push_back(live.enterOf(op.get()).index);
     if (op->kind() == OpKind::For)
@@ -30,19 +31,13 @@ void walk(const Block& b, const Liveness& live, std::map<int64_t, LiveBuffer>& b
       buf.start = std::min(buf.start, live.defOf(v).index);
       buf.end = std::max(buf.end, live.liveEnd(v));
       buf.bytes = std::max(buf.bytes, v->type().byteSize());
-      buf.tiles.push_back(v);
+      if (listTiles) buf.tiles.push_back(v);
     }
-    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, buffers, use);
+    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, listTiles, buffers, use);
   }
 }
 
-SpaceUse sweep(SpaceId space, const SpaceDesc& desc, const std::map<int64_t, LiveBuffer>& all) {
-  SpaceUse use{space, {}, {}, 0, 0, {}};
-  for (const auto& [id, b] : all)
-    if (b.first->type().space() == space) {
-      use.buffers.push_back(b);
-      use.buffers.back().alignedBytes = aligned(b.bytes, desc.alignment);
-    }
+void sweep(SpaceUse& use) {
   for (size_t i = 0; i < use.buffers.size(); ++i) {
     use.events.push_back({use.buffers[i].start, true, i, 0});
     use.events.push_back({use.buffers[i].end, false, i, 0});
@@ -64,27 +59,33 @@ SpaceUse sweep(SpaceId space, const SpaceDesc& desc, const std::map<int64_t, Liv
     }
     ev.liveAfter = live;
   }
-  if (use.peakBytes == 0) return use;
+  if (use.peakBytes == 0) return;
   // The buffers open at the peak: opened up to it and not closed by then.
   std::vector<char> closed(use.buffers.size(), 0);
   for (size_t e = 0; e <= peakEvent; ++e)
     if (!use.events[e].opens) closed[use.events[e].buffer] = 1;
   for (size_t e = 0; e <= peakEvent; ++e)
     if (use.events[e].opens && !closed[use.events[e].buffer]) use.liveAtPeak.push_back(use.events[e].buffer);
-  return use;
 }
 
 }  // namespace
 
-MemoryUse memoryUse(const Function& f) {
+MemoryUse memoryUse(const Function& f, bool listTiles) {
   Liveness live(f);
   std::map<int64_t, LiveBuffer> buffers;  // by id: deterministic
   MemoryUse use;
-  walk(f.body(), live, buffers, use);
+  walk(f.body(), live, listTiles, buffers, use);
   use.lastPoint = live.lastPoint();
   const TargetModel& model = f.module().target();
-  for (size_t s = 1; s < model.spaces.size(); ++s)
-    use.spaces.push_back(sweep(SpaceId(s), model.spaces[s], buffers));
+  for (size_t s = 1; s < model.spaces.size(); ++s) use.spaces.push_back({SpaceId(s), {}, {}, 0, 0, {}});
+  for (auto& [id, b] : buffers) {  // moved, in id order, to their spaces
+    const size_t s = b.first->type().space();
+    if (s == 0 || s >= model.spaces.size()) continue;
+    b.alignedBytes = aligned(b.bytes, model.spaces[s].alignment);
+    use.spaces[s - 1].buffers.push_back(std::move(b));
+  }
+  buffers.clear();
+  for (SpaceUse& space : use.spaces) sweep(space);
   return use;
 }
 

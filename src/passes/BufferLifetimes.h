@@ -20,7 +20,7 @@ struct LiveBuffer {
   int64_t bytes;              // the largest tile's bytes
   int64_t alignedBytes;       // rounded up to the space's alignment; saturates at INT64_MAX
   const ir::Value* first;     // the tile that names it
-  std::vector<const ir::Value*> tiles;  // every tile in it, in program order
+  std::vector<const ir::Value*> tiles;  // with `listTiles`: every tile in it, in program order
 };
 
 struct SpaceUse {
@@ -52,6 +52,7 @@ struct MemoryUse {
 };
 
 // Requires the `buffers` attributes of assign-buffers; tiles without one are not counted.
-MemoryUse memoryUse(const ir::Function& f);
+// `listTiles` fills LiveBuffer::tiles (a vector per buffer, which the check does not need).
+MemoryUse memoryUse(const ir::Function& f, bool listTiles = false);
 
 }  // namespace tilec::passes

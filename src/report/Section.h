@@ -15,7 +15,7 @@ namespace tilec::report {
 
 class KernelView {
  public:
-  explicit KernelView(const ir::Function& f) : f_(f), names_(f), memory_(passes::memoryUse(f)) {}
+  explicit KernelView(const ir::Function& f) : f_(f), names_(f), memory_(passes::memoryUse(f, /*listTiles=*/true)) {}
   const ir::Function& function() const { return f_; }
   const passes::MemoryUse& memory() const { return memory_; }
   // "%acc_2", as --emit-ir prints it.
