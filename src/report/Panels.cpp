@@ -67,7 +67,7 @@ Svg Panels::draw(const std::string& title) const {
   const double downs = std::ceil(double(panels.size()) / across);
   const double cellW = pw + kGap, cellH = ph + kGap + 14;
   // Wide enough for the title too (about 7.5 units per character of the title's font).
-  Svg svg(std::max({kMargin + across * cellW + 10, 260.0, 8 + 7.5 * double(title.size())}), 30 + downs * cellH + 34, title);
+  Svg svg(std::max({kMargin + across * cellW + 10, 260.0, 8 + 7.5 * double(title.size())}), 30 + downs * cellH + 48, title);
   svg.text(4, 16, title, "title");
   auto origin = [&](size_t p) {
     return std::make_pair(kMargin + std::fmod(double(p), across) * cellW, 30 + 14 + std::floor(double(p) / across) * cellH);
@@ -107,7 +107,11 @@ Svg Panels::draw(const std::string& title) const {
   }
   auto [x, y] = origin(0);
   svg.text(x + pw / 2, y + ph + 13, "columns (elements): " + axisNames_[n - 1], "axis", Svg::Anchor::Middle);
-  svg.verticalText(x - 8, y + ph / 2, "rows (elements): " + axisNames_[n - 2], "axis");
+  // The rows' caption runs along the panel's side when it fits there (about 6 units a
+  // character), else under the columns' caption.
+  const std::string rowsCaption = "rows (elements): " + axisNames_[n - 2];
+  if (6.0 * double(rowsCaption.size()) <= ph + 16) svg.verticalText(x - 8, y + ph / 2, rowsCaption, "axis");
+  else svg.text(x + pw / 2, y + ph + 27, rowsCaption, "axis", Svg::Anchor::Middle);
   return svg;
 }
 
