@@ -440,7 +440,8 @@ bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
                         "', which the pipeline did not produce");
   if (opts_.emit == EmitKind::Report) {
     stage_ = "writing the report";
-    report::writeReport({m, diags_, opts_.target->name, passLog_->records(), opts_.target->reportSections}, os);
+    report::writeReport(
+        {m, diags_, opts_.target->name, passLog_->records(), opts_.target->reportSections, opts_.targetFlags}, os);
     return true;
   }
   stage_ = "emitting " + std::string(format.name);

@@ -116,7 +116,7 @@ void writeReport(const ReportInputs& in, OutputBuffer& out) {
   for (const auto& f : in.module.functions()) kernels += (kernels.empty() ? "" : ", ") + f->name();
   Page page((kernels.empty() ? std::string("no kernel") : kernels) + " for " + in.targetName, out);
   for (const auto& f : in.module.functions()) {
-    const KernelView kernel(*f);
+    const KernelView kernel(*f, in.flags);
     writeMemorySection(kernel, page);
     writeAccessSection(kernel, page);
     writeAccumulatorSection(kernel, page);

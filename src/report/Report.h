@@ -6,6 +6,7 @@
 // Size: linear in the ops, plus per chart the buffers times the events that move them.
 #pragma once
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ struct ReportInputs {
   std::string targetName;
   std::vector<PassRecord> passes;
   std::vector<TargetSection> targetSections;
+  std::map<std::string, bool> flags = {};  // the target flags of the compile
 };
 
 void writeReport(const ReportInputs& in, OutputBuffer& out);

@@ -2,6 +2,7 @@
 // its values, and the page to write into. Target-neutral sections live in src/report; a
 // target adds its own (AIE transfers, Linx regions) through TargetDesc::reportSections.
 #pragma once
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -15,8 +16,15 @@ namespace tilec::report {
 
 class KernelView {
  public:
-  explicit KernelView(const ir::Function& f) : f_(f), names_(f), memory_(passes::memoryUse(f, /*listTiles=*/true)) {}
+  // `flags`: the target's flags the compile ran with (tilec --target-flag), which a
+  // target's section reads where the output depends on them.
+  KernelView(const ir::Function& f, const std::map<std::string, bool>& flags)
+      : f_(f), flags_(flags), names_(f), memory_(passes::memoryUse(f, /*listTiles=*/true)) {}
   const ir::Function& function() const { return f_; }
+  bool flag(const std::string& name) const {
+    auto it = flags_.find(name);
+    return it != flags_.end() && it->second;
+  }
   const passes::MemoryUse& memory() const { return memory_; }
   // "%acc_2", as --emit-ir prints it.
   std::string name(const ir::Value* v) const { return "%" + names_(v); }
@@ -27,6 +35,7 @@ class KernelView {
 
  private:
   const ir::Function& f_;
+  const std::map<std::string, bool>& flags_;
   ir::ValueNames names_;
   passes::MemoryUse memory_;
 };

@@ -122,8 +122,7 @@ class BlockWriter {
     w.last = phase == RegionPhase::Last || phase == RegionPhase::InitLast;
     w.regSrc = registerOf(insert, b);
     w.uimm11 = int(*insert.attr<int64_t>("imm"));
-    const int writer = sizeCodeOf(insert.operand(1)->type());
-    w.field5 = rev_ == AssembleRev::B ? writer : w.init ? sizeCodeOf(insert.result()->type()) : 0;
+    w.field5 = assembleSizeField(insert, rev_);
     return w;
   }
 

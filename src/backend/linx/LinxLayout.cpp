@@ -105,6 +105,13 @@ int sizeCodeOf(const ir::Type& t) {
   return capacityCode(storageBytes(t, why).value_or(0));
 }
 
+int assembleSizeField(const ir::Op& insert, AssembleRev rev) {
+  if (rev == AssembleRev::B) return sizeCodeOf(insert.operand(1)->type());
+  const ir::RegionPhase phase = *insert.attr<ir::RegionPhase>("phase");
+  const bool init = phase == ir::RegionPhase::Init || phase == ir::RegionPhase::InitLast;
+  return init ? sizeCodeOf(insert.result()->type()) : 0;
+}
+
 std::string splitHint(const TileLayout& l) {
   const std::string name = layoutText(l);
   if (l.cells == CubeCells::N8)

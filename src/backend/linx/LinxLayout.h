@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/linx/LinxWords.h"
+#include "ir/IR.h"
 #include "ir/Type.h"
 
 namespace tilec::linx {
@@ -31,6 +33,9 @@ int capacityCode(int64_t bytes);
 // The SizeCode of a tile's allocation (the parent of an array is exactly its slots): what
 // the encoder writes and the report labels.
 int sizeCodeOf(const ir::Type& t);
+// Field 5 of the B.ASSEMBLE word of a region.insert: the writer's SizeCode (revision B), or
+// the parent's on INIT and 0 after it (revision A).
+int assembleSizeField(const ir::Op& insert, AssembleRev rev);
 
 // The byte offset of element (r, c) in a tile of `t`'s type; requires storageBytes(t).
 int64_t byteOffset(const ir::Type& t, int64_t r, int64_t c);

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "backend/linx/LinxLayout.h"
+#include "backend/linx/LinxTargets.h"
 #include "backend/linx/LinxWords.h"
 #include "passes/PassUtils.h"
 
@@ -140,9 +141,10 @@ SlotWord wordOf(const report::KernelView& kernel, const Slot& s) {
   const int64_t* imm = s.op->attr<int64_t>("imm");
   const int64_t* reg = s.op->attr<int64_t>("reg");
   const char* regName = reg ? gprName(int(*reg)) : "zero";
+  const AssembleRev rev = kernel.flag(kAssembleRevA) ? AssembleRev::A : AssembleRev::B;
   return {kernel.exprs(indexOf(s)), offset ? kernel.expr(*offset) : "not assigned",
           imm ? std::to_string(*imm) : "not assigned", regName ? regName : std::to_string(*reg),
-          sizeCodeOf(slotType(s))};
+          isRead(s) ? sizeCodeOf(slotType(s)) : assembleSizeField(*s.op, rev)};
 }
 
 std::string sizeCodeText(int code) {
@@ -450,8 +452,8 @@ bool writeRegionsSection(const report::KernelView& kernel, Page& page) {
       "partition view (B.SUBVIEW), a dotted outline over every place it may take when its index varies at run "
       "time. The strip under each drawing is the same CELLs in storage order. A slot's offset is in CELLs "
       "of the parent (the constant part in the word's immediate, the rest in RegSrc); its SizeCode is the one the "
-      "encoder writes: the view's for B.SUBVIEW, the writer's (field 5) for B.ASSEMBLE. With "
-      "<code>--target-flag assemble-rev-a=true</code> field 5 is instead the parent's SizeCode on INIT and 0 after it.");
+      "encoder writes: the view's for B.SUBVIEW; for B.ASSEMBLE its field 5, the writer's, or with "
+      "<code>--target-flag assemble-rev-a=true</code> the parent's on INIT and 0 after it.");
   for (const Parent& parent : parents) writeParent(kernel, parent, page);
   return true;
 }
