@@ -158,11 +158,16 @@ std::vector<Expr> accessWindow(const ir::Op& op) {
   const bool store = op.kind() == ir::OpKind::Store;
   const ir::Type& tile = store ? op.operand(0)->type() : op.result()->type();
   const ir::Type& tensor = op.operand(store ? 1 : 0)->type();
-  if (store) {
-    StoreWindow w = storeWindow(tile.valid(), tensor.dims(), *op.attr<std::vector<Expr>>("offsets"));
+  const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+  if (store && offsets) {
+    StoreWindow w = storeWindow(tile.valid(), tensor.dims(), *offsets);
     if (w.failure == StoreWindow::Failure::None) return w.window;
   }
-  std::vector<Expr> window(tensor.rank() - std::min(tensor.rank(), tile.rank()), Expr::constant(1));
+  return paddedWindow(tile, std::max(tensor.rank(), tile.rank()));
+}
+
+std::vector<Expr> paddedWindow(const ir::Type& tile, size_t rank) {
+  std::vector<Expr> window(rank - tile.rank(), Expr::constant(1));
   window.insert(window.end(), tile.valid().begin(), tile.valid().end());
   return window;
 }

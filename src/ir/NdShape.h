@@ -52,6 +52,10 @@ StoreWindow storeWindow(const std::vector<ir::Expr>& valid, const std::vector<ir
 // position (set_valid_shape, reshape, assemble offsets) need this of their N-D tiles.
 bool packedIsPhysical(const ir::Type& tile);
 
+// A tile's valid extents padded with leading 1s to `rank` (>= the tile's rank): the box a
+// load or store moves when it names none.
+std::vector<ir::Expr> paddedWindow(const ir::Type& tile, size_t rank);
+
 // The box of its tensor a tile.load or tile.store moves (tensor rank): the `window`
 // attribute, or the tile's valid extents padded with leading 1s, except that a store's
 // 2-D rows may run on into outer axes as storeWindow() finds them.

@@ -340,13 +340,6 @@ class Rules {
     return std::nullopt;
   }
 
-  // Tile valid extents padded with leading 1s to `rank`.
-  static std::vector<Expr> paddedWindow(const Type& tile, size_t rank) {
-    std::vector<Expr> w(rank - tile.rank(), Expr::constant(1));
-    w.insert(w.end(), tile.valid().begin(), tile.valid().end());
-    return w;
-  }
-
   // Shared by load and store: the tile <-> tensor window rules.
   std::optional<OpError> checkTransfer(const Type& tile, unsigned tensorIndex, int tileOperand) const {
     const Type& tensor = operand(tensorIndex);
@@ -372,7 +365,7 @@ class Rules {
       return checkInside(*offsets, *window, tensor.dims(), "window", "tensor", int(tensorIndex));
     }
     if (in_.kind == OpKind::Load)
-      return checkInside(*offsets, paddedWindow(tile, tensor.rank()), tensor.dims(), "window",
+      return checkInside(*offsets, nd::paddedWindow(tile, tensor.rank()), tensor.dims(), "window",
                          "tensor", int(tensorIndex));
     // A 2-D tile's rows may run on into outer axes ([6, 8] into [2, 3, 8]); storeWindow
     // finds the box it writes, or says why there is none.

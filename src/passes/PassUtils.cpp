@@ -36,6 +36,15 @@ std::vector<Op*> preorder(Function& f) {
 
 bool isTile(const Value* v) { return v && v->type().isTile(); }
 
+int64_t countOps(const Block& b) {
+  int64_t n = 0;
+  for (const auto& op : b.ops()) {
+    ++n;
+    for (unsigned i = 0; i < op->numRegions(); ++i) n += countOps(op->body(i));
+  }
+  return n;
+}
+
 ValueUnionFind::Entry& ValueUnionFind::entry(Value* v) {
   if (Entry* e = entries_.find(v)) return *e;
   return entries_[v] = Entry{v, 1};

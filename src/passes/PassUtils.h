@@ -16,6 +16,8 @@ namespace tilec::passes {
 std::vector<ir::Op*> preorder(ir::Function& f);
 
 bool isTile(const ir::Value* v);
+// The ops in `b`, nested ones included.
+int64_t countOps(const ir::Block& b);
 // Zero-copy tile views: the result is the operand's memory seen with another type.
 // mat, left, right, acc, bias and scaling belong to the cube core; vec to the vector core.
 

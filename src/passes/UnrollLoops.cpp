@@ -21,15 +21,6 @@ struct TripCount {
   int64_t lb = 0, step = 1, trips = 0;
 };
 
-int64_t countOps(const Block& b) {
-  int64_t n = 0;
-  for (const auto& op : b.ops()) {
-    ++n;
-    for (unsigned i = 0; i < op->numRegions(); ++i) n += countOps(op->body(i));
-  }
-  return n;
-}
-
 // Every mention of `v` inside the attributes and types of `op` and its nested ops is `e`.
 void bindInExprs(Op& op, const Value* v, const Expr& e) {
   auto subst = [&](const Expr& x) { return x.substitute([&](const Value* w) { return w == v ? e : Expr(); }); };
@@ -58,14 +49,14 @@ class UnrollLoops final : public Pass {
   bool run(Module& m, PassContext& ctx) override {
     passes::ErrorWatch errors(ctx.diags);
     for (auto& f : m.functions()) {
-      int64_t ops = countOps(f->body());
+      int64_t ops = passes::countOps(f->body());
       // Post-order: an inner loop is unrolled before the loop that contains it is copied.
       std::vector<Op*> loops;
       collect(f->body(), loops);
       for (Op* loop : loops) {
         std::optional<TripCount> trip = tripCount(*loop, ctx.diags);
         if (!trip) continue;
-        const int64_t body = countOps(loop->body());  // the yield's place goes to an arith.index
+        const int64_t body = passes::countOps(loop->body());  // the yield's place goes to an arith.index
         if (trip->trips > (ctx.limits.maxOps - ops) / body) {
           tooLarge(*loop, *f, *trip, body, ops, ctx);
           return false;

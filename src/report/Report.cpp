@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "passes/PassUtils.h"
+
 namespace tilec::report {
 
 std::string KernelView::expr(const ir::Expr& e) const {
@@ -17,19 +19,6 @@ std::string KernelView::exprs(const std::vector<ir::Expr>& list) const {
 
 std::string KernelView::anchor(std::string_view what) const { return f_.name() + "-" + std::string(what); }
 
-namespace {
-
-size_t countOps(const ir::Block& b) {
-  size_t n = 0;
-  for (const auto& op : b.ops()) {
-    ++n;
-    for (unsigned r = 0; r < op->numRegions(); ++r) n += countOps(op->body(r));
-  }
-  return n;
-}
-
-}  // namespace
-
 void PassLog::runBeforePass(const Pass&, const ir::Module&) {
   if (timed_) start_ = std::chrono::steady_clock::now();
 }
@@ -37,7 +26,7 @@ void PassLog::runBeforePass(const Pass&, const ir::Module&) {
 void PassLog::runAfterPass(const Pass& pass, const ir::Module& m) {
   PassRecord r{pass.info().arg, 0, -1};
   if (timed_) r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  for (const auto& f : m.functions()) r.opsAfter += countOps(f->body());
+  for (const auto& f : m.functions()) r.opsAfter += size_t(passes::countOps(f->body()));
   records_.push_back(r);
 }
 

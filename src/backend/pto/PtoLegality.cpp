@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "backend/pto/PtoOps.h"
+#include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -247,17 +248,7 @@ class FunctionLegality {
     }
   }
 
-  // The partition window of a load or store: the `window` attribute, or the
-  // tile's valid extents padded with leading 1s to the tensor rank.
-  std::vector<Expr> windowOf(const Op& op, const Type& tile, const Type& tensor) const {
-    if (const auto* w = op.attr<std::vector<Expr>>("window")) return *w;
-    std::vector<Expr> sizes(tensor.rank() - std::min(tensor.rank(), tile.rank()),
-                            Expr::constant(1));
-    sizes.insert(sizes.end(), tile.valid().begin(), tile.valid().end());
-    return sizes;
-  }
-
-  void checkTensorAccess(const Op& op, const Value* tile, const Value* tensor) {
+  void checkTensorAccess(const Op& op, const Value* tensor) {
     const Type& tt = tensor->type();
     if (tt.rank() < 1 || tt.rank() > 5) {
       report(Diag::PtoTensorRank, op,
@@ -266,7 +257,7 @@ class FunctionLegality {
       return;
     }
     const auto* offsets = op.attr<std::vector<Expr>>("offsets");
-    std::vector<Expr> sizes = windowOf(op, tile->type(), tt);
+    std::vector<Expr> sizes = nd::accessWindow(op);
     if (!offsets || offsets->size() != tt.rank() || sizes.size() != tt.rank()) return;
     for (size_t i = 0; i < tt.rank(); ++i) {
       std::optional<int64_t> dim = tt.dims()[i].asConst();
@@ -314,7 +305,7 @@ class FunctionLegality {
              "tile.load can fill only vec or mat tiles but " + describe(tile) + " is in " +
                  spaceName(s) + "; load into mat and move it with tile.move");
     checkGmDType(op, tile, "tile.load");
-    checkTensorAccess(op, tile, op.operand(0));
+    checkTensorAccess(op, op.operand(0));
   }
 
   void checkGmDType(const Op& op, const Value* tile, const char* what) {
@@ -341,7 +332,7 @@ class FunctionLegality {
     if (s == Space::Acc) checkAccStore(op, tile, tensor);
     else checkGmDType(op, tile, "tile.store");
     checkStoreCount(op, tile);
-    checkTensorAccess(op, tile, tensor);
+    checkTensorAccess(op, tensor);
   }
 
   void checkAccStore(const Op& op, const Value* tile, const Value* tensor) {
