@@ -140,11 +140,16 @@ Type Type::scalar(DType d) {
   return t;
 }
 
+const Type::Extents& Type::noExtents() {
+  static const Extents kNone;
+  return kNone;
+}
+
 Type Type::tensor(DType d, std::vector<Expr> dims) {
   Type t;
   t.kind_ = TypeKind::Tensor;
   t.dtype_ = d;
-  t.dims_ = std::move(dims);
+  t.setExtents({std::move(dims), {}, {}});
   return t;
 }
 
@@ -153,18 +158,25 @@ Type Type::tile(DType d, std::vector<int64_t> shape, std::vector<Expr> valid, Sp
   Type t;
   t.kind_ = TypeKind::Tile;
   t.dtype_ = d;
-  t.valid_ = valid.empty() ? constExprs(shape) : std::move(valid);
-  t.shape_ = std::move(shape);
   assert(space == kNoSpace || model);  // the model defines the space
   t.space_ = space;
   t.model_ = model;
-  t.layout_ = layout ? *layout : defaultLayout(space, t.shape_, model);
+  t.layout_ = layout ? *layout : defaultLayout(space, shape, model);
+  std::vector<Expr> fullValid = valid.empty() ? constExprs(shape) : std::move(valid);
+  t.setExtents({{}, std::move(shape), std::move(fullValid)});
   return t;
 }
 
 const char* Type::spaceName() const { return model_ ? model_->spaceName(space_) : "none"; }
 
-bool Type::hasFullValid() const { return sameExprs(valid_, constExprs(shape_)); }
+bool Type::hasFullValid() const {
+  const std::vector<int64_t>& s = shape();
+  const std::vector<Expr>& v = valid();
+  if (s.size() != v.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (v[i].asConst() != s[i]) return false;
+  return true;
+}
 
 namespace {
 // Sizes saturate: a tile of INT64_MAX bytes is as impossible as a larger one, and
@@ -177,7 +189,7 @@ int64_t saturatingMul(int64_t a, int64_t b) {
 
 int64_t Type::elementCount() const {
   int64_t n = 1;
-  for (int64_t d : shape_) n = saturatingMul(n, d);
+  for (int64_t d : shape()) n = saturatingMul(n, d);
   return n;
 }
 
@@ -191,14 +203,14 @@ Type Type::withDType(DType d) const {
 
 Type Type::withShape(std::vector<int64_t> shape, std::vector<Expr> valid) const {
   Type t = *this;
-  t.valid_ = valid.empty() ? constExprs(shape) : std::move(valid);
-  t.shape_ = std::move(shape);
+  std::vector<Expr> fullValid = valid.empty() ? constExprs(shape) : std::move(valid);
+  t.setExtents({dims(), std::move(shape), std::move(fullValid)});
   return t;
 }
 
 Type Type::withValid(std::vector<Expr> valid) const {
   Type t = *this;
-  t.valid_ = std::move(valid);
+  t.setExtents({dims(), shape(), std::move(valid)});
   return t;
 }
 
@@ -206,22 +218,25 @@ Type Type::withSpace(SpaceId m, const TargetModel& model) const {
   Type t = *this;
   t.space_ = m;
   t.model_ = &model;
-  t.layout_ = defaultLayout(m, shape_, &model);
+  t.layout_ = defaultLayout(m, shape(), &model);
   return t;
 }
 
 Type Type::mapExprs(const std::function<Expr(const Expr&)>& f) const {
+  if (!extents_) return *this;
+  Extents mapped = *extents_;
+  for (Expr& e : mapped.dims) e = f(e);
+  for (Expr& e : mapped.valid) e = f(e);
   Type t = *this;
-  for (Expr& e : t.dims_) e = f(e);
-  for (Expr& e : t.valid_) e = f(e);
+  t.setExtents(std::move(mapped));
   return t;
 }
 
-bool Type::hasDefaultLayout() const { return layout_ == defaultLayout(space_, shape_, model_); }
+bool Type::hasDefaultLayout() const { return layout_ == defaultLayout(space_, shape(), model_); }
 
 Type Type::reshapedTo(std::vector<int64_t> shape, std::vector<Expr> valid) const {
   Type r = withShape(std::move(shape), std::move(valid));
-  return hasDefaultLayout() ? r.withLayout(defaultLayout(r.space_, r.shape_, model_)) : r;
+  return hasDefaultLayout() ? r.withLayout(defaultLayout(r.space_, r.shape(), model_)) : r;
 }
 
 Type Type::withLayout(TileLayout l) const {
@@ -238,10 +253,10 @@ bool Type::operator==(const Type& o) const {
     case TypeKind::Scalar:
       return dtype_ == o.dtype_;
     case TypeKind::Tensor:
-      return dtype_ == o.dtype_ && sameExprs(dims_, o.dims_);
+      return dtype_ == o.dtype_ && (extents_ == o.extents_ || sameExprs(dims(), o.dims()));
     case TypeKind::Tile:
-      return dtype_ == o.dtype_ && shape_ == o.shape_ && sameExprs(valid_, o.valid_) &&
-             space_ == o.space_ && layout_ == o.layout_;
+      return dtype_ == o.dtype_ && space_ == o.space_ && layout_ == o.layout_ &&
+             (extents_ == o.extents_ || (shape() == o.shape() && sameExprs(valid(), o.valid())));
   }
   return false;
 }
@@ -253,14 +268,14 @@ std::string Type::str(const std::function<std::string(const Value*)>& name) cons
     case TypeKind::Scalar:
       return dtypeName(dtype_);
     case TypeKind::Tensor:
-      return std::string("tensor<") + dtypeName(dtype_) + ", " + joinExprs(dims_, name) + ">";
+      return std::string("tensor<") + dtypeName(dtype_) + ", " + joinExprs(dims(), name) + ">";
     case TypeKind::Tile: {
-      std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + joinInts(shape_);
-      if (!hasFullValid()) s += ", valid=" + joinExprs(valid_, name);
+      std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + joinInts(shape());
+      if (!hasFullValid()) s += ", valid=" + joinExprs(valid(), name);
       if (space_ != kNoSpace) s += std::string(", ") + spaceName();
       if (layout_.cells != CubeCells::None)
         s += std::string(", layout=") + layoutName(layout_);
-      else if (layout_ != defaultLayout(space_, shape_, model_))
+      else if (layout_ != defaultLayout(space_, shape(), model_))
         s += std::string(", layout=") + blayoutName(layout_.blayout) + "/" +
              slayoutName(layout_.slayout) + "/" + std::to_string(layout_.fractal) + "/pad" +
              std::to_string(int(layout_.pad));

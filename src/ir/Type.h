@@ -4,6 +4,7 @@
 // channels); each kind keeps its payload in Type and prints/parses in Printer/Parser.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,16 +97,16 @@ class Type {
 
   DType dtype() const { return dtype_; }
   // Tensor
-  const std::vector<Expr>& dims() const { return dims_; }
+  const std::vector<Expr>& dims() const { return extents().dims; }
   // Tile
-  const std::vector<int64_t>& shape() const { return shape_; }
-  const std::vector<Expr>& valid() const { return valid_; }
+  const std::vector<int64_t>& shape() const { return extents().shape; }
+  const std::vector<Expr>& valid() const { return extents().valid; }
   SpaceId space() const { return space_; }
   const char* spaceName() const;  // "none" for an unplaced tile
   const TileLayout& layout() const { return layout_; }
   const TargetModel* model() const { return model_; }  // null for an unplaced tile
   bool hasDefaultLayout() const;
-  size_t rank() const { return isTensor() ? dims_.size() : shape_.size(); }
+  size_t rank() const { return isTensor() ? dims().size() : shape().size(); }
   bool hasFullValid() const;     // valid == shape
   int64_t elementCount() const;  // product of the physical shape; both saturate at INT64_MAX
   int64_t byteSize() const;
@@ -114,7 +115,7 @@ class Type {
   Type withDType(DType d) const;
   Type withShape(std::vector<int64_t> shape, std::vector<Expr> valid) const;
   Type withValid(std::vector<Expr> valid) const;
-  Type withFullValid() const { return withShape(shape_, {}); }
+  Type withFullValid() const { return withShape(shape(), {}); }
   Type withSpace(SpaceId m, const TargetModel& model) const;  // resets layout to the default
   Type withLayout(TileLayout l) const;
   // withShape for a derived tile: a default layout stays the default of the new shape
@@ -132,14 +133,24 @@ class Type {
   std::string str(const std::function<std::string(const Value*)>& name) const;
 
  private:
+  // The sizes of a tensor or tile, immutable and shared: a type is copied onto every
+  // value, and the values of a large kernel have few distinct shapes, so a copy costs a
+  // pointer, not three vectors.
+  struct Extents {
+    std::vector<Expr> dims;      // tensor
+    std::vector<int64_t> shape;  // tile
+    std::vector<Expr> valid;     // tile
+  };
+  const Extents& extents() const { return extents_ ? *extents_ : noExtents(); }
+  static const Extents& noExtents();
+  void setExtents(Extents e) { extents_ = std::make_shared<const Extents>(std::move(e)); }
+
   TypeKind kind_ = TypeKind::None;
   DType dtype_ = DType::F32;
-  std::vector<Expr> dims_;
-  std::vector<int64_t> shape_;
-  std::vector<Expr> valid_;
   SpaceId space_ = kNoSpace;
-  const TargetModel* model_ = nullptr;  // defines space_ and the default layout
   TileLayout layout_;
+  const TargetModel* model_ = nullptr;  // defines space_ and the default layout
+  std::shared_ptr<const Extents> extents_;  // null: no sizes (scalars, none)
 };
 
 }  // namespace tilec::ir

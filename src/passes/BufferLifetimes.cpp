@@ -1,7 +1,6 @@
 #include "passes/BufferLifetimes.h"
 
 #include <algorithm>
-#include <map>
 
 #include "passes/Liveness.h"
 #include "passes/PassUtils.h"
@@ -16,28 +15,41 @@ int64_t aligned(int64_t bytes, int64_t alignment) {
   return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
 }
 
-void walk(const Block& b, const Liveness& live, bool listTiles, std::map<int64_t, LiveBuffer>& buffers,
-          MemoryUse& use) {
+// The buffer id of each tile result of `op` that has one.
+template <class F> void forEachBufferedTile(const Op& op, F f) {
+  const auto* ids = op.attr<std::vector<int64_t>>("buffers");
+  for (unsigned i = 0; ids && i < ids->size() && i < op.numResults(); ++i)
+    if ((*ids)[i] >= 0 && isTile(op.result(i))) f(op.result(i), (*ids)[i]);
+}
+
+void collectIds(const Block& b, std::vector<int64_t>& ids) {
+  for (const auto& op : b.ops()) {
+    forEachBufferedTile(*op, [&](const Value*, int64_t id) { ids.push_back(id); });
+    for (unsigned r = 0; r < op->numRegions(); ++r) collectIds(op->body(r), ids);
+  }
+}
+
+// `buffers` holds one entry per id in `ids` (sorted), in the same order.
+void walk(const Block& b, const Liveness& live, bool listTiles, const std::vector<int64_t>& ids,
+          std::vector<LiveBuffer>& buffers, MemoryUse& use) {
   for (const auto& op : b.ops()) {
     use.opPoints.push_back(live.enterOf(op.get()).index);
     if (op->kind() == OpKind::For)
       use.loops.push_back({op.get(), live.enterOf(op.get()).index, live.exitOf(op.get()).index});
-    const auto* ids = op->attr<std::vector<int64_t>>("buffers");
-    for (unsigned i = 0; ids && i < ids->size() && i < op->numResults(); ++i) {
-      Value* v = op->result(i);
-      if ((*ids)[i] < 0 || !isTile(v)) continue;
-      auto [it, fresh] = buffers.try_emplace((*ids)[i], LiveBuffer{(*ids)[i], INT32_MAX, 0, 0, 0, v, {}});
-      LiveBuffer& buf = it->second;
+    forEachBufferedTile(*op, [&](Value* v, int64_t id) {
+      LiveBuffer& buf = buffers[size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin())];
+      if (!buf.first) buf.first = v;
       buf.start = std::min(buf.start, live.defOf(v).index);
       buf.end = std::max(buf.end, live.liveEnd(v));
       buf.bytes = std::max(buf.bytes, v->type().byteSize());
       if (listTiles) buf.tiles.push_back(v);
-    }
-    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, listTiles, buffers, use);
+    });
+    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, listTiles, ids, buffers, use);
   }
 }
 
 void sweep(SpaceUse& use) {
+  use.events.reserve(2 * use.buffers.size());
   for (size_t i = 0; i < use.buffers.size(); ++i) {
     use.events.push_back({use.buffers[i].start, true, i, 0});
     use.events.push_back({use.buffers[i].end, false, i, 0});
@@ -72,19 +84,33 @@ void sweep(SpaceUse& use) {
 
 MemoryUse memoryUse(const Function& f, bool listTiles) {
   Liveness live(f);
-  std::map<int64_t, LiveBuffer> buffers;  // by id: deterministic
+  // Buffers in a vector in id order (deterministic), found by binary search on the ids.
+  std::vector<int64_t> ids;
+  collectIds(f.body(), ids);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<LiveBuffer> buffers(ids.size(), LiveBuffer{0, INT32_MAX, 0, 0, 0, nullptr, {}});
+  for (size_t i = 0; i < ids.size(); ++i) buffers[i].id = ids[i];
   MemoryUse use;
-  walk(f.body(), live, listTiles, buffers, use);
+  walk(f.body(), live, listTiles, ids, buffers, use);
   use.lastPoint = live.lastPoint();
   const TargetModel& model = f.module().target();
   for (size_t s = 1; s < model.spaces.size(); ++s) use.spaces.push_back({SpaceId(s), {}, {}, 0, 0, {}});
-  for (auto& [id, b] : buffers) {  // moved, in id order, to their spaces
+  auto spaceOf = [&](const LiveBuffer& b) -> SpaceUse* {
     const size_t s = b.first->type().space();
-    if (s == 0 || s >= model.spaces.size()) continue;
-    b.alignedBytes = aligned(b.bytes, model.spaces[s].alignment);
-    use.spaces[s - 1].buffers.push_back(std::move(b));
+    return s == 0 || s >= model.spaces.size() ? nullptr : &use.spaces[s - 1];
+  };
+  std::vector<size_t> counts(use.spaces.size() + 1, 0);
+  for (const LiveBuffer& b : buffers)
+    if (SpaceUse* space = spaceOf(b)) ++counts[space->space];
+  for (SpaceUse& space : use.spaces) space.buffers.reserve(counts[space.space]);
+  for (LiveBuffer& b : buffers) {  // moved, in id order, to their spaces
+    SpaceUse* space = spaceOf(b);
+    if (!space) continue;
+    b.alignedBytes = aligned(b.bytes, model.spaces[space->space].alignment);
+    space->buffers.push_back(std::move(b));
   }
-  buffers.clear();
+  buffers = {};
   for (SpaceUse& space : use.spaces) sweep(space);
   return use;
 }

@@ -5,7 +5,7 @@
 //
 // A buffer lives from the first definition of any of its tiles to the last point one of them
 // is needed (Liveness.h); its size is its largest tile rounded up to the space's alignment.
-// Linear in the ops plus a sort of the buffers' start and end points.
+// Linear in the ops plus sorts of the buffer ids and of the buffers' start and end points.
 #pragma once
 #include <cstdint>
 #include <vector>

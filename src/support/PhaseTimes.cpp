@@ -1,5 +1,6 @@
 #include "support/PhaseTimes.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -26,7 +27,7 @@ void PhaseTimes::add(const std::string& name, double ms) {
       return;
     }
   last_ = rows_.size();
-  rows_.push_back({name, ms, -1});
+  rows_.push_back({name, ms, -1, -1});
 }
 
 void PhaseTimes::notePeak(const std::string& name) {
@@ -34,6 +35,8 @@ void PhaseTimes::notePeak(const std::string& name) {
   struct rusage usage {};
   ::getrusage(RUSAGE_SELF, &usage);
   rows_[last_].peakKiB = usage.ru_maxrss;  // kilobytes on Linux
+  struct mallinfo2 heap = ::mallinfo2();
+  rows_[last_].heapKiB = static_cast<long>((heap.uordblks + heap.hblkhd) / 1024);
 }
 
 void PhaseTimes::print(std::ostream& os, const std::string& title) const {
@@ -45,22 +48,27 @@ void PhaseTimes::print(std::ostream& os, const std::string& title) const {
   }
   long peak = -1;
   for (const Row& row : rows_) peak = std::max(peak, row.peakKiB);
-  auto line = [&](const std::string& name, double ms, long peakKiB) {
+  auto mib = [](long kib, char (&text)[32]) {
+    if (kib >= 0) std::snprintf(text, sizeof text, "%.1f", double(kib) / 1024);
+    else std::snprintf(text, sizeof text, "-");
+  };
+  auto line = [&](const std::string& name, double ms, long peakKiB, long heapKiB) {
     double percent = total > 0 ? 100.0 * ms / total : 0.0;
-    char mib[32] = "-";
-    if (peakKiB >= 0) std::snprintf(mib, sizeof mib, "%.1f", double(peakKiB) / 1024);
+    char peakText[32], heapText[32];
+    mib(peakKiB, peakText);
+    mib(heapKiB, heapText);
     char buffer[256];
-    std::snprintf(buffer, sizeof buffer, "  %-*s %10.3f %7.1f%% %9s\n", static_cast<int>(width), name.c_str(), ms,
-                  percent, mib);
+    std::snprintf(buffer, sizeof buffer, "  %-*s %10.3f %7.1f%% %9s %9s\n", static_cast<int>(width), name.c_str(),
+                  ms, percent, peakText, heapText);
     os << buffer;
   };
   os << "===-- " << title << " --===\n";
   char header[256];
-  std::snprintf(header, sizeof header, "  %-*s %10s %8s %9s\n", static_cast<int>(width), "phase", "wall ms", "percent",
-                "peak MiB");
+  std::snprintf(header, sizeof header, "  %-*s %10s %8s %9s %9s\n", static_cast<int>(width), "phase", "wall ms",
+                "percent", "peak MiB", "heap MiB");
   os << header;
-  for (const Row& row : rows_) line(row.name, row.ms, row.peakKiB);
-  line("total", total, peak);
+  for (const Row& row : rows_) line(row.name, row.ms, row.peakKiB, row.heapKiB);
+  line("total", total, peak, -1);
   os.flush();
 }
 

@@ -16,11 +16,13 @@ class PhaseTimes {
   // Adds to the row `name`; rows keep the order in which they first appear, so phases
   // that run once per file (lex, parse, ast) sum over the input and its imports.
   void add(const std::string& name, double ms);
-  // Records the process's peak memory so far against row `name` (at the end of a phase
-  // that no other phase contains: reading it costs a system call).
+  // Records the process's peak memory so far, and the heap bytes in use now, against row
+  // `name` (at the end of a phase that no other phase contains: reading them costs a
+  // system call). The heap in use shows what a phase leaves behind; the peak, what it
+  // touched on the way.
   void notePeak(const std::string& name);
-  // "===-- title --===", a header, one row per phase with its share and the peak memory
-  // when it ended, then the total.
+  // "===-- title --===", a header, one row per phase with its share, the peak memory and
+  // the heap in use when it ended, then the total.
   void print(std::ostream& os, const std::string& title) const;
 
   // Adds empty rows for phases not seen yet, so interleaved phases still list in
@@ -36,6 +38,7 @@ class PhaseTimes {
     std::string name;
     double ms;
     long peakKiB;  // -1 when not recorded
+    long heapKiB;  // -1 when not recorded
   };
   std::vector<Row> rows_;
   size_t last_ = 0;  // the row add() found last

@@ -252,6 +252,40 @@ TEST_CASE("pto emitter: names are unique and derived from IR names") {
   CHECK(has(out, "    %y_pview_1 = pto.partition_view"));
 }
 
+TEST_CASE("pto emitter: buffer ids as the IR states them: sparse, huge, out of program order") {
+  // Written by hand, not by assign-buffers: the allocs of buffers 9 and 3, defined in both
+  // branches, go before the scf.if in ascending id order; ids need not be dense or small.
+  Harness h("func @k(%x: tensor<f32, [16, 64]> in, %y: tensor<f32, [16, 64]> out, %n: index) incore {\n"
+            "  %big = tile.load %x {buffers = [1000000000000], offsets = [0, 0]} : tile<f32, [16, 64], vec>\n"
+            "  %p, %q = scf.if %n == 0 -> (tile<f32, [16, 64], vec>, tile<f32, [16, 64], vec>) {\n"
+            "    %e = tile.exp %big {buffers = [9]} : tile<f32, [16, 64], vec>\n"
+            "    %l = tile.neg %big {buffers = [3]} : tile<f32, [16, 64], vec>\n"
+            "    scf.yield %e, %l\n"
+            "  } else {\n"
+            "    %f = tile.abs %big {buffers = [9]} : tile<f32, [16, 64], vec>\n"
+            "    %g = tile.sqrt %big {buffers = [3]} : tile<f32, [16, 64], vec>\n"
+            "    scf.yield %f, %g\n"
+            "  } {buffers = [9, 3]}\n"
+            "  %s = tile.add %p, %q {buffers = [-5]} : tile<f32, [16, 64], vec>\n"
+            "  tile.store %s, %y {offsets = [0, 0]}\n"
+            "}\n");
+  OutputBuffer missing;
+  CHECK_FALSE(pto::emitModule(*h.module, missing, h.diags));  // -5 is no id
+  CHECK(h.diagnostics() == tilec::testing::Lines{
+                               "12:3: E0524: tile.add result has no buffer id; run the PTO pass pipeline first"});
+  h.module->functions()[0]->body().ops().back()->operand(0)->definingOp()->setAttr("buffers", std::vector<int64_t>{4});
+  OutputBuffer os;
+  REQUIRE(pto::emitModule(*h.module, os, h.diags));
+  const std::string out = std::regex_replace(os.str(), std::regex(std::regex_replace(
+                              kVecF32_16x64, std::regex(R"([\[\]!<>.])"), R"(\$&)")), "T");
+  CHECK(has(out, "    %big = pto.alloc_tile : T\n    %x_pview = pto.partition_view"));
+  CHECK(has(out, "    %l = pto.alloc_tile : T\n    %e = pto.alloc_tile : T\n"));
+  CHECK(has(out, "scf.if %"));
+  CHECK(has(out, "      pto.texp ins(%big : T) outs(%e : T)\n      pto.tneg ins(%big : T) outs(%l : T)\n"));
+  CHECK(has(out, "      pto.tabs ins(%big : T) outs(%e : T)\n      pto.tsqrt ins(%big : T) outs(%l : T)\n"));
+  CHECK(has(out, "    %s = pto.alloc_tile : T\n    pto.tadd ins(%e, %l : T, T) outs(%s : T)\n"));
+}
+
 TEST_CASE("pto emitter: IR without buffer ids is rejected (E0524)") {
   Harness h("func @k(%x: tensor<f32, [16, 64]> in) incore {\n"
             "  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 64], vec>\n"

@@ -1,5 +1,7 @@
 #include "backend/pto/BufferPlan.h"
 
+#include <algorithm>
+
 #include "ir/OpDefs.h"
 
 namespace tilec::pto {
@@ -7,77 +9,115 @@ using namespace ir;
 
 namespace {
 
-std::optional<int64_t> sameExtent(const std::optional<int64_t>& a, const Expr& b) {
-  auto c = b.asConst();
-  return a && c && *a == *c ? a : std::nullopt;
+bool sameConstExtent(const Expr& a, const Expr& b) {
+  auto x = a.asConst(), y = b.asConst();
+  return x && y && *x == *y;
+}
+
+// The buffer id of each tile result of `op` (-1 when it has none), in result order.
+template <class F> void forEachTileResult(const Op& op, F f) {
+  const auto* ids = op.attr<std::vector<int64_t>>("buffers");
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (op.result(i)->type().isTile()) f(i, ids && i < ids->size() ? (*ids)[i] : -1);
 }
 
 }  // namespace
 
+TileBuf BufferInfo::type() const {
+  TileBuf t = tileBufOf(first->type());
+  if (!staticRows) t.validRows.reset();
+  if (!staticCols) t.validCols.reset();
+  return t;
+}
+
 bool BufferPlan::build(const Function& f) {
-  Path path;
-  scan(f.body(), path);
+  std::vector<int64_t> ids;
+  collectIds(f.body(), ids);
   if (missing_) return false;
-  for (const auto& [id, p] : placements_) anchored_[p.back().second].push_back(id);
-  placements_.clear();  // a path per buffer: the largest table here
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  buffers_.resize(ids.size());
+  Path path;
+  scan(f.body(), path, ids);
+  anchorAllocs();
   return true;
 }
 
-void BufferPlan::scan(const Block& b, Path& path) {
+// Every buffer id, and the first tile without one in the order scan() visits them.
+void BufferPlan::collectIds(const Block& b, std::vector<int64_t>& ids) {
+  for (const auto& op : b.ops()) {
+    for (unsigned r = 0; r < op->numRegions(); ++r) collectIds(op->body(r), ids);
+    forEachTileResult(*op, [&](unsigned i, int64_t id) {
+      if (id >= 0) ids.push_back(id);
+      else if (!missing_) missing_ = op->result(i);
+    });
+  }
+}
+
+void BufferPlan::scan(const Block& b, Path& path, const std::vector<int64_t>& ids) {
   for (const auto& owned : b.ops()) {
     const Op* op = owned.get();
     path.push_back({&b, op});
-    for (unsigned r = 0; r < op->numRegions(); ++r) scan(op->body(r), path);
-    const auto* ids = op->attr<std::vector<int64_t>>("buffers");
-    bool merge = op->kind() == OpKind::For || op->kind() == OpKind::If;
-    for (unsigned i = 0; i < op->numResults(); ++i) {
+    for (unsigned r = 0; r < op->numRegions(); ++r) scan(op->body(r), path, ids);
+    const bool merge = op->kind() == OpKind::For || op->kind() == OpKind::If;
+    forEachTileResult(*op, [&](unsigned i, int64_t id) {
+      const auto index = uint32_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
       const Value* v = op->result(i);
-      if (!v->type().isTile()) continue;
-      if (!ids || i >= ids->size() || (*ids)[i] < 0) {
-        if (!missing_) missing_ = v;
-        continue;
-      }
       // A view, and a value updated in place in a view, live in another value's buffer.
       const Op* updated = updatedValue(v)->definingOp();
-      record(v, (*ids)[i], !merge && !(updated && isView(updated->kind())), path);
-      if (op->kind() == OpKind::For && i + 1 < op->body().numArgs())
-        ids_[op->body().arg(i + 1)] = (*ids)[i];
-    }
+      record(v, index, !merge && !(updated && isView(updated->kind())), path);
+      if (op->kind() == OpKind::For && i + 1 < op->body().numArgs()) index_[op->body().arg(i + 1)] = index;
+    });
     path.pop_back();
   }
 }
 
-void BufferPlan::record(const Value* v, int64_t id, bool defines, const Path& path) {
-  ids_[v] = id;
+void BufferPlan::record(const Value* v, uint32_t index, bool defines, const Path& path) {
+  index_[v] = index;
   if (!defines) return;
-  auto [it, fresh] = buffers_.emplace(id, BufferInfo{v, tileBufOf(v->type())});
-  if (fresh) {
-    placements_[id] = path;
+  BufferInfo& info = buffers_[index];
+  if (!info.first) {
+    info.first = v;
+    info.anchor = path.back().second;
+    info.depth = uint32_t(path.size() - 1);
+    info.staticRows = info.first->type().valid()[0].asConst().has_value();
+    info.staticCols = info.first->type().valid()[1].asConst().has_value();
     return;
   }
-  TileBuf& t = it->second.type;
-  t.validRows = sameExtent(t.validRows, v->type().valid()[0]);
-  t.validCols = sameExtent(t.validCols, v->type().valid()[1]);
+  const std::vector<Expr>& firstValid = info.first->type().valid();
+  info.staticRows = info.staticRows && sameConstExtent(firstValid[0], v->type().valid()[0]);
+  info.staticCols = info.staticCols && sameConstExtent(firstValid[1], v->type().valid()[1]);
   if (v->definingOp()->kind() == OpKind::SetValidShape) {
     // PTOAS's set_validshape only accepts a tile whose valid extents are both dynamic.
-    t.validRows.reset();
-    t.validCols.reset();
+    info.staticRows = info.staticCols = false;
   }
-  Path& p = placements_[id];
-  size_t common = 0;
-  while (common < p.size() && common < path.size() && p[common].first == path[common].first)
-    ++common;
-  p.resize(common);
+  // The anchor moves out to the innermost block that also contains this definition: the
+  // deepest depth at which the anchor's enclosing block is the one on `path`.
+  size_t depth = std::min<size_t>(info.depth, path.size() - 1);
+  const Op* anchor = info.anchor;
+  for (size_t d = info.depth; d > depth; --d) anchor = anchor->parentOp();
+  while (anchor->parentBlock() != path[depth].first) {
+    anchor = anchor->parentOp();
+    --depth;
+  }
+  info.anchor = anchor;
+  info.depth = uint32_t(depth);
+}
+
+// Chains the buffers anchored at each op, built backwards so each chain ascends.
+void BufferPlan::anchorAllocs() {
+  nextAnchored_.assign(buffers_.size(), 0);
+  for (size_t i = buffers_.size(); i-- > 0;) {
+    if (!buffers_[i].first) continue;
+    uint32_t& head = firstAnchored_[buffers_[i].anchor];
+    nextAnchored_[i] = head;
+    head = uint32_t(i + 1);
+  }
 }
 
 int64_t BufferPlan::bufferOf(const Value* v) const {
-  const int64_t* id = ids_.find(v);
-  return id ? *id : -1;
-}
-
-std::vector<int64_t> BufferPlan::allocsBefore(const Op* op) const {
-  const std::vector<int64_t>* ids = anchored_.find(op);
-  return ids ? *ids : std::vector<int64_t>{};
+  const uint32_t* index = index_.find(v);
+  return index ? int64_t(*index) : -1;
 }
 
 }  // namespace tilec::pto

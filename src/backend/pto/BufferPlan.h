@@ -4,11 +4,12 @@
 // buffer has the same constant one) and the op before which its
 // `pto.alloc_tile` goes. The alloc is placed in the innermost block containing
 // every definition of the buffer, before the first op of that block that
-// contains one, so it dominates all of them. Linear in program size times the
-// nesting depth.
+// contains one, so it dominates all of them. Buffers are numbered densely in
+// ascending id order, whatever ids the IR states. Time O(n log n + n * depth)
+// for n ops nested `depth` deep (the sort of the ids); memory a few words per
+// buffer and per tile value.
 #pragma once
-#include <map>
-#include <utility>
+#include <cstdint>
 #include <vector>
 
 #include "backend/pto/PtoSyntax.h"
@@ -18,8 +19,12 @@
 namespace tilec::pto {
 
 struct BufferInfo {
-  const ir::Value* first = nullptr;  // earliest defining value (program order)
-  TileBuf type{};
+  const ir::Value* first = nullptr;  // earliest defining value (program order); null if none
+  const ir::Op* anchor = nullptr;    // the alloc goes right before this op
+  uint32_t depth = 0;                // the anchor's nesting depth: 0 in the function body
+  bool staticRows = true;            // every definition has the first's constant valid rows
+  bool staticCols = true;
+  TileBuf type() const;
 };
 
 class BufferPlan {
@@ -28,23 +33,28 @@ class BufferPlan {
   bool build(const ir::Function& f);
   const ir::Value* missing() const { return missing_; }
 
-  // -1 for non-tiles.
+  size_t numBuffers() const { return buffers_.size(); }
+  // The buffer of a tile value, as an index below numBuffers(); -1 for non-tiles.
   int64_t bufferOf(const ir::Value* v) const;
-  const BufferInfo& buffer(int64_t id) const { return buffers_.at(id); }
-  // Buffer ids (ascending) whose alloc goes right before `op`.
-  std::vector<int64_t> allocsBefore(const ir::Op* op) const;
+  const BufferInfo& buffer(size_t index) const { return buffers_[index]; }
+  // Calls f(index) for each buffer whose alloc goes right before `op`, in ascending id order.
+  template <class F> void forEachAllocBefore(const ir::Op* op, F f) const {
+    const uint32_t* head = firstAnchored_.find(op);
+    for (uint32_t i = head ? *head : 0; i != 0; i = nextAnchored_[i - 1]) f(size_t(i - 1));
+  }
 
  private:
   using Path = std::vector<std::pair<const ir::Block*, const ir::Op*>>;
-  void scan(const ir::Block& b, Path& path);
-  void record(const ir::Value* v, int64_t id, bool defines, const Path& path);
+  void collectIds(const ir::Block& b, std::vector<int64_t>& ids);
+  void scan(const ir::Block& b, Path& path, const std::vector<int64_t>& ids);
+  void record(const ir::Value* v, uint32_t index, bool defines, const Path& path);
+  void anchorAllocs();
 
-  PointerMap<ir::Value, int64_t> ids_;
-  std::map<int64_t, BufferInfo> buffers_;
-  // Per buffer: the block/op path of its first definition, cut to the prefix
-  // shared by all its definitions.
-  std::map<int64_t, Path> placements_;
-  PointerMap<ir::Op, std::vector<int64_t>> anchored_;
+  PointerMap<ir::Value, uint32_t> index_;  // per tile value: its buffer's index
+  std::vector<BufferInfo> buffers_;
+  // Per anchor op, 1 + the first buffer anchored there; per buffer, 1 + the next one (0 ends).
+  PointerMap<ir::Op, uint32_t> firstAnchored_;
+  std::vector<uint32_t> nextAnchored_;
   const ir::Value* missing_ = nullptr;
 };
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <functional>
 #include <ostream>
+#include <stdexcept>
 
 #include "backend/pto/PtoOps.h"
 #include "ir/OpDefs.h"
@@ -50,13 +51,12 @@ void FunctionEmitter::fail(const Op& op, const std::string& message) {
 }
 
 bool FunctionEmitter::prepare() {
-  bool ok = true;
-  if (!ok) return false;
   if (!plan_.build(f_)) {
     const Value* v = plan_.missing();
     fail(*v->definingOp(), std::string(v->definingOp()->name()) + " result has no buffer id");
     return false;
   }
+  buffers_.resize(plan_.numBuffers());
   return true;
 }
 
@@ -131,17 +131,18 @@ void FunctionEmitter::emitBlock(const Block& b) {
 }
 
 void FunctionEmitter::emitAllocs(const Op& op) {
-  for (int64_t id : plan_.allocsBefore(&op)) {
-    const BufferInfo& info = plan_.buffer(id);
+  plan_.forEachAllocBefore(&op, [&](size_t index) {
+    const BufferInfo& info = plan_.buffer(index);
+    const TileBuf tileBuf = info.type();
     const std::vector<Expr>& valid = info.first->type().valid();
     std::string operands;
-    if (!info.type.validRows) operands += " valid_row = " + scalars_.index(valid[0]);
-    if (!info.type.validCols) operands += " valid_col = " + scalars_.index(valid[1]);
+    if (!tileBuf.validRows) operands += " valid_row = " + scalars_.index(valid[0]);
+    if (!tileBuf.validCols) operands += " valid_col = " + scalars_.index(valid[1]);
     std::string name = names_.fresh(hintOr(info.first, "tile"));
-    const std::string& type = interned(tileBufType(info.type));
+    const std::string& type = interned(tileBufType(tileBuf));
     body_.start() << name << " = pto.alloc_tile" << operands << " : " << type << '\n';
-    buffers_[id] = {std::move(name), &type};
-  }
+    buffers_[index] = {std::move(name), &type};
+  });
 }
 
 const std::string& FunctionEmitter::interned(std::string typeText) {
@@ -154,7 +155,9 @@ FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
   if (!v->type().isTile()) return {scalars_.value(v), &interned(scalarType(v->type().dtype()))};
   const Value* updated = updatedValue(v);
   if (isViewValue(updated)) return views_.at(updated);
-  return buffers_.at(plan_.bufferOf(v));
+  const Operand& buffer = buffers_.at(size_t(plan_.bufferOf(v)));
+  if (!buffer.type) throw std::out_of_range("a tile whose buffer has no alloc");
+  return buffer;
 }
 
 // ---- ops ----

@@ -34,7 +34,7 @@ class FunctionEmitter {
   };
   struct Operand {
     std::string name;
-    const std::string* type;  // interned: a function has a few distinct types, used many times
+    const std::string* type = nullptr;  // interned: a function has a few distinct types, used many times
   };
 
   bool prepare();
@@ -76,7 +76,7 @@ class FunctionEmitter {
   ScalarEmitter scalars_{names_, body_};
   BufferPlan plan_;
   std::unordered_set<std::string> typeTexts_;                  // lookup only
-  std::unordered_map<int64_t, Operand> buffers_;                // alloc name and type per id; lookup only
+  std::vector<Operand> buffers_;                                // alloc name and type per buffer index
   std::unordered_map<const ir::Value*, Operand> views_;         // lookup only
   std::unordered_map<const ir::Value*, TensorView> tensors_;    // lookup only
   std::vector<std::string> params_;                             // "%arg0: !pto.ptr<f32>", ...

@@ -100,6 +100,6 @@ std::string NameTable::fresh(const std::string& hint) {
     if (claim("%" + base + "_" + std::to_string(++n))) return "%" + base + "_" + std::to_string(n);
 }
 
-bool NameTable::claim(const std::string& name) { return used_.insert(name).second; }
+bool NameTable::claim(const std::string& name) { return used_.insert(name); }
 
 }  // namespace tilec::pto

@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "backend/pto/PtoModel.h"
 #include "ir/Type.h"
+#include "support/StringSet.h"
 
 namespace tilec::pto {
 
@@ -48,7 +48,7 @@ class NameTable {
   bool claim(const std::string& name);
 
  private:
-  std::set<std::string> used_;
+  StringSet used_;
   std::map<std::string, unsigned> nextSuffix_;  // last `_N` tried per base name
   unsigned nextNumber_ = 0;
 };
