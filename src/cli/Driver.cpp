@@ -153,7 +153,7 @@ int Driver::compile() {
   spdlog::info("compiling '{}' as .{} for {}", sources_.name(file_),
                *kind == InputKind::Tile ? "tile" : "tir", opts_.target->name);
 
-  std::unique_ptr<ir::Module> module;
+  std::unique_ptr<ir::Module>& module = module_;
   if (*kind == InputKind::Tile) {
     FrontendResult built = buildFromTile();
     if (built.text) return finish(*built.text);

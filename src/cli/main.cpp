@@ -13,6 +13,19 @@
 
 namespace {
 
+// Under AddressSanitizer, whose leak checker would report it, the IR is freed at exit.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kLeakChecked = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kLeakChecked = true;
+#else
+constexpr bool kLeakChecked = false;
+#endif
+#else
+constexpr bool kLeakChecked = false;
+#endif
+
 // Deeply nested input recurses deeply in the parsers and tree walks. The compiler
 // runs on a thread whose stack is reserved large (pages are committed only when
 // touched), so such input is compiled or rejected, not a stack overflow.
@@ -61,7 +74,10 @@ int compile(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "lsp") return tilec::lsp::runLsp(argc - 1, argv + 1);
   tilec::cli::ParseResult parsed = tilec::cli::parseOptions(argc, argv);
   if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
-  return tilec::cli::Driver(std::move(std::get<tilec::cli::Options>(parsed))).run();
+  tilec::cli::Driver driver(std::move(std::get<tilec::cli::Options>(parsed)));
+  const int code = driver.run();
+  if (!kLeakChecked) driver.abandonIr();
+  return code;
 }
 
 void* compileOnThread(void* arg) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "passes/BufferIds.h"
 #include "passes/Liveness.h"
 #include "passes/PassUtils.h"
 
@@ -15,36 +16,24 @@ int64_t aligned(int64_t bytes, int64_t alignment) {
   return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
 }
 
-// The buffer id of each tile result of `op` that has one.
-template <class F> void forEachBufferedTile(const Op& op, F f) {
-  const auto* ids = op.attr<std::vector<int64_t>>("buffers");
-  for (unsigned i = 0; ids && i < ids->size() && i < op.numResults(); ++i)
-    if ((*ids)[i] >= 0 && isTile(op.result(i))) f(op.result(i), (*ids)[i]);
-}
-
-void collectIds(const Block& b, std::vector<int64_t>& ids) {
-  for (const auto& op : b.ops()) {
-    forEachBufferedTile(*op, [&](const Value*, int64_t id) { ids.push_back(id); });
-    for (unsigned r = 0; r < op->numRegions(); ++r) collectIds(op->body(r), ids);
-  }
-}
-
-// `buffers` holds one entry per id in `ids` (sorted), in the same order.
-void walk(const Block& b, const Liveness& live, bool listTiles, const std::vector<int64_t>& ids,
+// `buffers` holds one entry per buffer of `index`, in its order.
+void walk(const Block& b, const Liveness& live, bool listTiles, const BufferIndex& index,
           std::vector<LiveBuffer>& buffers, MemoryUse& use) {
   for (const auto& op : b.ops()) {
     use.opPoints.push_back(live.enterOf(op.get()).index);
     if (op->kind() == OpKind::For)
       use.loops.push_back({op.get(), live.enterOf(op.get()).index, live.exitOf(op.get()).index});
-    forEachBufferedTile(*op, [&](Value* v, int64_t id) {
-      LiveBuffer& buf = buffers[size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin())];
+    forEachTileBufferId(*op, [&](unsigned i, int64_t id) {
+      if (id < 0) return;
+      Value* v = op->result(i);
+      LiveBuffer& buf = buffers[index.indexOf(id)];
       if (!buf.first) buf.first = v;
       buf.start = std::min(buf.start, live.defOf(v).index);
       buf.end = std::max(buf.end, live.liveEnd(v));
       buf.bytes = std::max(buf.bytes, v->type().byteSize());
       if (listTiles) buf.tiles.push_back(v);
     });
-    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, listTiles, ids, buffers, use);
+    for (unsigned r = 0; r < op->numRegions(); ++r) walk(op->body(r), live, listTiles, index, buffers, use);
   }
 }
 
@@ -54,9 +43,9 @@ void sweep(SpaceUse& use) {
     use.events.push_back({use.buffers[i].start, true, i, 0});
     use.events.push_back({use.buffers[i].end, false, i, 0});
   }
-  std::sort(use.events.begin(), use.events.end(), [&](const SpaceUse::Event& a, const SpaceUse::Event& b) {
-    return std::make_tuple(a.point, !a.opens, use.buffers[a.buffer].id) <
-           std::make_tuple(b.point, !b.opens, use.buffers[b.buffer].id);
+  std::sort(use.events.begin(), use.events.end(), [](const SpaceUse::Event& a, const SpaceUse::Event& b) {
+    // Buffers are in id order, so their indices order them as their ids do.
+    return std::make_tuple(a.point, !a.opens, a.buffer) < std::make_tuple(b.point, !b.opens, b.buffer);
   });
   int64_t live = 0;
   size_t peakEvent = 0;
@@ -84,15 +73,11 @@ void sweep(SpaceUse& use) {
 
 MemoryUse memoryUse(const Function& f, bool listTiles) {
   Liveness live(f);
-  // Buffers in a vector in id order (deterministic), found by binary search on the ids.
-  std::vector<int64_t> ids;
-  collectIds(f.body(), ids);
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  std::vector<LiveBuffer> buffers(ids.size(), LiveBuffer{0, INT32_MAX, 0, 0, 0, nullptr, {}});
-  for (size_t i = 0; i < ids.size(); ++i) buffers[i].id = ids[i];
+  const BufferIndex index(f);  // buffers in a vector in id order: deterministic
+  std::vector<LiveBuffer> buffers(index.size(), LiveBuffer{0, INT32_MAX, 0, 0, 0, nullptr, {}});
+  for (size_t i = 0; i < index.size(); ++i) buffers[i].id = index.id(i);
   MemoryUse use;
-  walk(f.body(), live, listTiles, ids, buffers, use);
+  walk(f.body(), live, listTiles, index, buffers, use);
   use.lastPoint = live.lastPoint();
   const TargetModel& model = f.module().target();
   for (size_t s = 1; s < model.spaces.size(); ++s) use.spaces.push_back({SpaceId(s), {}, {}, 0, 0, {}});

@@ -188,7 +188,7 @@ TEST_CASE("frontend lower: SSA: if/else merges, and a var assigned in only one b
       "}\n");
 }
 
-TEST_CASE("frontend lower: SSA: loop-local vars are not carried; integers with integer tiles") {
+TEST_CASE("frontend lower: SSA: loop-local vars are not carried, integers with integer tiles") {
   Lowered l(
       "kernel k(x: in i32[16, 16], y: out i32[16, 16], n: i32) where S: dyn {\n"
       "  var t = load(x, [0, 0], [16, 16]);\n"

@@ -220,7 +220,7 @@ TEST_CASE("interpreter: softmax normalizes each row") {
   });
 }
 
-TEST_CASE("numeric: bf16 and f16 round to nearest even; cast modes") {
+TEST_CASE("numeric: bf16 and f16 round to nearest even, cast modes") {
   CHECK(roundFloat(1 + 1.0 / 256, DType::BF16) == 1);              // halfway: to even
   CHECK(roundFloat(1 + 3.0 / 256, DType::BF16) == 1 + 4.0 / 256);  // halfway: to even (up)
   CHECK(roundFloat(65520, DType::F16) == INFINITY);                // past the largest f16
@@ -243,7 +243,7 @@ TEST_CASE("numeric: bf16 and f16 round to nearest even; cast modes") {
   CHECK(convert(n, DType::I32, DType::I8, ir::RoundMode::Rint).i == 44);   // wraps
 }
 
-TEST_CASE("npy: every dtype round-trips through the file format; other float arrays are rounded") {
+TEST_CASE("npy: every dtype round-trips through the file format, other float arrays are rounded") {
   std::string dir = std::filesystem::temp_directory_path().string();
   for (DType d : {DType::F32, DType::F16, DType::BF16, DType::I8, DType::I16, DType::I32, DType::I64, DType::U8,
                   DType::U16, DType::U32, DType::Bool}) {

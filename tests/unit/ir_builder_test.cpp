@@ -13,7 +13,7 @@ using testing::ParsedTir;
 
 using testing::nth;
 
-TEST_CASE("builder: results typed by the op rules; violations create nothing") {
+TEST_CASE("builder: results typed by the op rules, violations create nothing") {
   ParsedTir p("b.tir", R"(func @k(%x: tensor<f32, [16, 64]> in) incore {
   %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 64]>
 }

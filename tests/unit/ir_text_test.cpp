@@ -301,7 +301,7 @@ TEST_CASE("loop modes: keywords for the known ones, the attribute dictionary oth
   checkRoundTrip(odd);
 }
 
-TEST_CASE("scf.if without results omits an empty else; an implicit yield is added") {
+TEST_CASE("scf.if without results omits an empty else, an implicit yield is added") {
   auto p = parse(R"(func @k(%i: index) incore {
   scf.if %i == 0 {
   }

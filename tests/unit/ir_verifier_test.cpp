@@ -164,7 +164,7 @@ TEST_CASE("scf.for carries: yield count and types, results, block arguments") {
                           "per carried value)");
 }
 
-TEST_CASE("scf.if: both branches yield the result types; a missing terminator") {
+TEST_CASE("scf.if: both branches yield the result types, a missing terminator") {
   const std::string head = "  %t = tile.create : tile<f32, [4, 64]>\n  %r = scf.if %S > 4 -> (tile<f32, [4, 64]>) {\n";
   CHECK(verify(fn(head + "    scf.yield %t\n  } else {\n    scf.yield %t\n  }\n")).empty());
   CHECK(verify(fn(head + "    scf.yield %t\n  } else {\n    %S2 = arith.index {value = %S} : index\n    scf.yield %S2\n  }\n")) ==

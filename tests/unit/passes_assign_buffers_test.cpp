@@ -22,7 +22,7 @@ std::string fn(const std::string& kind, const std::string& body) {
 
 }  // namespace
 
-TEST_CASE("assign-buffers: ids in program order; views share; carries share; scalars get -1") {
+TEST_CASE("assign-buffers: ids in program order, views share, carries share, scalars get -1") {
   Harness h(
       "func @k(%a: tensor<f32, [16, 16]> in, %c: tensor<f32, [16, 16]> out, %d: tensor<f32, [8, 32]> out, %n: index) incore {\n"
       "  %o = arith.index {value = %n * 2} : index\n"

@@ -96,7 +96,7 @@ TEST_CASE("infer-memory-space: a loop-carried accumulator is acc from create to 
         "}\n");
 }
 
-TEST_CASE("infer-memory-space: a branch merge shares one space; its move follows the scf.if") {
+TEST_CASE("infer-memory-space: a branch merge shares one space, its move follows the scf.if") {
   Harness h(
       "func @k(%a: tensor<f32, [16, 16]> in, %b: tensor<f32, [16, 16]> in, %c: tensor<f32, [16, 16]> out, %n: index) incore {\n"
       "  %z = tile.create : tile<f32, [16, 16]>\n"

@@ -47,7 +47,7 @@ TEST_CASE("registry: each default pipeline's required properties are produced in
   }
 }
 
-TEST_CASE("registry: targets by name; names are unique") {
+TEST_CASE("registry: targets by name, names are unique") {
   CHECK(target::findTarget("a2a3") == &target::defaultTarget());
   REQUIRE(target::findTarget("a5"));
   CHECK(target::findTarget("a5")->model == &pto::ptoModel(pto::Arch::A5));

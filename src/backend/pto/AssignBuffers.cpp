@@ -109,18 +109,18 @@ class FunctionBuffers {
     return list;
   }
 
+  // The smaller class's list joins the larger one's, so each value moves O(log n) times.
   void unite(Value* a, Value* b) {
-    std::vector<Value*> la = members(a), lb = members(b);
     Value* ra = uf_.find(a);
     Value* rb = uf_.find(b);
     if (ra == rb) return;
-    uf_.unite(a, b);
-    Value* root = uf_.find(a);
+    std::vector<Value*> la = std::move(members(ra)), lb = std::move(members(rb));
     members_.erase(ra);
     members_.erase(rb);
-    auto& list = members_[root];
-    list = std::move(la);
-    list.insert(list.end(), lb.begin(), lb.end());
+    if (la.size() < lb.size()) la.swap(lb);
+    la.insert(la.end(), lb.begin(), lb.end());
+    uf_.unite(a, b);
+    members_[uf_.find(a)] = std::move(la);
   }
 
   // ---- coalescing walk ----
@@ -274,9 +274,9 @@ class FunctionBuffers {
   }
 
   int64_t bufferId(Value* v) {
-    auto [it, fresh] = ids_.emplace(uf_.find(v), nextId_);
-    if (fresh) ++nextId_;
-    return it->second;
+    int64_t& id = ids_[uf_.find(v)];  // 1 + the id; 0 until the class has one
+    if (id == 0) id = ++nextId_;
+    return id - 1;
   }
 
   Function& f_;
@@ -285,7 +285,7 @@ class FunctionBuffers {
   passes::Liveness live_{f_};
   // Lookup tables only; nothing here is iterated, so output never depends on addresses.
   std::unordered_map<const Value*, std::vector<Value*>> members_;
-  std::unordered_map<const Value*, int64_t> ids_;
+  PointerMap<Value, int64_t> ids_;
   passes::ValueUnionFind uf_;
   int64_t nextId_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/OpDefs.h"
+#include "passes/BufferIds.h"
 
 namespace tilec::pto {
 using namespace ir;
@@ -12,13 +13,6 @@ namespace {
 bool sameConstExtent(const Expr& a, const Expr& b) {
   auto x = a.asConst(), y = b.asConst();
   return x && y && *x == *y;
-}
-
-// The buffer id of each tile result of `op` (-1 when it has none), in result order.
-template <class F> void forEachTileResult(const Op& op, F f) {
-  const auto* ids = op.attr<std::vector<int64_t>>("buffers");
-  for (unsigned i = 0; i < op.numResults(); ++i)
-    if (op.result(i)->type().isTile()) f(i, ids && i < ids->size() ? (*ids)[i] : -1);
 }
 
 }  // namespace
@@ -31,37 +25,28 @@ TileBuf BufferInfo::type() const {
 }
 
 bool BufferPlan::build(const Function& f) {
-  std::vector<int64_t> ids;
-  collectIds(f.body(), ids);
-  if (missing_) return false;
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  buffers_.resize(ids.size());
+  const passes::BufferIndex index(f);
+  buffers_.resize(index.size());
   Path path;
-  scan(f.body(), path, ids);
+  scan(f.body(), path, index);
+  if (missing_) return false;
   anchorAllocs();
   return true;
 }
 
-// Every buffer id, and the first tile without one in the order scan() visits them.
-void BufferPlan::collectIds(const Block& b, std::vector<int64_t>& ids) {
-  for (const auto& op : b.ops()) {
-    for (unsigned r = 0; r < op->numRegions(); ++r) collectIds(op->body(r), ids);
-    forEachTileResult(*op, [&](unsigned i, int64_t id) {
-      if (id >= 0) ids.push_back(id);
-      else if (!missing_) missing_ = op->result(i);
-    });
-  }
-}
-
-void BufferPlan::scan(const Block& b, Path& path, const std::vector<int64_t>& ids) {
+// Stops at the first tile without an id (missing_).
+void BufferPlan::scan(const Block& b, Path& path, const passes::BufferIndex& ids) {
   for (const auto& owned : b.ops()) {
     const Op* op = owned.get();
     path.push_back({&b, op});
-    for (unsigned r = 0; r < op->numRegions(); ++r) scan(op->body(r), path, ids);
+    for (unsigned r = 0; r < op->numRegions() && !missing_; ++r) scan(op->body(r), path, ids);
     const bool merge = op->kind() == OpKind::For || op->kind() == OpKind::If;
-    forEachTileResult(*op, [&](unsigned i, int64_t id) {
-      const auto index = uint32_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    passes::forEachTileBufferId(*op, [&](unsigned i, int64_t id) {
+      if (missing_ || id < 0) {
+        if (!missing_) missing_ = op->result(i);
+        return;
+      }
+      const auto index = uint32_t(ids.indexOf(id));
       const Value* v = op->result(i);
       // A view, and a value updated in place in a view, live in another value's buffer.
       const Op* updated = updatedValue(v)->definingOp();

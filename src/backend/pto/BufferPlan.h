@@ -5,9 +5,9 @@
 // `pto.alloc_tile` goes. The alloc is placed in the innermost block containing
 // every definition of the buffer, before the first op of that block that
 // contains one, so it dominates all of them. Buffers are numbered densely in
-// ascending id order, whatever ids the IR states. Time O(n log n + n * depth)
-// for n ops nested `depth` deep (the sort of the ids); memory a few words per
-// buffer and per tile value.
+// ascending id order, whatever ids the IR states (passes/BufferIds.h). Time
+// O(n log n + n * depth) for n ops nested `depth` deep (the sort of the ids);
+// memory a few words per buffer and per tile value.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -15,6 +15,10 @@
 #include "backend/pto/PtoSyntax.h"
 #include "ir/IR.h"
 #include "support/PointerMap.h"
+
+namespace tilec::passes {
+class BufferIndex;
+}
 
 namespace tilec::pto {
 
@@ -45,8 +49,7 @@ class BufferPlan {
 
  private:
   using Path = std::vector<std::pair<const ir::Block*, const ir::Op*>>;
-  void collectIds(const ir::Block& b, std::vector<int64_t>& ids);
-  void scan(const ir::Block& b, Path& path, const std::vector<int64_t>& ids);
+  void scan(const ir::Block& b, Path& path, const passes::BufferIndex& ids);
   void record(const ir::Value* v, uint32_t index, bool defines, const Path& path);
   void anchorAllocs();
 
