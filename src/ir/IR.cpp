@@ -121,8 +121,15 @@ void Value::replaceAllUsesWith(Value* other) {
 
 // ---- Op ----
 
+int64_t Function::numOps() const {
+  int64_t n = 0;
+  for (size_t c : opCounts_) n += int64_t(c);
+  return n;
+}
+
 Op::~Op() {
   if (fn_->dying()) return;
+  --fn_->opCounts_[size_t(kind_)];
   for (unsigned i = 0; i < operands_.size(); ++i)
     if (operands_[i]) removeUse(operands_[i], this, i);
 }
@@ -211,6 +218,7 @@ Op* Block::terminator() const {
 
 Op* Block::create(OpKind k, SourceRange loc, Op* before) {
   std::unique_ptr<Op> op(new Op(*fn_, k, loc));
+  ++fn_->opCounts_[size_t(k)];
   op->parent_ = this;
   auto pos = before ? before->self_ : ops_.end();
   assert(!before || before->parent_ == this);

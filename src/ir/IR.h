@@ -3,6 +3,7 @@
 // block arguments or op results. Structured control flow only: there are no
 // branches, so dominance is "defined earlier in an enclosing block".
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -26,6 +27,11 @@ enum class OpKind : uint16_t {
 #include "ir/Ops.def"
 #undef TILEC_OP
 };
+constexpr size_t kNumOpKinds = 0
+#define TILEC_OP(E, ...) +1
+#include "ir/Ops.def"
+#undef TILEC_OP
+    ;
 
 class Op;
 class Block;
@@ -276,6 +282,10 @@ class Function {
 
   uint32_t nextValueId() { return nextId_++; }
   uint32_t valueIdBound() const { return nextId_; }  // every value's id is below it
+  // How many ops of kind `k` the function holds, nested ones included: a pass that
+  // rewrites a few kinds skips a function without them instead of walking it.
+  size_t count(OpKind k) const { return opCounts_[size_t(k)]; }
+  int64_t numOps() const;  // of every kind
 
  private:
   friend class Op;
@@ -288,6 +298,7 @@ class Function {
   std::vector<ParamDir> dirs_;
   std::vector<SourceRange> paramLocs_;
   uint32_t nextId_ = 0;
+  std::array<size_t, kNumOpKinds> opCounts_{};  // kept by Block::create and ~Op
   bool dying_ = false;
 };
 

@@ -17,6 +17,7 @@
 #include "ir/NdShape.h"
 #include "passes/BatchPages.h"
 #include "passes/Pass.h"
+#include "passes/PassUtils.h"
 
 namespace tilec {
 namespace {
@@ -33,15 +34,9 @@ class ExpandBatchMatmul final : public Pass {
 
   bool run(Module& m, PassContext& ctx) override {
     for (auto& f : m.functions()) {
-      std::vector<Op*> found;
-      int64_t ops = 0;
-      f->walk([&](Op& op) {
-        ++ops;
-        if ((op.kind() == OpKind::BatchMatmul || op.kind() == OpKind::BatchMatmulAcc) &&
-            expandable(op, ctx.limits.maxUnroll))
-          found.push_back(&op);
-      });
-      for (Op* op : found) {
+      int64_t ops = f->numOps();
+      for (Op* op : passes::opsOfKind(*f, {OpKind::BatchMatmul, OpKind::BatchMatmulAcc})) {
+        if (!expandable(*op, ctx.limits.maxUnroll)) continue;
         // At most this many ops per page: two operand slices and reshapes or loads, an
         // accumulator slice and reshape, the matmul, its reshape and assemble or its stores.
         constexpr int64_t kOpsPerPage = 10;

@@ -20,8 +20,7 @@ class FoldIdentityReshape final : public Pass {
 
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
-      for (Op* op : passes::preorder(*f)) {
-        if (op->kind() != OpKind::Reshape && op->kind() != OpKind::ReinterpretView) continue;
+      for (Op* op : passes::opsOfKind(*f, {OpKind::Reshape, OpKind::ReinterpretView})) {
         if (op->result()->type() != op->operand(0)->type()) continue;
         op->result()->replaceAllUsesWith(op->operand(0));
         op->parentBlock()->erase(op);

@@ -20,8 +20,8 @@ class InsertTransposeScratch final : public Pass {
 
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
-      for (Op* op : passes::preorder(*f)) {
-        if (op->kind() != OpKind::Transpose || op->numOperands() != 1) continue;
+      for (Op* op : passes::opsOfKind(*f, {OpKind::Transpose})) {
+        if (op->numOperands() != 1) continue;
         Value* src = op->operand(0);
         std::string name = (src->name().empty() ? std::string("transpose") : src->name()) + "_scratch";
         passes::appendScratch(*op, src->type().withFullValid(), name);

@@ -61,20 +61,22 @@ class FunctionPacking {
   // False after reporting a chain that cannot be laid out.
   bool run() {
     std::vector<Op*> ops = passes::preorder(f_);
-    passes::forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
-    std::map<Value*, Chain*> byRoot;
-    std::vector<std::unique_ptr<Chain>> chains;  // in program order of their first accumulate
     // More pages than --max-unroll are left whole, for flatten-nd-to-2d to reject (E0606).
+    std::vector<Op*> accumulates;
     for (Op* op : ops) {
       if (op->kind() != OpKind::BatchMatmulAcc) continue;
       const int64_t pages = passes::pageCount(passes::batchDims(op->result()->type()));
-      if (pages > 1 && pages <= limits_.maxUnroll) {
-        Chain*& c = byRoot[uf_.find(op->result())];
-        if (!c) c = chains.emplace_back(std::make_unique<Chain>()).get();
-        c->accumulates.push_back(op);
-      }
+      if (pages > 1 && pages <= limits_.maxUnroll) accumulates.push_back(op);
     }
-    if (chains.empty()) return true;
+    if (accumulates.empty()) return true;  // the common case: no need to join every tile
+    passes::forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    std::map<Value*, Chain*> byRoot;
+    std::vector<std::unique_ptr<Chain>> chains;  // in program order of their first accumulate
+    for (Op* op : accumulates) {
+      Chain*& c = byRoot[uf_.find(op->result())];
+      if (!c) c = chains.emplace_back(std::make_unique<Chain>()).get();
+      c->accumulates.push_back(op);
+    }
     collectMembers(ops, byRoot);
     for (auto& c : chains) decide(*c);
     return ok_;

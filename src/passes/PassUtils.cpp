@@ -1,5 +1,7 @@
 #include "passes/PassUtils.h"
 
+#include <algorithm>
+
 #include "ir/IRText.h"
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
@@ -32,6 +34,27 @@ std::vector<Op*> preorder(Function& f) {
   std::vector<Op*> out;
   collectPreorder(f.body(), out);
   return out;
+}
+
+namespace {
+
+std::vector<Op*> opsWhere(Function& f, const std::function<bool(OpKind)>& wanted) {
+  bool any = false;
+  for (const OpInfo& info : allOps()) any = any || (wanted(info.kind) && f.count(info.kind) > 0);
+  if (!any) return {};
+  std::vector<Op*> ops = preorder(f);
+  ops.erase(std::remove_if(ops.begin(), ops.end(), [&](Op* op) { return !wanted(op->kind()); }), ops.end());
+  return ops;
+}
+
+}  // namespace
+
+std::vector<Op*> opsOfKind(Function& f, std::initializer_list<OpKind> kinds) {
+  return opsWhere(f, [&](OpKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); });
+}
+
+std::vector<Op*> opsWithTrait(Function& f, OpTrait t) {
+  return opsWhere(f, [&](OpKind k) { return opInfo(k).has(t); });
 }
 
 bool isTile(const Value* v) { return v && v->type().isTile(); }

@@ -7,13 +7,19 @@
 #include <vector>
 
 #include "ir/IR.h"
+#include "ir/OpDefs.h"
 #include "support/Diagnostics.h"
-#include "support/PointerMap.h"
+#include "ir/ValueMap.h"
 
 namespace tilec::passes {
 
 // Every op of `f` in pre-order (an op before the ops of its regions).
 std::vector<ir::Op*> preorder(ir::Function& f);
+// The ops of `f` whose kind is one of `kinds`, in pre-order; no walk when `f` holds none
+// (Function::count), which is the common case for a pass that rewrites rare ops.
+std::vector<ir::Op*> opsOfKind(ir::Function& f, std::initializer_list<ir::OpKind> kinds);
+// The same for the kinds with trait `t`.
+std::vector<ir::Op*> opsWithTrait(ir::Function& f, ir::OpTrait t);
 
 bool isTile(const ir::Value* v);
 // The ops in `b`, nested ones included.
@@ -22,6 +28,7 @@ int64_t countOps(const ir::Block& b);
 // mat, left, right, acc, bias and scaling belong to the cube core; vec to the vector core.
 
 // Union-find with path halving and union by size: near-linear in the number of values.
+// Over the values of one function (the table is indexed by value id).
 class ValueUnionFind {
  public:
   ir::Value* find(ir::Value* v);
@@ -30,13 +37,13 @@ class ValueUnionFind {
 
  private:
   struct Entry {
-    ir::Value* parent;
-    unsigned size;
+    ir::Value* parent = nullptr;
+    unsigned size = 0;
   };
   Entry& entry(ir::Value* v);
   // A class's root always has an entry, so entry(parent) never inserts (and never moves
   // the entry a caller holds).
-  PointerMap<ir::Value, Entry> entries_;
+  ir::ValueMap<Entry> entries_;
 };
 
 // Calls `join(a, b)` for every pair of tile values that must live in the same place:

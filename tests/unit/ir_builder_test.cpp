@@ -5,6 +5,7 @@
 #include "backend/pto/PtoModel.h"
 #include "ir/Builder.h"
 #include "ir/IRText.h"
+#include "passes/PassUtils.h"
 #include "test_support.h"
 
 using namespace tilec;
@@ -87,4 +88,34 @@ TEST_CASE("replaceAllUsesWith reaches expressions: attributes, valid extents and
   CHECK(text.find("scf.for %c = 0 to %S step 16 {") != std::string::npos);
   CHECK(text.find("valid=[min(16, %S - %c), 64]") != std::string::npos);
   CHECK(verifyModule(*p.module, p.diags));
+}
+
+TEST_CASE("function op counts follow creation, erasure and nested regions") {
+  ParsedTir p("c.tir", R"(func @k(%x: tensor<f32, [16, 64]> in, %y: tensor<f32, [16, 64]> out) incore {
+  scf.for %i = 0 to 4 step 1 {
+    %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 64]>
+    %e = tile.exp %t : tile<f32, [16, 64]>
+    tile.store %e, %y {offsets = [0, 0]}
+  }
+}
+)");
+  REQUIRE(p.module);
+  Function& f = *p.module->functions()[0];
+  auto counted = [&] { return f.numOps() == passes::countOps(f.body()); };
+  CHECK(f.count(OpKind::For) == 1);
+  CHECK(f.count(OpKind::Exp) == 1);
+  CHECK(f.count(OpKind::Transpose) == 0);
+  CHECK(counted());
+  CHECK(passes::opsOfKind(f, {OpKind::Transpose}).empty());
+  CHECK(passes::opsOfKind(f, {OpKind::Exp, OpKind::Load}).size() == 2);
+  Op& loop = nth(f.body(), 0);
+  Op& load = nth(loop.body(), 0);
+  OpBuilder b = OpBuilder::before(nth(loop.body(), 2));
+  b.createValue(OpKind::Exp, {load.result()}, {}, {}, "again");
+  CHECK(f.count(OpKind::Exp) == 2);
+  CHECK(counted());
+  f.body().erase(&loop);  // its nested ops go with it
+  CHECK(f.numOps() == 0);
+  CHECK(f.count(OpKind::Exp) == 0);
+  CHECK(counted());
 }

@@ -285,7 +285,7 @@ class FunctionBuffers {
   passes::Liveness live_{f_};
   // Lookup tables only; nothing here is iterated, so output never depends on addresses.
   std::unordered_map<const Value*, std::vector<Value*>> members_;
-  PointerMap<Value, int64_t> ids_;
+  ValueMap<int64_t> ids_;
   passes::ValueUnionFind uf_;
   int64_t nextId_ = 0;
 };

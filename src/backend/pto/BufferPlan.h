@@ -14,6 +14,7 @@
 
 #include "backend/pto/PtoSyntax.h"
 #include "ir/IR.h"
+#include "ir/ValueMap.h"
 #include "support/PointerMap.h"
 
 namespace tilec::passes {
@@ -53,7 +54,7 @@ class BufferPlan {
   void record(const ir::Value* v, uint32_t index, bool defines, const Path& path);
   void anchorAllocs();
 
-  PointerMap<ir::Value, uint32_t> index_;  // per tile value: its buffer's index
+  ir::ValueMap<uint32_t> index_;  // per tile value: its buffer's index
   std::vector<BufferInfo> buffers_;
   // Per anchor op, 1 + the first buffer anchored there; per buffer, 1 + the next one (0 ends).
   PointerMap<ir::Op, uint32_t> firstAnchored_;

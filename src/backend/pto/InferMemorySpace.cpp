@@ -22,6 +22,7 @@
 #include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "support/PointerMap.h"
 
 namespace tilec {
 namespace {
@@ -93,7 +94,7 @@ class FunctionSpaces {
       for (Value* v : op->results()) addMember(v);
     }
     passes::forEachTileJoin(f_, /*views=*/true, [&](Value* a, Value* b) { uf_.unite(a, b); });
-    PointerMap<Value, int> indexOfRoot;
+    ValueMap<int> indexOfRoot;
     for (Value* v : members_) {
       Value* root = uf_.find(v);
       const int* known = indexOfRoot.find(root);
@@ -388,7 +389,7 @@ class FunctionSpaces {
   DiagnosticEngine& diags_;
   std::vector<Op*> ops_;
   std::vector<Value*> members_;
-  PointerMap<Value, int> classOf_;
+  ValueMap<int> classOf_;
   passes::ValueUnionFind uf_;
   std::vector<TileClass> classes_;
   std::vector<Demand> demands_;  // program order

@@ -24,10 +24,8 @@ class InsertReductionScratch final : public Pass {
 
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
-      for (Op* op : passes::preorder(*f)) {
-        if (opInfo(op->kind()).has(RowReduce) && op->numOperands() == 1)
-          passes::appendScratch(*op, op->operand(0)->type(), "tmp");
-      }
+      for (Op* op : passes::opsWithTrait(*f, RowReduce))
+        if (op->numOperands() == 1) passes::appendScratch(*op, op->operand(0)->type(), "tmp");
     return true;
   }
 };
