@@ -69,7 +69,7 @@ class FunctionPacking {
       if (pages > 1 && pages <= limits_.maxUnroll) accumulates.push_back(op);
     }
     if (accumulates.empty()) return true;  // the common case: no need to join every tile
-    passes::forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    passes::forEachTileJoin(ops, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
     std::map<Value*, Chain*> byRoot;
     std::vector<std::unique_ptr<Chain>> chains;  // in program order of their first accumulate
     for (Op* op : accumulates) {

@@ -51,8 +51,9 @@ class RowWindows {
   RowWindows(Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
 
   bool run() {
+    if (f_.count(OpKind::Slice) == 0) return true;  // no window to pack: no need to join every tile
     std::vector<Op*> ops = preorder(f_);
-    forEachTileJoin(f_, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    forEachTileJoin(ops, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
     std::map<Value*, Chain*> byRoot;
     std::vector<std::unique_ptr<Chain>> chains;
     for (Op* op : ops)

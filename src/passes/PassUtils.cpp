@@ -99,8 +99,8 @@ bool ValueUnionFind::unite(Value* a, Value* b) {
   return true;
 }
 
-void forEachTileJoin(Function& f, bool views, const std::function<void(Value*, Value*)>& join) {
-  for (Op* op : preorder(f)) {
+void forEachTileJoin(const std::vector<Op*>& ops, bool views, const std::function<void(Value*, Value*)>& join) {
+  for (Op* op : ops) {
     int tied = tiedOperand(op->kind());
     if (tied >= 0 && unsigned(tied) < op->numOperands() && op->numResults() == 1)
       joinIfTiles(op->operand(unsigned(tied)), op->result(), join);

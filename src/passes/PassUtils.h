@@ -46,10 +46,11 @@ class ValueUnionFind {
   ir::ValueMap<Entry> entries_;
 };
 
-// Calls `join(a, b)` for every pair of tile values that must live in the same place:
-// tied results and their operand, loop inits / body args / yields / results, branch
-// yields and results, and (when `views` is set) view results and their operand.
-void forEachTileJoin(ir::Function& f, bool views,
+// Calls `join(a, b)` for every pair of tile values that must live in the same place, over
+// `ops` (a function's, from preorder(), which the caller usually has already): tied
+// results and their operand, loop inits / body args / yields / results, branch yields and
+// results, and (when `views` is set) view results and their operand.
+void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
                      const std::function<void(ir::Value*, ir::Value*)>& join);
 
 // Creates a `tile.create` of `type` right before `op` and appends its result to op's

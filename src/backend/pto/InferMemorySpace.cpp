@@ -93,7 +93,7 @@ class FunctionSpaces {
         for (unsigned a = 0; a < op->body(r).numArgs(); ++a) addMember(op->body(r).arg(a));
       for (Value* v : op->results()) addMember(v);
     }
-    passes::forEachTileJoin(f_, /*views=*/true, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    passes::forEachTileJoin(ops_, /*views=*/true, [&](Value* a, Value* b) { uf_.unite(a, b); });
     ValueMap<int> indexOfRoot;
     for (Value* v : members_) {
       Value* root = uf_.find(v);
