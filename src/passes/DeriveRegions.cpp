@@ -26,7 +26,11 @@ class RegionDeriver {
  public:
   RegionDeriver(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
 
-  void run() { visit(f_.body()); }
+  void run() {
+    // Only arrays and partition views have anything to prove.
+    if (f_.count(OpKind::RegionArray) == 0 && f_.count(OpKind::RegionPart) == 0) return;
+    visit(f_.body());
+  }
 
  private:
   void visit(Block& b) {

@@ -52,9 +52,9 @@ class LowerRegions final : public Pass {
 
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions()) {
-      std::vector<Op*> ops;
-      f->walk([&](Op& op) { ops.push_back(&op); });
-      for (Op* op : ops) lowerOp(*op);
+      for (Op* op : passes::opsOfKind(
+               *f, {OpKind::RegionPart, OpKind::RegionArray, OpKind::RegionInsert, OpKind::RegionAssembly}))
+        lowerOp(*op);
     }
     return true;
   }
