@@ -153,18 +153,17 @@ int Driver::compile() {
   spdlog::info("compiling '{}' as .{} for {}", sources_.name(file_),
                *kind == InputKind::Tile ? "tile" : "tir", opts_.target->name);
 
-  std::unique_ptr<ir::Module>& module = module_;
   if (*kind == InputKind::Tile) {
     FrontendResult built = buildFromTile();
     if (built.text) return finish(*built.text);
-    module = std::move(built.module);
+    module_ = std::move(built.module);
   } else {
     if (opts_.emit == EmitKind::Ast || opts_.emit == EmitKind::Tokens)
       return reportUsageError("--emit=ast and --emit=tokens need .tile input");
-    module = buildFromTir();
+    module_ = buildFromTir();
   }
-  if (!module || diags_.hasErrors()) return failure();
-  if (!selectKernel(*module)) return failure();
+  if (!module_ || diags_.hasErrors()) return failure();
+  if (!selectKernel(*module_)) return failure();
   if (opts_.syntaxOnly) return finish("");
 
   uint32_t initialProperties = *kind == InputKind::Tile ? uint32_t(PropSSA) : 0u;
@@ -176,16 +175,16 @@ int Driver::compile() {
       toFormat ? opts_.format->requiredProps : 0u,
       !toFormat ? std::string() : "--emit=" + std::string(opts_.emit == EmitKind::Report ? "report" : opts_.format->name));
   if (!problem.empty()) return reportUsageError("--passes: " + problem);
-  if (!runPipeline(*module)) return failure();
+  if (!runPipeline(*module_)) return failure();
   if (opts_.run) {
-    if (module->functions().empty()) {
+    if (module_->functions().empty()) {
       diags_.report(Diag::NoKernel, {}, "'" + sources_.name(file_) + "' defines no kernel to run");
       return failure();
     }
-    return runKernel(*module->functions().front());
+    return runKernel(*module_->functions().front());
   }
   OutputBuffer output;
-  if (!emit(*module, output)) return failure();
+  if (!emit(*module_, output)) return failure();
   return finish(output);
 }
 

@@ -4,6 +4,7 @@
 // scatter those accesses over the whole table, and at a million values every one would
 // miss the cache. Values of different functions share ids: one table per function.
 #pragma once
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 

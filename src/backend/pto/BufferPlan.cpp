@@ -39,13 +39,11 @@ void BufferPlan::scan(const Block& b, Path& path, const passes::BufferIndex& ids
   for (const auto& owned : b.ops()) {
     const Op* op = owned.get();
     path.push_back({&b, op});
-    for (unsigned r = 0; r < op->numRegions() && !missing_; ++r) scan(op->body(r), path, ids);
+    for (unsigned r = 0; r < op->numRegions(); ++r) scan(op->body(r), path, ids);
     const bool merge = op->kind() == OpKind::For || op->kind() == OpKind::If;
     passes::forEachTileBufferId(*op, [&](unsigned i, int64_t id) {
-      if (missing_ || id < 0) {
-        if (!missing_) missing_ = op->result(i);
-        return;
-      }
+      if (id < 0 && !missing_) missing_ = op->result(i);
+      if (missing_) return;
       const auto index = uint32_t(ids.indexOf(id));
       const Value* v = op->result(i);
       // A view, and a value updated in place in a view, live in another value's buffer.
