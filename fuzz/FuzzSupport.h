@@ -86,7 +86,13 @@ inline bool runPipeline(ir::Module& m, const target::TargetDesc& target, Diagnos
   for (const std::string& p : target.pipeline) pm.addPass(target.passes.create(p));
   pm.addInstrumentation(std::make_unique<VerifyEachInstrumentation>(diags));
   pm.addInstrumentation(std::make_unique<RoundTripInstrumentation>());
-  return pm.run(m) && !diags.hasErrors();
+  try {
+    return pm.run(m) && !diags.hasErrors();
+  } catch (...) {
+    // The diagnostics are collected, not printed; a verifier failure's are its evidence.
+    for (const Diagnostic& d : diags.all()) std::fprintf(stderr, "%s\n", diags.renderText(d).c_str());
+    throw;
+  }
 }
 
 }  // namespace tilec::fuzz

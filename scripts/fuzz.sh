@@ -51,7 +51,7 @@ for h in "${harnesses[@]}"; do
       -max_len=65536 -artifact_prefix="$build/crashes/$h-" -print_final_stats=1 2> "$build/fuzz_$h.log"; then
     status=1
     echo "fuzz_$h FAILED; see $build/fuzz_$h.log and $build/crashes/" >&2
-    grep -m1 -A30 'ERROR\|==.*deadly\|tilec fuzz' "$build/fuzz_$h.log" >&2 || true
+    grep -m1 -B40 -A30 'ERROR\|==.*deadly\|tilec fuzz' "$build/fuzz_$h.log" >&2 || true
   fi
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: ' "$build/fuzz_$h.log" | tail -3
 done

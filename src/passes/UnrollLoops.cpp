@@ -5,11 +5,16 @@
 // loop that runs zero times). Inner loops unroll before the loops around them, so every
 // copy is made once. Before copying, the pass counts what the copies will add and stops
 // with E0621 past --max-ops: `unroll for i in 0 .. 1000000000` is an error, not an hour.
-// Linear in the size of the unrolled program.
+// A rule that held for the symbolic loop variable can fail for one of its values (a load
+// at `i * 9` runs past its tensor when i = 7): each copy is checked against its ops'
+// rules, and a violation is the user's error, with the iteration named, not IR that
+// fails to verify. Linear in the size of the unrolled program.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/Builder.h"
+#include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -63,7 +68,7 @@ class UnrollLoops final : public Pass {
           return false;
         }
         ops += trip->trips * body;
-        unroll(*loop, *trip);
+        if (!unroll(*loop, *trip, ctx.diags)) return false;
       }
     }
     return errors.clean();
@@ -107,7 +112,22 @@ class UnrollLoops final : public Pass {
                          " ops (--max-ops); make the loop serial, or unroll a smaller inner loop");
   }
 
-  static void unroll(Op& loop, const TripCount& trip) {
+  // Reports the first op of `copy` (nested ones included) that breaks its rules now that the
+  // loop variable is `iv`; false if there is one.
+  static bool checkCopy(Op& copy, const Op& loop, int64_t iv, DiagnosticEngine& diags) {
+    std::optional<OpError> error;
+    const Op* culprit = nullptr;
+    copy.walk([&](Op& o) {
+      if (!error && (error = verifyOp(o))) culprit = &o;
+    });
+    if (!error) return true;
+    Diagnostic& d = diags.report(error->id, culprit->loc(), error->message);
+    passes::addNote(d, loop.loc(),
+                    "in the iteration " + loop.body().arg(0)->name() + " = " + std::to_string(iv) + " of this loop, which is unrolled");
+    return false;
+  }
+
+  static bool unroll(Op& loop, const TripCount& trip, DiagnosticEngine& diags) {
     Block& body = loop.body();
     std::vector<Value*> carried = loop.operands();
     OpBuilder b = OpBuilder::before(loop);
@@ -124,7 +144,9 @@ class UnrollLoops final : public Pass {
           }
           continue;
         }
-        bindInExprs(*b.clone(*op, mapping), ivValue, iv);
+        Op* copy = b.clone(*op, mapping);
+        bindInExprs(*copy, ivValue, iv);
+        if (!checkCopy(*copy, loop, *iv.asConst(), diags)) return false;
       }
       // Operands may still read the arith.index; expressions hold the constant itself.
       Op* index = ivValue->definingOp();
@@ -132,6 +154,7 @@ class UnrollLoops final : public Pass {
     }
     for (unsigned i = 0; i < loop.numResults(); ++i) loop.result(i)->replaceAllUsesWith(carried[i]);
     loop.parentBlock()->erase(&loop);
+    return true;
   }
 };
 
