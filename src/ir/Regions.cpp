@@ -29,7 +29,8 @@ void collect(const Block& b, std::unordered_set<const Value*>& arrays) {
 
 std::unordered_set<const Value*> tileArrayValues(const Function& f) {
   std::unordered_set<const Value*> arrays;
-  collect(f.body(), arrays);
+  // Every array value descends from a region.array or region.insert: without one, no walk.
+  if (f.count(OpKind::RegionArray) + f.count(OpKind::RegionInsert) > 0) collect(f.body(), arrays);
   return arrays;
 }
 

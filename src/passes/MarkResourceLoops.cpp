@@ -14,6 +14,7 @@
 
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "ir/OpDefs.h"
 #include "ir/Regions.h"
 
 namespace tilec {
@@ -32,6 +33,7 @@ class MarkResourceLoops final : public Pass {
   bool run(Module& m, PassContext& ctx) override {
     passes::ErrorWatch errors(ctx.diags);
     for (auto& f : m.functions()) {
+      if (!mayHaveResourceLoops(*f)) continue;
       std::vector<Op*> loops;  // enclosing loops of the op being visited
       visit(f->body(), loops, tileArrayValues(*f), ctx.diags);
     }
@@ -39,6 +41,14 @@ class MarkResourceLoops final : public Pass {
   }
 
  private:
+  // Only an op that names a channel, or a tile array, makes a loop a resource loop.
+  static bool mayHaveResourceLoops(const Function& f) {
+    for (const OpInfo& info : allOps())
+      if (f.count(info.kind) > 0 && (info.kind == OpKind::RegionArray || findAttrSpec(info.kind, "channel")))
+        return true;
+    return false;
+  }
+
   static void visit(Block& b, std::vector<Op*>& loops, const std::unordered_set<const Value*>& arrays,
                     DiagnosticEngine& diags) {
     for (auto& op : b.ops()) {
