@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ir/IR.h"
+#include "ir/ValueMap.h"
 #include "support/Diagnostics.h"
 
 namespace tilec::ir {
@@ -25,8 +26,13 @@ class ValueNames {
 
  private:
   void assign(const Value* v);
+  std::string uniqueName(const Value* v);
   void assignBlock(const Block& b);
-  std::unordered_map<const Value*, std::string> names_;
+  struct Named {
+    const Value* value = nullptr;  // ids repeat across functions: a value of another one is "?"
+    std::string name;
+  };
+  ValueMap<Named> names_;
   std::unordered_map<std::string, unsigned> used_;  // name -> next `_N` suffix to try
   unsigned nextNumber_ = 0;
 };

@@ -35,23 +35,23 @@ std::string sanitizedHint(const std::string& hint) {
 ValueNames::ValueNames(const Function& f) { assignBlock(f.body()); }
 
 void ValueNames::assign(const Value* v) {
+  names_[v] = {v, uniqueName(v)};
+}
+
+std::string ValueNames::uniqueName(const Value* v) {
   std::string base = sanitizedHint(v->name());
-  if (base.empty()) {
-    names_[v] = std::to_string(nextNumber_++);
-    return;
-  }
+  if (base.empty()) return std::to_string(nextNumber_++);
   auto it = used_.find(base);
   if (it == used_.end()) {
     used_[base] = 1;
-    names_[v] = base;
-    return;
+    return base;
   }
   unsigned n = it->second;
   while (used_.count(base + "_" + std::to_string(n))) ++n;
   std::string name = base + "_" + std::to_string(n);
   used_[base] = n + 1;
   used_[name] = 1;
-  names_[v] = name;
+  return name;
 }
 
 // Textual order: an op's results, then its regions' arguments and ops.
@@ -65,8 +65,8 @@ void ValueNames::assignBlock(const Block& b) {
 
 const std::string& ValueNames::operator()(const Value* v) const {
   static const std::string kUnknown = "?";
-  auto it = names_.find(v);
-  return it == names_.end() ? kUnknown : it->second;
+  const Named* named = names_.find(v);
+  return named && named->value == v ? named->name : kUnknown;
 }
 
 // ---- printing ----

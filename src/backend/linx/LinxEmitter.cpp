@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <set>
 #include <ostream>
-#include <unordered_map>
 
 #include "backend/linx/LinxBlocks.h"
 #include "backend/linx/LinxLayout.h"
@@ -17,6 +16,7 @@
 #include "backend/linx/LinxTargets.h"
 #include "backend/linx/LinxWords.h"
 #include "ir/IRText.h"
+#include "ir/ValueMap.h"
 
 namespace tilec::linx {
 namespace {
@@ -54,10 +54,11 @@ class BlockWriter {
  public:
   BlockWriter(const Function& f, AssembleRev rev) : f_(f), rev_(rev), names_(f) {}
 
-  std::vector<Block> write() {
-    std::vector<Block> out;
-    for (const PlannedBlock& p : planBlocks(f_)) out.push_back(p.entry == PlanEntry::Block ? block(p) : loopLine(p));
-    return out;
+  // Hands each block to `take` as it is made: the listing of a 10^5-block kernel is never
+  // held whole.
+  template <class Take>
+  void write(const std::vector<PlannedBlock>& plan, Take&& take) {
+    for (const PlannedBlock& p : plan) take(p.entry == PlanEntry::Block ? block(p) : loopLine(p));
   }
 
  private:
@@ -152,10 +153,10 @@ class BlockWriter {
   // The relative selector of `tile`: its hand's base (T 0, U 16, M 32, N 48) plus how many
   // tiles joined that hand after it.
   int selector(const Op& op, const Value* tile) {
-    auto it = position_.find(tile);
-    if (it == position_.end()) throw std::logic_error("linx: " + std::string(op.name()) + " reads a tile no block bound");
+    const int64_t* position = position_.find(tile);
+    if (!position) throw std::logic_error("linx: " + std::string(op.name()) + " reads a tile no block bound");
     const int hand = handOf(tile);
-    const int64_t back = pushes_[hand] - it->second;  // 1 for the latest
+    const int64_t back = pushes_[hand] - *position;  // 1 for the latest
     if (back < 1 || back > kQueueReach) throw std::logic_error("linx: a source out of its hand's reach");
     return hand * kQueueReach + int(back) - 1;
   }
@@ -173,31 +174,37 @@ class BlockWriter {
   const Function& f_;
   const AssembleRev rev_;
   ValueNames names_;
-  std::unordered_map<const Value*, int64_t> position_;  // tile -> its push number in its hand
+  ValueMap<int64_t> position_;  // tile -> its push number in its hand
   int64_t pushes_[kHands] = {};
   std::set<int> announced_;
 };
 
-std::vector<Block> blocksOf(const Module& m, const target::FlagValues& flags) {
+// Plans the module's one kernel, tells `start` how many blocks (loop lines aside) it has,
+// then hands `take` each block as it is made: a 10^5-block listing is never held whole.
+template <class Start, class Take>
+void writeBlocks(const Module& m, const target::FlagValues& flags, Start&& start, Take&& take) {
   if (m.functions().size() != 1) throw std::logic_error("the linx writer needs one kernel");
   const AssembleRev rev = flags.at(kAssembleRevA) ? AssembleRev::A : AssembleRev::B;
-  return BlockWriter(*m.functions().front(), rev).write();
+  const Function& f = *m.functions().front();
+  const std::vector<PlannedBlock> plan = planBlocks(f);
+  start(std::count_if(plan.begin(), plan.end(), [](const PlannedBlock& p) { return p.entry == PlanEntry::Block; }));
+  BlockWriter(f, rev).write(plan, take);
 }
 
 }  // namespace
 
 bool emitListing(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
-  const std::vector<Block> blocks = blocksOf(m, flags);
   const bool revA = flags.at(kAssembleRevA);
-  os << "linx assemble=" << (revA ? "A" : "B") << "\n";
-  const auto count = std::count_if(blocks.begin(), blocks.end(), [](const Block& b) { return !b.start.empty(); });
-  os << "; kernel " << m.functions().front()->name() << ": " << count << " blocks; B.ASSEMBLE field 5 is "
-     << (revA ? "the parent's SizeCode on INIT, 0 after it (PTO 0.58.4)" : "the writer's SizeCode") << "\n";
+  auto header = [&](std::ptrdiff_t count) {
+    os << "linx assemble=" << (revA ? "A" : "B") << "\n";
+    os << "; kernel " << m.functions().front()->name() << ": " << count << " blocks; B.ASSEMBLE field 5 is "
+       << (revA ? "the parent's SizeCode on INIT, 0 after it (PTO 0.58.4)" : "the writer's SizeCode") << "\n";
+  };
   char hex[16];
-  for (const Block& b : blocks) {
+  writeBlocks(m, flags, header, [&](const Block& b) {
     if (b.start.empty()) {
       os << "; " << b.body << "\n";
-      continue;
+      return;
     }
     for (const std::string& r : b.registers) os << "; " << r << "\n";
     os << b.start << "\n";
@@ -208,15 +215,15 @@ bool emitListing(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, con
     }
     os << "  ; " << b.body << "\n";
     os << "BSTOP\n";
-  }
+  });
   return true;
 }
 
 bool emitBinary(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
-  const std::vector<Block> blocks = blocksOf(m, flags);
-  for (const Block& b : blocks)
+  writeBlocks(m, flags, [](std::ptrdiff_t) {}, [&](const Block& b) {
     for (const EmittedWord& w : b.words)
       for (int i = 0; i < 4; ++i) os.put(char(uint8_t(w.bits >> (8 * i))));
+  });
   return true;
 }
 
