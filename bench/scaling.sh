@@ -8,9 +8,12 @@
 #   region  STEPS additions of a partition view's row bands into one tile, written to every
 #           slot of a tile array that is stored assembled (Linx block headers)
 # For each size it reports the median over RUNS runs (default 3) of the whole tilec
-# process: wall time, time per unit, peak resident memory, and how time and memory grow per
-# decade of size (time(10N)/time(N), at the rate between neighbouring sizes however far
-# apart): 10 is linear; memory grows by less while the process's fixed part dominates.
+# process: wall time, time per unit, user and system CPU time, peak resident memory, and
+# how wall time, user time and memory grow per decade of size (time(10N)/time(N), at the
+# rate between neighbouring sizes however far apart): 10 is linear; memory grows by less
+# while the process's fixed part dominates. System time is mostly the kernel handing the
+# process fresh pages (heap, and the output's page cache); on a virtual machine that cost
+# per page can rise with the footprint, so user time is the measure of tilec's own code.
 # Never run as a test.
 #   ./bench/scaling.sh [-n RUNS] [-t TILEC] [chain|batch|aie|region|all] [SIZE ...]
 set -euo pipefail
@@ -96,9 +99,11 @@ generate_region() {  # N additions of row bands of a partition view, then a tile
   echo "}"
 }
 
-# per_decade N1 N2 V1 V2: how much V grows when N grows tenfold, at the rate from N1 to N2.
+# per_decade N1 N2 V1 V2: how much V grows when N grows tenfold, at the rate from N1 to N2
+# ("-" when a value is 0: CPU times are counted in hundredths of a second).
 per_decade() {
-  awk -v n1="$1" -v n2="$2" -v v1="$3" -v v2="$4" 'BEGIN { printf "%.1f", exp(log(v2 / v1) * log(10) / log(n2 / n1)) }'
+  awk -v n1="$1" -v n2="$2" -v v1="$3" -v v2="$4" \
+    'BEGIN { if (v1 <= 0 || v2 <= 0) print "-"; else printf "%.1f", exp(log(v2 / v1) * log(10) / log(n2 / n1)) }'
 }
 
 for family in "${families[@]}"; do
@@ -107,27 +112,32 @@ for family in "${families[@]}"; do
   unit=$(unit_of "$family")
   read -r -a flags <<< "$(flags_of "$family")"
   echo "$family (${flags[*]}), median of $runs runs"
-  printf '%10s %10s %12s %12s %10s %12s\n' "${unit}s" "wall ms" "us/$unit" "time/decade" "peak MiB" "mem/decade"
-  previous_n='' previous_ms='' previous_kib=''
+  printf '%10s %10s %10s %11s %8s %8s %11s %9s %10s\n' "${unit}s" "wall ms" "us/$unit" "wall/decade" \
+    "user s" "sys s" "user/decade" "peak MiB" "mem/decade"
+  previous_n='' previous_ms='' previous_user='' previous_kib=''
   for n in "${sizes[@]}"; do
     "generate_$family" "$n" > "$work/k.tile"
     : > "$work/runs"
     for ((r = 0; r < runs; r++)); do
       start=$EPOCHREALTIME
-      /usr/bin/time -f "%M" -o "$work/kib" "$tilec" "$work/k.tile" "${flags[@]}" -o "$work/out" 2> "$work/stderr" ||
+      /usr/bin/time -f "%M %U %S" -o "$work/kib" "$tilec" "$work/k.tile" "${flags[@]}" -o "$work/out" 2> "$work/stderr" ||
         { echo "scaling: tilec failed on $family $n:" >&2; cat "$work/stderr" >&2; exit 1; }
       end=$EPOCHREALTIME
       echo "$start $end $(cat "$work/kib")" >> "$work/runs"
     done
     ms=$(awk '{ print ($2 - $1) * 1000 }' "$work/runs" | median)
     kib=$(awk '{ print $3 }' "$work/runs" | median)
-    time_decade=- mem_decade=-
+    user=$(awk '{ print $4 }' "$work/runs" | median)
+    sys=$(awk '{ print $5 }' "$work/runs" | median)
+    time_decade=- user_decade=- mem_decade=-
     if [[ -n $previous_n ]]; then
       time_decade=$(per_decade "$previous_n" "$n" "$previous_ms" "$ms")
+      user_decade=$(per_decade "$previous_n" "$n" "$previous_user" "$user")
       mem_decade=$(per_decade "$previous_n" "$n" "$previous_kib" "$kib")
     fi
-    awk -v n="$n" -v ms="$ms" -v kib="$kib" -v td="$time_decade" -v md="$mem_decade" \
-      'BEGIN { printf "%10d %10.0f %12.2f %12s %10.1f %12s\n", n, ms, ms * 1000 / n, td, kib / 1024, md }'
-    previous_n=$n previous_ms=$ms previous_kib=$kib
+    awk -v n="$n" -v ms="$ms" -v user="$user" -v sys="$sys" -v kib="$kib" -v td="$time_decade" \
+      -v ud="$user_decade" -v md="$mem_decade" \
+      'BEGIN { printf "%10d %10.0f %10.2f %11s %8.2f %8.2f %11s %9.1f %10s\n", n, ms, ms * 1000 / n, td, user, sys, ud, kib / 1024, md }'
+    previous_n=$n previous_ms=$ms previous_user=$user previous_kib=$kib
   done
 done
