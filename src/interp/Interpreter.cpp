@@ -224,9 +224,23 @@ struct Interpreter::Impl {
   // Charges `op`'s work (one, plus every tile element it reads or writes, times the
   // reduction length for cube ops) against the budget: counting ops alone would let a
   // loop of large tile copies run for minutes.
+  // A view (a slice, a page) is charged for the elements it reads, as many as its result
+  // has, not for the whole tile it looks into. An op tied to an operand (other than a
+  // matmul, which reads and writes all of its accumulator) writes into that tile in place
+  // (tiedTile): it is charged for the tiles it writes there, read and written, or for the
+  // whole tile when it has none. So the pages of a flattened N-D tile, sliced out and
+  // assembled back, cost what they move, not the whole tile each time.
   void step(const Op& op) {
     int64_t work = 1;
     auto elems = [](const Value* v) { return v->type().isTile() ? v->type().elementCount() : 0; };
+    if (opInfo(op.kind()).has(OpTrait::View)) return charge(op, satAdd(work, satMul(elems(op.result()), 2)));
+    const int tied = tiedOperand(op.kind());
+    if (tied >= 0 && !opInfo(op.kind()).has(OpTrait::Cube)) {
+      int64_t written = 0;
+      for (unsigned i = 0; i < op.numOperands(); ++i)
+        if (int(i) != tied) written = satAdd(written, elems(op.operand(i)));
+      return charge(op, satAdd(work, written ? satMul(written, 2) : elems(op.result())));
+    }
     for (const Value* v : op.operands()) work = satAdd(work, elems(v));
     for (const Value* v : op.results()) work = satAdd(work, elems(v));
     if (opInfo(op.kind()).has(OpTrait::Cube) && op.numResults() == 1) {
@@ -239,7 +253,7 @@ struct Interpreter::Impl {
   void charge(const Op& op, int64_t work) {
     steps = satAdd(steps, work);
     if (steps > limits.maxWork)
-      throw RunError(op.loc(), "the run did more than " + std::to_string(limits.maxWork) +
+      throw WorkLimitError(op.loc(), "the run did more than " + std::to_string(limits.maxWork) +
                                    " units of work (elements read and written); it is stopped there (a "
                                    "limit of the interpreter)");
   }
@@ -317,6 +331,57 @@ struct Interpreter::Impl {
   }
 
   void set(const Value* v, RtValue x) { env[v] = std::move(x); }
+
+  // Whether `v` is dead after `op`: defined in op's block, used by op once, and every other
+  // use lies in an op before it there (a slice of a page taken before the page is written
+  // back). Blocks run their ops in order, and each run of the block defines `v` anew.
+  bool diesAt(const Value* v, const Op& op) {
+    const Block* home = v->definingOp() ? v->definingOp()->parentBlock() : v->ownerBlock();
+    if (home != op.parentBlock()) return false;
+    const size_t at = position(op);
+    bool usedByOp = false;
+    for (const Use& u : v->uses()) {
+      if (u.user == &op) {
+        if (usedByOp) return false;
+        usedByOp = true;
+        continue;
+      }
+      const Op* user = u.user;
+      while (user && user->parentBlock() != home) user = user->parentOp();
+      if (!user || position(*user) >= at) return false;
+    }
+    return true;
+  }
+
+  // An op's place in its block, numbered for the whole function on first use.
+  size_t position(const Op& op) {
+    if (positions.empty()) number(f.body());
+    return positions.at(&op);
+  }
+  void number(const Block& b) {
+    size_t i = 0;
+    for (const auto& op : b.ops()) {
+      positions[op.get()] = i++;
+      for (unsigned r = 0; r < op->numRegions(); ++r) number(op->body(r));
+    }
+  }
+
+  // The tile `op` updates in place (its tied operand). Taken over when the tile dies at
+  // `op`, so nothing else sees the update; otherwise copied, and the copy charged.
+  Tile tiedTile(const Op& op) {
+    const Value* v = op.operand(unsigned(tiedOperand(op.kind())));
+    if (diesAt(v, op)) {
+      auto it = env.find(v);
+      if (it != env.end())
+        if (auto* t = std::get_if<Tile>(&it->second)) {
+          Tile taken = std::move(*t);
+          env.erase(it);
+          return taken;
+        }
+    }
+    charge(op, v->type().elementCount());
+    return tile(v, op);
+  }
 
   void runOp(const Op& op) {
     switch (op.kind()) {
@@ -788,26 +853,28 @@ struct Interpreter::Impl {
   }
 
   void runRegionInsert(const Op& op) {
-    Tile r = tile(op.operand(0), op);
+    Tile r = tiedTile(op);
     const Tile& slot = tile(op.operand(1), op);
     copyRegion(slot, std::vector<int64_t>(2, 0), r, slotOffsets(op, slot.shape), slot.valid, op);
     set(op.result(), std::move(r));
   }
 
   void runAssemble(const Op& op) {
-    Tile r = tile(op.operand(0), op);
+    Tile r = tiedTile(op);
     const Tile& src = tile(op.operand(1), op);
     r.valid = evalAll(op.result()->type().valid(), op);
     copyRegion(src, std::vector<int64_t>(src.shape.size(), 0), r, evalAll(*op.attr<std::vector<Expr>>("offsets"), op),
                src.valid, op);
     set(op.result(), std::move(r));
   }
+
+  std::unordered_map<const Op*, size_t> positions;  // see position()
 };
 
 Interpreter::Interpreter(const Function& f, RunLimits limits) : f_(f), limits_(limits) {}
 
 void Interpreter::run(const std::vector<RtValue>& args) {
-  Impl impl{f_, limits_, {}, 0, {}};
+  Impl impl{f_, limits_, {}, 0, {}, {}};
   for (unsigned i = 0; i < f_.numParams() && i < args.size(); ++i) impl.env[f_.param(i)] = args[i];
   impl.runBlock(f_.body(), nullptr);
 }

@@ -31,6 +31,12 @@ class RunError : public std::runtime_error {
   SourceRange loc_;
 };
 
+// The run went past RunLimits::maxWork: a limit of the interpreter, not a fault of the kernel.
+class WorkLimitError : public RunError {
+ public:
+  using RunError::RunError;
+};
+
 // Host memory of a tensor; views of it (tensor.view) share it.
 struct TensorData {
   ir::DType dtype;

@@ -55,6 +55,7 @@ class SemanticsInstrumentation final : public PassInstrumentation {
     KernelInputs inputs;
     std::vector<RtValue> outputs;  // the args after the original run
   };
+  bool checkRun(const std::string& who, const Baseline& b, const ir::Function& f);
 
   uint64_t seed_;
   DiagnosticEngine& diags_;
