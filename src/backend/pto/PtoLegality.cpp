@@ -491,8 +491,10 @@ class FunctionLegality {
   void checkAccPitch(const Op& op, const Expr& m, const Expr& n, const Type& dst) {
     const int64_t rows = dst.shape()[0];
     const bool oneBlockColumn = prove(CmpKind::LE, n, Expr::constant(16)) == std::optional<bool>(true);
-    const bool fillsLastBox = prove(CmpKind::GT, m, Expr::constant(rows - 16)) == std::optional<bool>(true) &&
-                              rows % 16 == 0;
+    // A valid extent is at least 1 (the runtime checks it), so a 16-row accumulator's one
+    // box is always its last: min(16, M - m) rows need no proof.
+    const bool fillsLastBox =
+        rows % 16 == 0 && (rows == 16 || prove(CmpKind::GT, m, Expr::constant(rows - 16)) == std::optional<bool>(true));
     if (oneBlockColumn || fillsLastBox) return;
     report(Diag::PtoAccPitch, op,
            std::string(op.name()) + " writes " + m.str([](const Value* v) { return v->name(); }) +
