@@ -8,6 +8,7 @@
 //    is init_last. The assembly itself is no write.
 //  - A partition-view slot index must provably stay inside the grid, given the bounds of
 //    the loops around it (E0222): it names hardware ranges, so "probably" is not enough.
+//  - A slot of a slot becomes a slot of the outer parent, grids and indices composed.
 // One walk over each function plus one walk along each array's chain: linear.
 #include <map>
 #include <string>
@@ -36,7 +37,10 @@ class RegionDeriver {
   void visit(Block& b) {
     for (auto& op : b.ops()) {
       if (op->kind() == OpKind::RegionArray) followArray(*op);
-      if (op->kind() == OpKind::RegionPart) checkPartIndex(*op);
+      if (op->kind() == OpKind::RegionPart) {
+        checkPartIndex(*op);
+        partOfRoot(*op);
+      }
       if (op->kind() == OpKind::For) loops_.push_back(op.get());
       for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i));
       if (op->kind() == OpKind::For) loops_.pop_back();
@@ -56,6 +60,26 @@ class RegionDeriver {
                           " of this slot stays in 0.." + std::to_string(grid[axis] - 1) + " of the " +
                           passes::shapeStr(grid) + " grid; index with a loop variable whose bounds keep it inside");
     }
+  }
+
+  // A slot of a slot is a slot of the outer parent: grids [G0, G1] then [H0, H1] are one
+  // grid [G0 * H0, G1 * H1], and indices a then b are a * H + b. Backends then see one
+  // parent per slot, whose place in it they can lay out (the outer part is visited first,
+  // so chains of any depth end at the root).
+  void partOfRoot(Op& part) {
+    const Op* outer = part.operand(0)->definingOp();
+    if (!outer || outer->kind() != OpKind::RegionPart) return;
+    const auto& outerGrid = *outer->attr<std::vector<int64_t>>("grid");
+    const auto& outerIndex = *outer->attr<std::vector<Expr>>("index");
+    std::vector<int64_t> grid = *part.attr<std::vector<int64_t>>("grid");
+    std::vector<Expr> index = *part.attr<std::vector<Expr>>("index");
+    for (size_t axis = 0; axis < 2; ++axis) {
+      index[axis] = outerIndex[axis] * grid[axis] + index[axis];
+      grid[axis] *= outerGrid[axis];
+    }
+    part.setOperand(0, outer->operand(0));
+    part.setAttr("grid", grid);
+    part.setAttr("index", index);
   }
 
   // Walks the chain of writes from `array` to its assembly.
