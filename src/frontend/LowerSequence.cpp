@@ -160,6 +160,7 @@ Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
               std::to_string(*n - 1));
     return Val::poison(a.call.range);
   }
+  if (!k->asConst() || !tiler.tiler->count().asConst()) requireStep(tiler, *k, a);
   std::string why;
   std::optional<ir::AccessPattern> p = tiler.tiler->at(*k, why);
   if (!p) {
@@ -167,6 +168,38 @@ Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
     return Val::poison(a.call.range);
   }
   return patternVal(tiler.value, std::move(*p), a.call.range);
+}
+
+// Whether every step `k` takes inside its loops is one of the tiler's: it is the variable
+// of a loop from 0 or later to `count` (for i in 0 .. tile_count(t)), or its bounds say so.
+static bool loopStaysInside(const ir::Expr& k, const ir::Expr& count) {
+  auto holds = [](std::optional<bool> b) { return b == std::optional<bool>(true); };
+  if (holds(ir::prove(ir::CmpKind::GE, k, ir::Expr::constant(0), ir::loopBounds)) &&
+      holds(ir::prove(ir::CmpKind::LT, k, count, ir::loopBounds)))
+    return true;
+  if (k.kind() != ir::ExprKind::Var) return false;
+  const ir::Block* body = k.var()->ownerBlock();
+  const ir::Op* loop = body ? body->parentOp() : nullptr;
+  if (!loop || loop->kind() != ir::OpKind::For || loop->body().arg(0) != k.var()) return false;
+  return holds(ir::prove(ir::CmpKind::GE, *loop->attr<ir::Expr>("lb"), ir::Expr::constant(0), ir::loopBounds)) &&
+         holds(ir::prove(ir::CmpKind::LE, *loop->attr<ir::Expr>("ub"), count, ir::loopBounds));
+}
+
+// A step known only when the sequence runs (a loop variable, a runtime size) is checked
+// then: by the TXN writer in every iteration, by the generated builder at dispatch.
+void Lowerer::requireStep(const Val& tiler, const ir::Expr& k, const CallArgs& a) {
+  const ir::Expr count = tiler.tiler->count();
+  if (loopStaysInside(k, count)) return;
+  const std::optional<int64_t> n = count.asConst();
+  const std::string last = n ? std::to_string(*n - 1) : "tile_count(" + text(tiler.range) + ") - 1";
+  const ir::Expr inside = ir::Expr::logicalAnd(ir::Expr::cmp(ir::CmpKind::GE, k, ir::Expr::constant(0)),
+                                               ir::Expr::cmp(ir::CmpKind::LT, k, count));
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(a.call.range);
+  builder.create(ir::OpKind::SeqRequire, {},
+                 {{"cond", inside},
+                  {"message", "tile_at(" + text(tiler.range) + ", " + text(a.pos(1).range) +
+                                  ") asks for a step the tiler does not have; its steps are 0 to " + last}});
 }
 
 Val Lowerer::callTileCount(ir::OpKind, const CallArgs& a) {

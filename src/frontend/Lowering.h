@@ -238,6 +238,7 @@ class Lowerer {
   std::optional<std::vector<ir::Expr>> channelArgs(const CallArgs& a);
   Val callTap(ir::OpKind, const CallArgs& a);
   Val callTiler(ir::OpKind, const CallArgs& a);
+  void requireStep(const Val& tiler, const ir::Expr& k, const CallArgs& a);
   Val callTileAt(ir::OpKind, const CallArgs& a);
   Val callTileCount(ir::OpKind, const CallArgs& a);
   Val callTransfer(ir::OpKind, const CallArgs& a);

@@ -107,6 +107,11 @@ struct Interval {
 };
 using VarRanges = std::function<Interval(const Value*)>;
 
+// The values a loop's induction variable takes, from its bounds (and those of the loops
+// around it); unbounded for any other value. A VarRanges for code that has no list of the
+// loops around it.
+Interval loopBounds(const Value* v);
+
 // Bounds of `e` given bounds of its variables (interval arithmetic). Sound.
 Interval bounds(const Expr& e, const VarRanges& ranges = nullptr);
 // Tries to decide `a k b`; nullopt when it cannot be proven either way.
