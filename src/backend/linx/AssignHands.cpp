@@ -7,8 +7,12 @@
 // hand is the result's `buffers` attribute, so --emit-ir shows it; a tile no hand can
 // keep in reach is E1105. A rolled loop (a runtime trip count) lists its body once: tiles
 // live when it starts keep their hands to themselves until it ends, so their places stay
-// the same in every iteration, and the body binds its tiles to the other hands. Linear in
-// the blocks times the tiles live at once.
+// the same in every iteration, and the body binds its tiles to the other hands. A tile
+// array's INIT opens a generation on its hand that its LAST write closes; until then no
+// other tile may be bound to that hand (the hardware faults an ordinary destination, or a
+// second INIT, on a hand with an open generation), so the tiles made between a slot write
+// and the next go to the other hands; E1108 when none is left. Linear in the blocks times
+// the tiles live at once.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -36,9 +40,14 @@ class HandAssigner {
 
   void run() {
     const std::vector<PlannedBlock> blocks = planBlocks(f_);
-    std::map<const Value*, size_t> lastRead;
-    for (size_t i = 0; i < blocks.size(); ++i)
-      for (const PlannedSource& s : blocks[i].sources) lastRead[s.tile] = i;
+    std::map<const Value*, size_t> lastRead, lastWrite;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      for (const PlannedSource& s : blocks[i].sources) {
+        lastRead[s.tile] = i;
+        if (blocks[i].write) lastWrite[s.tile] = i;  // a continuation names its array last
+      }
+      if (blocks[i].write && blocks[i].pushed) lastWrite[blocks[i].pushed] = i;  // INIT
+    }
     for (size_t i = 0; i < blocks.size(); ++i) {
       retire(i);
       if (blocks[i].entry == PlanEntry::LoopBegin) {
@@ -52,7 +61,9 @@ class HandAssigner {
       const Value* tile = blocks[i].pushed;
       if (!tile) continue;
       const size_t last = lastRead.count(tile) ? lastRead[tile] : i;
-      if (!place(tile, i, last)) return report(*blocks[i].op, tile);
+      const int hand = place(tile, i, last);
+      if (hand < 0) return report(*blocks[i].op, tile);
+      if (blocks[i].write) openUntil_[hand] = lastWrite[tile];
     }
   }
 
@@ -71,29 +82,42 @@ class HandAssigner {
     return mask;
   }
 
-  bool place(const Value* tile, size_t at, size_t last) {
+  // The hand `tile` is bound to at block `at`, or -1.
+  int place(const Value* tile, size_t at, size_t last) {
     const bool shortLived = int64_t(last - at) <= kQueueReach;
     const int order[2][kHands] = {{1, 2, 3, 0}, {0, 1, 2, 3}};
+    blockedByGeneration_ = false;
     for (int h : order[shortLived]) {
       if (frozen_.back() & (1u << h)) continue;
+      if (openUntil_[h] > at) {
+        blockedByGeneration_ = true;
+        continue;
+      }
       bool fits = true;
       for (const Live& l : live_[h]) fits = fits && l.joined + 1 < kQueueReach;
       if (!fits) continue;
       for (Live& l : live_[h]) ++l.joined;
       live_[h].push_back({tile, last});
       handOwner(tile)->setAttr("buffers", std::vector<int64_t>{h});
-      return true;
+      return h;
     }
-    return false;
+    return -1;
   }
 
   void report(const Op& op, const Value* tile) {
     ValueNames names(f_);
-    diags_.report(Diag::LinxQueueDepth, op.loc(),
-                  "the tile '%" + names(tile) + "' bound here cannot be kept within reach: each of the four hands " +
-                      "(T, U, M, N) already holds tiles that are read again after 15 more joined it, and a binder " +
-                      "names only the latest 16 of a hand; read tiles sooner after they are made, or make them again "
-                      "closer to their use");
+    if (blockedByGeneration_)
+      diags_.report(Diag::LinxOpenGeneration, op.loc(),
+                    "the tile '%" + names(tile) + "' bound here needs a hand, but every hand (T, U, M, N) that could " +
+                        "keep it in reach holds a tile array whose assembly is still open, and a tile bound to such a " +
+                        "hand faults; finish one array's slot writes before starting the next, or make fewer tiles "
+                        "between them");
+    else
+      diags_.report(Diag::LinxQueueDepth, op.loc(),
+                    "the tile '%" + names(tile) + "' bound here cannot be kept within reach: each of the four hands " +
+                        "(T, U, M, N) already holds tiles that are read again after 15 more joined it, and a binder " +
+                        "names only the latest 16 of a hand; read tiles sooner after they are made, or make them again "
+                        "closer to their use");
   }
 
   Function& f_;
@@ -102,6 +126,9 @@ class HandAssigner {
   // Per enclosing rolled loop, the hands its body must not bind to: those holding a tile
   // live when the loop starts, whose place would otherwise shift with every iteration.
   std::vector<unsigned> frozen_ = {0};
+  // Per hand, the block of the LAST write of the tile-array generation open on it (0: none).
+  size_t openUntil_[kHands] = {};
+  bool blockedByGeneration_ = false;  // why the last place() failed
 };
 
 class AssignHands final : public Pass {

@@ -191,73 +191,73 @@ BSTART.VEC TCVT, BF16
   ; TCVT  (%48 = tile.cast %47)
 BSTOP
 BSTART.VEC TMULS, FP32
-  B.IOT U#3, mask=1111, last, ->T<2KB>        # 0x012ade13
+  B.IOT U#3, mask=1111, last, ->U<2KB>        # 0x012ade93
   B.SUBVIEW 0, zero, 16, 5                    # 0x010002d3
   ; TMULS  (%51 = tile.muls %49, %50)
 BSTOP
 BSTART.SFU TROWEXPANDSUB, FP32
-  B.IOT T#1, U#2, mask=1111, last, ->T<2KB>   # 0x440ace13
+  B.IOT U#1, U#3, mask=1111, last, ->U<2KB>   # 0x490ace93
   ; TROWEXPANDSUB  (%52 = tile.row_expand_sub %51, %m_4)
 BSTOP
 BSTART.SFU TEXP, FP32
-  B.IOT T#1, mask=1111, last, ->T<2KB>        # 0x000ade13
+  B.IOT U#1, mask=1111, last, ->U<2KB>        # 0x010ade93
   ; TEXP  (%e_1 = tile.exp %52)
 BSTOP
 BSTART.SFU TROWEXPANDMUL, FP32
-  B.IOT T#1, U#1, mask=1111, last, ->T<2KB>   # 0x400ace13
+  B.IOT U#1, U#4, mask=1111, last, ->U<2KB>   # 0x4d0ace93
   ; TROWEXPANDMUL  (%53 = tile.row_expand_mul %e_1, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT T#1, T#5, mask=1111, last             # 0x10084e13
+  B.IOT U#1, T#1, mask=1111, last             # 0x01084e13
   B.ASSEMBLE 0, 0, zero, 8, 4                 # 0x00801253
   ; TCVT  (%54 = tile.cast %53)
 BSTOP
 BSTART.VEC TMULS, FP32
-  B.IOT U#3, mask=1111, last, ->T<2KB>        # 0x012ade13
+  B.IOT U#7, mask=1111, last, ->U<2KB>        # 0x016ade93
   B.SUBVIEW 0, zero, 32, 5                    # 0x020002d3
   ; TMULS  (%57 = tile.muls %55, %56)
 BSTOP
 BSTART.SFU TROWEXPANDSUB, FP32
-  B.IOT T#1, U#2, mask=1111, last, ->T<2KB>   # 0x440ace13
+  B.IOT U#1, U#7, mask=1111, last, ->U<2KB>   # 0x590ace93
   ; TROWEXPANDSUB  (%58 = tile.row_expand_sub %57, %m_4)
 BSTOP
 BSTART.SFU TEXP, FP32
-  B.IOT T#1, mask=1111, last, ->T<2KB>        # 0x000ade13
+  B.IOT U#1, mask=1111, last, ->U<2KB>        # 0x010ade93
   ; TEXP  (%e_2 = tile.exp %58)
 BSTOP
 BSTART.SFU TROWEXPANDMUL, FP32
-  B.IOT T#1, U#1, mask=1111, last, ->T<2KB>   # 0x400ace13
+  B.IOT U#1, U#8, mask=1111, last, ->U<2KB>   # 0x5d0ace93
   ; TROWEXPANDMUL  (%59 = tile.row_expand_mul %e_2, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT T#1, T#9, mask=1111, last             # 0x20084e13
+  B.IOT U#1, T#1, mask=1111, last             # 0x01084e13
   B.ASSEMBLE 0, 0, zero, 16, 4                # 0x01001253
   ; TCVT  (%60 = tile.cast %59)
 BSTOP
 BSTART.VEC TMULS, FP32
-  B.IOT U#3, mask=1111, last, ->T<2KB>        # 0x012ade13
+  B.IOT U#11, mask=1111, last, ->U<2KB>       # 0x01aade93
   B.SUBVIEW 0, zero, 48, 5                    # 0x030002d3
   ; TMULS  (%63 = tile.muls %61, %62)
 BSTOP
 BSTART.SFU TROWEXPANDSUB, FP32
-  B.IOT T#1, U#2, mask=1111, last, ->T<2KB>   # 0x440ace13
+  B.IOT U#1, U#11, mask=1111, last, ->U<2KB>  # 0x690ace93
   ; TROWEXPANDSUB  (%64 = tile.row_expand_sub %63, %m_4)
 BSTOP
 BSTART.SFU TEXP, FP32
-  B.IOT T#1, mask=1111, last, ->T<2KB>        # 0x000ade13
+  B.IOT U#1, mask=1111, last, ->U<2KB>        # 0x010ade93
   ; TEXP  (%e_3 = tile.exp %64)
 BSTOP
 BSTART.SFU TROWEXPANDMUL, FP32
-  B.IOT T#1, U#1, mask=1111, last, ->T<2KB>   # 0x400ace13
+  B.IOT U#1, U#12, mask=1111, last, ->U<2KB>  # 0x6d0ace93
   ; TROWEXPANDMUL  (%65 = tile.row_expand_mul %e_3, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT T#1, T#13, mask=1111, last            # 0x30084e13
+  B.IOT U#1, T#1, mask=1111, last             # 0x01084e13
   B.ASSEMBLE 0, 1, zero, 24, 4                # 0x01801a53
   ; TCVT  (%66 = tile.cast %65)
 BSTOP
 BSTART.CUBE TMATMUL, FP32
-  B.IOT T#13, U#4, mask=1111, last, ->T<8KB>  # 0x4ccbce13
+  B.IOT T#1, U#16, mask=1111, last, ->T<8KB>  # 0x7c0bce13
   ; TMATMUL  (%68 = tile.matmul %67, %vt)
 BSTOP
 BSTART.TLSU TSTORE, FP32
