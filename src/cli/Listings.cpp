@@ -49,7 +49,7 @@ void printTargetList(std::ostream& os) {
     os << "; also report, ir, ast, tokens\n  kernels:";
     for (const char* kind : t->model->kernelKinds) os << ' ' << kind;
     for (const target::TargetFlag& f : t->flags)
-      os << "\n  --target-flag " << f.name << "=" << (f.byDefault ? "true" : "false") << " (default): " << f.help;
+      os << "\n  --target-flag " << f.name << "=true|false (default " << (f.byDefault ? "true" : "false") << "): when true, " << f.help;
     if (t->model->spaces.size() > 1) os << "\n  memory:";
     for (size_t i = 1; i < t->model->spaces.size(); ++i) {
       const ir::SpaceDesc& m = t->model->spaces[i];
