@@ -376,14 +376,23 @@ class FunctionLegality {
              t.layout().slayout == SLayout::NoneBox;
     };
     if (dtypeOk && rowMajorVec(target) && rowMajorVec(src)) return;
+    const Value* odd = rowMajorVec(src) ? op.operand(0) : op.operand(1);
+    const bool fullWidth = src.shape()[1] == target.shape()[1];
+    const std::string why =
+        !dtypeOk ? "the tiles are " + std::string(dtypeName(d))
+                 : describe(odd) + " is a " + blayoutName(odd->type().layout().blayout) + " tile in " +
+                       spaceName(odd->type().space());
+    const std::string fix = !dtypeOk ? "cast to f32 around the assemble"
+                            : odd->type().layout().blayout == BLayout::ColMajor
+                                ? "keep the vectors as rows ([1, n] rather than [n, 1]), or compile for a5"
+                                : "assemble in vec";
     report(Diag::PtoAssembleInsert, op,
            "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
-               passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) +
-               " that is not a full-width row band; on a2a3 that is a vec tinsert or a vec add into "
-               "the window, which take only row-major vec tiles of i8, i16, i32, f16, bf16 or f32, but the "
-               "tiles are " + dtypeName(d) + " in " +
-               spaceName(src.space()) + "; assemble whole rows (a source as wide as the target), "
-               "or cast to f32 around the assemble");
+               passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) + " that " +
+               (fullWidth ? "does not keep the tile's strides" : "is not a full-width row band") +
+               "; on a2a3 that is a vec tinsert or a vec add into the window, which take only row-major vec "
+               "tiles of i8, i16, i32, f16, bf16 or f32, but " + why + "; " + fix +
+               (fullWidth ? "" : ", or assemble whole rows (a source as wide as the target)"));
   }
 
   void checkMove(const Op& op) {
