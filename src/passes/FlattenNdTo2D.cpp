@@ -7,6 +7,7 @@
 // nothing is rewritten), then one program-order walk rewrites ops in place. Linear
 // in the number of ops, plus the per-batch pages an N-D transpose unrolls into
 // (at most --max-unroll per transpose).
+#include <algorithm>
 #include <unordered_map>
 
 #include "ir/Builder.h"
@@ -94,14 +95,26 @@ class Preconditions {
       case OpKind::SeqRaw: case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert:
       case OpKind::RegionAssembly:
         return;  // no N-D precondition of their own (regions are 2-D by their typing rules)
-      case OpKind::TransposeView:
+      case OpKind::TransposeView: {
         // The bytes of an N-D tile read transposed are no row-major collapse of anything.
-        if (op.result()->type().rank() > 2)
-          fail(Diag::NdTransposeView, op,
-               std::string(info.name) + " of a " + std::to_string(op.result()->type().rank()) +
-                   "-D tile is lowered only as an operand of a batched matmul (its pages become column "
-                   "bands of one 2-D transposed view); copy with tile.transpose, or feed it to batch_matmul");
+        const int rank = op.result()->type().rank();
+        if (rank <= 2) return;
+        const auto& axes = *op.attr<std::vector<int64_t>>("axes");
+        const bool pageAxes = axes.size() == 2 && std::min(axes[0], axes[1]) == rank - 2 &&
+                              std::max(axes[0], axes[1]) == rank - 1;
+        if (!pageAxes)
+          return fail(Diag::NdTransposeView, op,
+                      std::string(info.name) + " swaps axes " + std::to_string(axes[0]) + " and " +
+                          std::to_string(axes.size() > 1 ? axes[1] : axes[0]) + " of a " + std::to_string(rank) +
+                          "-D tile, a batch axis among them: a batched matmul reads an operand transposed only "
+                          "within its pages (the last two axes); load the operand with its axes in the order "
+                          "the matmul needs");
+        fail(Diag::NdTransposeView, op,
+             std::string(info.name) + " of a " + std::to_string(rank) +
+                 "-D tile is lowered only as an operand of a batched matmul (its pages become column "
+                 "bands of one 2-D transposed view); copy with tile.transpose, or feed it to batch_matmul");
         return;
+      }
     }
   }
 
