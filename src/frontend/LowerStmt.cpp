@@ -375,6 +375,12 @@ Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, const std::vector<Car
   for (size_t i = 0; i < carried.size(); ++i)
     carried[i].binding->val = valueOfArg(carried[i].outer, args[i], f.varRange);
   lowerBlock(*f.body);
+  for (const Carried& c : carried)
+    if (c.binding->val.kind == ValKind::TileArray && c.binding->val.assembledAt)
+      error(Diag::RegionArrayConsumed, *c.binding->val.assembledAt,
+            "tile array '" + c.binding->name + "' is assembled inside the loop that writes its slots, so the next " +
+                "iteration would write slots of an array that assembly has consumed; assemble it after the loop")
+          .notes.push_back({"its slots are written here", c.firstAssign});
   std::vector<ir::Value*> next;
   for (const Carried& c : carried) next.push_back(yieldValue(c, f.range));
   scopes_.pop();
