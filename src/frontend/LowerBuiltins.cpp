@@ -239,7 +239,8 @@ std::optional<std::vector<int64_t>> Lowerer::staticShapeOf(const Val& list, cons
       ok = false;
     } else if (*c <= 0) {
       error(Diag::BadShapeList, d.range,
-            "tile dims must be positive, but this one is " + std::to_string(*c) + "; use a positive size");
+            "every entry of " + std::string(what) + " must be positive, but this one is " + std::to_string(*c) +
+                "; use a positive number");
       ok = false;
     } else if (ok && __builtin_mul_overflow(elements, *c, &elements)) {
       error(Diag::ConstOverflow, list.range,

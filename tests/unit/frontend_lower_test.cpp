@@ -275,7 +275,7 @@ TEST_CASE("frontend lower errors: tile shapes must be static, positive and small
   CHECK(l.ir.empty());
   CHECK(l.errors() ==
         "2:25 E0709 tile shapes must be static (a tile is a fixed on-chip buffer), but 'S' is only known at run time; chunk that dimension with a loop (a static chunk size here, the run-time extent in valid = [...]), or reshape the tensor to 2-D before the kernel so that the run-time extent becomes a loop bound\n"
-        "3:24 E0713 tile dims must be positive, but this one is 0; use a positive size\n"
+        "3:24 E0713 every entry of the tile shape must be positive, but this one is 0; use a positive number\n"
         "4:23 E0708 the tile shape [4611686018427387904, 4] has more elements than fit in 64 bits; use a smaller shape\n");
 }
 
