@@ -52,8 +52,8 @@ class MarkResourceLoops final : public Pass {
   static void visit(Block& b, std::vector<Op*>& loops, const std::unordered_set<const Value*>& arrays,
                     DiagnosticEngine& diags) {
     for (auto& op : b.ops()) {
-      if (const auto* channel = op->attr<std::vector<Expr>>("channel"))
-        for (const Expr& e : *channel) mark(*op, e, loops, diags);
+      if (const auto* channel = op->attr<std::vector<Expr>>("channel"))  // [column, channel number]
+        for (size_t i = 0; i < channel->size(); ++i) mark(*op, (*channel)[i], i == 0 ? "column" : "channel", loops, diags);
       if (op->kind() == OpKind::For) {
         markArrayLoop(*op, arrays, diags);
         loops.push_back(op.get());
@@ -80,23 +80,24 @@ class MarkResourceLoops final : public Pass {
     return loop.attr<Expr>("lb")->isConst() && loop.attr<Expr>("ub")->isConst() && loop.attr<Expr>("step")->isConst();
   }
 
-  static void mark(const Op& user, const Expr& e, const std::vector<Op*>& loops, DiagnosticEngine& diags) {
+  static void mark(const Op& user, const Expr& e, const char* what, const std::vector<Op*>& loops,
+                   DiagnosticEngine& diags) {
     for (const Value* v : e.vars()) {
       Op* loop = nullptr;
       for (Op* l : loops)
         if (l->body().numArgs() && l->body().arg(0) == v) loop = l;
       if (!loop) {
         diags.report(Diag::ResourceLoop, user.loc(),
-                     std::string(user.name()) + " picks its channel with '" + v->name() +
-                         "', a value known only at run time; a channel is hardware the sequence must name, so "
+                     std::string(user.name()) + " picks its " + what + " with '" + v->name() +
+                         "', a value known only at run time; a " + what + " is hardware the sequence must name, so "
                          "use constants or the variable of a loop with constant bounds");
         continue;
       }
       if (!hasConstantBounds(*loop)) {
         diags.report(Diag::ResourceLoop, loop->loc(),
-                     "this loop picks the channel of " + std::string(user.name()) +
+                     "this loop picks the " + std::string(what) + " of " + user.name() +
                          " with its variable, so it is unrolled, but its bounds are runtime values; loop over "
-                         "the channels with constant bounds and keep the runtime loop inside");
+                         "the " + what + "s with constant bounds and keep the runtime loop inside");
         continue;
       }
       loop->setAttr("mode", LoopMode::Unroll);
