@@ -253,7 +253,8 @@ class FunctionLegality {
     if (tt.rank() < 1 || tt.rank() > 5) {
       report(Diag::PtoTensorRank, op,
              "PTO partition views have rank 1 to 5 but " + describe(tensor) + " has rank " +
-                 std::to_string(tt.rank()) + "; view it with fewer dimensions (tensor.view)");
+                 std::to_string(tt.rank()) + "; merge adjacent axes of the tensor (declare [a * b, ...] for [a, b, ...]; "
+                                            "in IR text, a tensor.view)");
       return;
     }
     const auto* offsets = op.attr<std::vector<Expr>>("offsets");
