@@ -4,6 +4,7 @@
 
 #include "frontend/Frontend.h"
 #include "frontend/Lowering.h"
+#include "ir/Builder.h"
 
 namespace tilec::frontend {
 
@@ -299,6 +300,7 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
     ir::Value* v = fn.addParam(ir::Type::index(), s.name, ir::ParamDir::None, s.range);
     define(s.name, BindKind::Size, s.range, Val::integer(ir::Expr::var(v), s.range));
   }
+  std::vector<ir::Expr> required;  // runtime dims already checked
   for (size_t i = 0; i < k.params.size(); ++i) {
     const ast::Param& p = k.params[i];
     if (!p.isTensor) continue;
@@ -315,10 +317,27 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
         dims.push_back(ir::Expr::constant(1));  // the body is still checked, against a sane shape
         continue;
       }
+      if (!e->asConst()) requirePositive(fn, p, dims.size(), *e, d->range, required);
       dims.push_back(*e);
     }
     values[i]->setType(ir::Type::tensor(p.dtype, std::move(dims)));
   }
+}
+
+// A runtime sequence checks its runtime tensor dims when it runs, as the compiler checks
+// the constant ones: by the TXN writer for -D sizes, by the builder at dispatch.
+void Lowerer::requirePositive(const ir::Function& fn, const ast::Param& p, size_t axis, const ir::Expr& dim,
+                              SourceRange at, std::vector<ir::Expr>& required) {
+  if (!target_.sequenceKind || fn.kind() != *target_.sequenceKind) return;
+  for (const ir::Expr& r : required)
+    if (ir::provablyEqual(r, dim)) return;
+  required.push_back(dim);
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(at);
+  builder.create(ir::OpKind::SeqRequire, {},
+                 {{"cond", ir::Expr::cmp(ir::CmpKind::GE, dim, ir::Expr::constant(1))},
+                  {"message", "tensor '" + p.name + "' dim " + std::to_string(axis) + " (" + text(at) +
+                                  ") must be positive"}});
 }
 
 // ---------------------------------------------------------------- entry point

@@ -138,6 +138,8 @@ class Lowerer {
   Val constantValue(const ast::ConstDecl& c);
   std::optional<Val> definedValue(const std::string& name, ValKind declared, SourceRange declaredAt);
   void lowerKernel(const ast::Kernel& k, ir::Module& module);
+  void requirePositive(const ir::Function& fn, const ast::Param& p, size_t axis, const ir::Expr& dim, SourceRange at,
+                       std::vector<ir::Expr>& required);
   void defineParams(const ast::Kernel& k, ir::Function& fn);
   void define(const std::string& name, BindKind kind, SourceRange at, Val v);
   Diagnostic& error(Diag id, SourceRange at, std::string message);

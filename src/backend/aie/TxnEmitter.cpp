@@ -79,10 +79,14 @@ class SequenceWriter final : public SequenceRunner {
     switch (form) {
       case SeqForm::Transfer: return writeTransfer(op);
       case SeqForm::Raw: return writeRaw(op);
-      case SeqForm::Require:
-        if (value(*op.attr<Expr>("cond"), op) || stopped()) return;
+      case SeqForm::Require: {
+        // A requirement on a size the stream never uses (none given with -D) binds only
+        // the builder, which checks it at dispatch; one the stream uses fails where it is used.
+        const std::optional<int64_t> holds = eval(*op.attr<Expr>("cond"));
+        if (!holds || *holds || stopped()) return;
         diags_.report(Diag::AieRequireFails, op.loc(), *op.attr<std::string>("message"));
         return stop();
+      }
       case SeqForm::Wait: {
         const auto& c = *op.attr<std::vector<Expr>>("channel");
         const uint32_t dir = *op.attr<bool>("drain") ? tilec_txn::kS2MM : tilec_txn::kMM2S;
