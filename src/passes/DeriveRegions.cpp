@@ -41,16 +41,14 @@ class RegionDeriver {
         checkPartIndex(*op);
         partOfRoot(*op);
       }
-      if (op->kind() == OpKind::For) loops_.push_back(op.get());
       for (unsigned i = 0; i < op->numRegions(); ++i) visit(op->body(i));
-      if (op->kind() == OpKind::For) loops_.pop_back();
     }
   }
 
   void checkPartIndex(const Op& part) {
     const auto& grid = *part.attr<std::vector<int64_t>>("grid");
     const auto& index = *part.attr<std::vector<Expr>>("index");
-    const VarRanges ranges = [&](const Value* v) { return passes::loopVarRange(loops_, v); };
+    const VarRanges ranges = loopBounds;
     for (size_t axis = 0; axis < 2; ++axis) {
       const bool inside = prove(CmpKind::GE, index[axis], Expr::constant(0), ranges) == std::optional<bool>(true) &&
                           prove(CmpKind::LT, index[axis], Expr::constant(grid[axis]), ranges) == std::optional<bool>(true);
@@ -65,9 +63,10 @@ class RegionDeriver {
   // A slot of a slot is a slot of the outer parent: grids [G0, G1] then [H0, H1] are one
   // grid [G0 * H0, G1 * H1], and indices a then b are a * H + b. Backends then see one
   // parent per slot, whose place in it they can lay out (the outer part is visited first,
-  // so chains of any depth end at the root).
+  // so chains of any depth end at the root). An outer slot nothing else reads goes: it
+  // would hold a register for an offset no block uses.
   void partOfRoot(Op& part) {
-    const Op* outer = part.operand(0)->definingOp();
+    Op* outer = part.operand(0)->definingOp();
     if (!outer || outer->kind() != OpKind::RegionPart) return;
     const auto& outerGrid = *outer->attr<std::vector<int64_t>>("grid");
     const auto& outerIndex = *outer->attr<std::vector<Expr>>("index");
@@ -80,6 +79,7 @@ class RegionDeriver {
     part.setOperand(0, outer->operand(0));
     part.setAttr("grid", grid);
     part.setAttr("index", index);
+    if (!outer->result()->hasUses()) outer->parentBlock()->erase(outer);
   }
 
   // Walks the chain of writes from `array` to its assembly.
@@ -170,7 +170,6 @@ class RegionDeriver {
 
   Function& f_;
   DiagnosticEngine& diags_;
-  std::vector<const Op*> loops_;
 };
 
 class DeriveRegions final : public Pass {

@@ -137,15 +137,6 @@ std::string shapeStr(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-Interval loopVarRange(const std::vector<const Op*>& loops, const Value* v) {
-  for (const Op* l : loops)
-    if (l->body().arg(0) == v) {
-      Interval lb = bounds(*l->attr<Expr>("lb")), ub = bounds(*l->attr<Expr>("ub"));
-      return {lb.lo, ub.hi ? std::optional<int64_t>(*ub.hi - 1) : std::nullopt};
-    }
-  return {};
-}
-
 SourceRange definitionLoc(const Value* v) {
   if (Op* def = v->definingOp()) return def->loc();
   if (Op* owner = v->ownerBlock() ? v->ownerBlock()->parentOp() : nullptr) return owner->loc();

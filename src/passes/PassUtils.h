@@ -65,9 +65,6 @@ std::string shapeStr(const std::vector<int64_t>& shape);
 SourceRange definitionLoc(const ir::Value* v);
 void addNote(Diagnostic& d, SourceRange range, std::string message);
 
-// The values loop variable `v` takes when it is the variable of one of `loops` (from the
-// loop's bounds); unbounded otherwise. For ir::prove's VarRanges.
-ir::Interval loopVarRange(const std::vector<const ir::Op*>& loops, const ir::Value* v);
 
 // Counts errors reported while a pass runs, so run() can say whether it failed
 // (warnings promoted by -Werror count too).

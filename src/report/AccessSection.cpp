@@ -21,10 +21,7 @@ struct Bound {
 
 class Access {
  public:
-  Access(const KernelView& kernel, const ir::Op& op) : kernel_(kernel), op_(op) {
-    for (const ir::Op* p = op.parentOp(); p; p = p->parentOp())
-      if (p->kind() == ir::OpKind::For) loops_.push_back(p);
-  }
+  Access(const KernelView& kernel, const ir::Op& op) : kernel_(kernel), op_(op) {}
 
   bool isStore() const { return op_.kind() == ir::OpKind::Store; }
   const ir::Value* tensor() const { return op_.operand(isStore() ? 1 : 0); }
@@ -74,7 +71,7 @@ class Access {
   // The values `e` takes inside the loops around the op, clamped to >= 0; an unbounded
   // upper side is `fallback` (a negative fallback is returned as is, for the caller to fill).
   Bound bound(const ir::Expr& e, double fallback) const {
-    const ir::Interval i = ir::bounds(e, [&](const ir::Value* v) { return passes::loopVarRange(loops_, v); });
+    const ir::Interval i = ir::bounds(e, ir::loopBounds);
     const double lo = i.lo ? std::max<double>(0, double(*i.lo)) : 0;
     if (!i.hi && fallback < 0) return {lo, fallback};
     const double hi = i.hi ? double(*i.hi) : fallback;
@@ -83,7 +80,6 @@ class Access {
 
   const KernelView& kernel_;
   const ir::Op& op_;
-  std::vector<const ir::Op*> loops_;
 };
 
 void collect(const ir::Block& b, std::vector<const ir::Op*>& out) {

@@ -30,10 +30,8 @@ class SequenceLegality {
   void visit(Block& b) {
     for (auto& op : b.ops()) {
       checkOp(*op);
-      if (op->kind() == OpKind::For) loops_.push_back(op.get());
       for (unsigned i = 0; i < op->numRegions(); ++i)
         if (mayRun(*op, i)) visit(op->body(i));
-      if (op->kind() == OpKind::For) loops_.pop_back();
     }
   }
 
@@ -124,7 +122,7 @@ class SequenceLegality {
       tilec_txn::shimBdFields(*t, why);
       if (!why.empty()) return report(Diag::AieDescriptor, op, why);
     }
-    const VarRanges ranges = [&](const Value* v) { return passes::loopVarRange(loops_, v); };
+    const VarRanges ranges = loopBounds;
     const Expr offsetBytes = shaped->offset * (bits / 8);
     if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) == std::optional<bool>(false))
       return report(Diag::AieDescriptor, op,
@@ -144,7 +142,6 @@ class SequenceLegality {
   const TargetModel& model_;
   tilec_txn::Device device_;
   DiagnosticEngine& diags_;
-  std::vector<const Op*> loops_;
 };
 
 class AieLegality final : public Pass {
