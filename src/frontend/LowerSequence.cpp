@@ -154,13 +154,17 @@ Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
               std::string(valKindName(tiler.kind)));
     return Val::poison(a.call.range);
   }
-  if (std::optional<int64_t> c = k->asConst(), n = tiler.tiler->count().asConst(); c && n && (*c < 0 || *c >= *n)) {
+  const std::optional<int64_t> c = k->asConst(), n = tiler.tiler->count().asConst();
+  const bool outside = c && n && (*c < 0 || *c >= *n);
+  if (outside && !insideBranch()) {
     error(Diag::BadTiler, a.call.range,
           "tile_at(" + text(tiler.range) + ", " + std::to_string(*c) + ") asks for a step the tiler does not have; it has steps 0 to " +
               std::to_string(*n - 1));
     return Val::poison(a.call.range);
   }
-  if (!k->asConst() || !tiler.tiler->count().asConst()) requireStep(tiler, *k, a);
+  // In a branch (one -D sizes may rule out), a step it lacks is a fault only of a run
+  // that takes the branch, as it is for the builder.
+  if (outside || !c || !n) requireStep(tiler, *k, a);
   std::string why;
   std::optional<ir::AccessPattern> p = tiler.tiler->at(*k, why);
   if (!p) {
@@ -168,6 +172,12 @@ Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
     return Val::poison(a.call.range);
   }
   return patternVal(tiler.value, std::move(*p), a.call.range);
+}
+
+bool Lowerer::insideBranch() const {
+  for (const ir::Op* op = block_->parentOp(); op; op = op->parentOp())
+    if (op->kind() == ir::OpKind::If) return true;
+  return false;
 }
 
 // Whether every step `k` takes inside its loops is one of the tiler's: it is the variable
