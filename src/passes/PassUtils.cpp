@@ -22,10 +22,10 @@ void joinIfTiles(Value* a, Value* b, const std::function<void(Value*, Value*)>& 
   if (isTile(a) && isTile(b)) join(a, b);
 }
 
-// The printer's name for `v` (without '%'): its hint made unique, or a number.
-std::string printedName(const Value* v) {
-  const Function* fn = v->function();
-  return fn ? ValueNames(*fn)(v) : v->name();
+// A printed name (without '%') as messages quote it: 'acc', or '%3' for a number.
+std::string quotedName(const std::string& name) {
+  bool numbered = name.find_first_not_of("0123456789") == std::string::npos;
+  return "'" + (numbered ? "%" + name : name) + "'";
 }
 
 }  // namespace
@@ -126,10 +126,11 @@ void forEachTileJoin(const std::vector<Op*>& ops, bool views, const std::functio
 }
 
 std::string describe(const Value* v) {
-  std::string name = printedName(v);
-  bool numbered = name.find_first_not_of("0123456789") == std::string::npos;
-  return "'" + (numbered ? "%" + name : name) + "'";
+  const Function* fn = v->function();
+  return quotedName(fn ? ValueNames(*fn)(v) : v->name());
 }
+
+std::string describe(const Value* v, const ValueNames& names) { return quotedName(names(v)); }
 
 std::string shapeStr(const std::vector<int64_t>& shape) {
   std::string s = "[";

@@ -11,6 +11,10 @@
 #include "support/Diagnostics.h"
 #include "ir/ValueMap.h"
 
+namespace tilec::ir {
+class ValueNames;
+}
+
 namespace tilec::passes {
 
 // Every op of `f` in pre-order (an op before the ops of its regions).
@@ -59,6 +63,9 @@ ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
 
 // `'acc'` for a named value, otherwise a description of where it comes from.
 std::string describe(const ir::Value* v);
+// The same with the function's names already made, for a pass that describes many values
+// of a function it does not change (each call of the first form names the whole function).
+std::string describe(const ir::Value* v, const ir::ValueNames& names);
 std::string shapeStr(const std::vector<int64_t>& shape);
 
 // Where a note about `v` should point: its defining op, or its block's owner.

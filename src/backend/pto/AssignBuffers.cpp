@@ -15,8 +15,9 @@
 // the read that needs the old value. Program points are pre-order positions
 // (each op has an enter and an exit point), so each interference test costs the
 // reads of the two tiles times the nesting depth; a merge tests every pair of
-// the two classes, which is quadratic in class size (classes are small: a tile,
-// its carries and its views).
+// the two classes' tiles that are not views, which is quadratic in class size
+// (classes are mostly small: a tile, its carries and its views; a flattened N-D
+// tile's chain of page assembles is one class of as many tiles as pages).
 #include <map>
 #include <optional>
 
@@ -90,10 +91,11 @@ class FunctionBuffers {
   // matmul_acc into an accumulator's window), so only the other members are compared.
   std::optional<Interference> classInterference(Value* a, Value* b) {
     if (uf_.find(a) == uf_.find(b)) return std::nullopt;
-    for (Value* x : members(a))
-      for (Value* y : members(b))
-        if (!isViewValue(x) && !isViewValue(y))
-          if (auto i = interference(x, y)) return i;
+    const std::vector<Value*>& xs = compared(a);  // references into the map survive rehashing
+    const std::vector<Value*>& ys = compared(b);
+    for (Value* x : xs)
+      for (Value* y : ys)
+        if (auto i = interference(x, y)) return i;
     return std::nullopt;
   }
 
@@ -102,11 +104,15 @@ class FunctionBuffers {
     return u->definingOp() && isView(u->definingOp()->kind());
   }
 
-  std::vector<Value*>& members(Value* v) {
+  // The members of v's class that interference is tested on: all but views and values
+  // updated in a view. Each value is classified once, when its class is first asked for
+  // (its chain of in-place updates is final by then), not at every test: the pages of a
+  // flattened N-D tile make classes of hundreds of values and chains as long.
+  std::vector<Value*>& compared(Value* v) {
     Value* root = uf_.find(v);
-    auto& list = members_[root];
-    if (list.empty()) list.push_back(root);
-    return list;
+    auto [it, fresh] = compared_.try_emplace(root);
+    if (fresh && !isViewValue(root)) it->second.push_back(root);
+    return it->second;
   }
 
   // The smaller class's list joins the larger one's, so each value moves O(log n) times.
@@ -114,13 +120,13 @@ class FunctionBuffers {
     Value* ra = uf_.find(a);
     Value* rb = uf_.find(b);
     if (ra == rb) return;
-    std::vector<Value*> la = std::move(members(ra)), lb = std::move(members(rb));
-    members_.erase(ra);
-    members_.erase(rb);
+    std::vector<Value*> la = std::move(compared(ra)), lb = std::move(compared(rb));
+    compared_.erase(ra);
+    compared_.erase(rb);
     if (la.size() < lb.size()) la.swap(lb);
     la.insert(la.end(), lb.begin(), lb.end());
     uf_.unite(a, b);
-    members_[uf_.find(a)] = std::move(la);
+    compared_[uf_.find(a)] = std::move(la);
   }
 
   // ---- coalescing walk ----
@@ -284,7 +290,7 @@ class FunctionBuffers {
   DiagnosticEngine& diags_;
   passes::Liveness live_{f_};
   // Lookup tables only; nothing here is iterated, so output never depends on addresses.
-  std::unordered_map<const Value*, std::vector<Value*>> members_;
+  std::unordered_map<const Value*, std::vector<Value*>> compared_;  // see compared()
   ValueMap<int64_t> ids_;
   passes::ValueUnionFind uf_;
   int64_t nextId_ = 0;

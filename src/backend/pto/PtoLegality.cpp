@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "backend/pto/PtoOps.h"
+#include "ir/IRText.h"
 #include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
@@ -19,7 +20,6 @@ namespace {
 
 using namespace pto;
 using namespace ir;
-using passes::describe;
 
 
 // ---- dtype sets ----
@@ -536,10 +536,18 @@ class FunctionLegality {
                std::to_string(*c) + "; split the matmul into smaller tiles");
   }
 
+  // 'acc' or '%3', from one name table per function: the pass changes no IR, and the
+  // ops unrolled from one construct (hundreds of pages) each build their message.
+  std::string describe(const Value* v) {
+    if (!names_) names_.emplace(f_);
+    return v->function() == &f_ ? passes::describe(v, *names_) : passes::describe(v);
+  }
+
   Function& f_;
   Arch target_;
   DiagnosticEngine& diags_;
   std::set<std::tuple<uint16_t, uint32_t, uint32_t, uint32_t>> reported_;  // code and range
+  std::optional<ValueNames> names_;
 };
 
 class PtoLegality final : public Pass {
