@@ -15,6 +15,7 @@
 #include "ir/NdShape.h"
 #include "passes/BatchPages.h"
 #include "passes/Pass.h"
+#include "passes/PassUtils.h"
 
 namespace tilec {
 namespace {
@@ -297,20 +298,7 @@ class Rewriter {
       op.setAttr("window", window);
       return;
     }
-    if (!nd::collapsesContiguously(window, tensor.dims())) {
-      diags_.report(Diag::NdLoadNotContiguous, op.loc(),
-                    "load into mat reads the window " + nd::exprsStr(window) + " of a " +
-                        nd::exprsStr(tensor.dims()) +
-                        " tensor, which is not one contiguous run of rows; the 2-D NZ conversion "
-                        "needs that, so load one page per iteration of a loop over the outer axis");
-      ok_ = false;
-      return;
-    }
-    Value* view = OpBuilder::before(op).createValue(
-        OpKind::TensorView, {op.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
-        op.operand(0)->name() + "_2d");
-    op.setOperand(0, view);
-    op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), tensor.dims()));
+    if (!passes::loadThroughRowView(op, window, diags_)) ok_ = false;
   }
 
   void rewriteAssemble(Op& op) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/IRText.h"
+#include "ir/NdShape.h"
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
 
@@ -131,6 +132,24 @@ std::string describe(const Value* v) {
 }
 
 std::string describe(const Value* v, const ValueNames& names) { return quotedName(names(v)); }
+
+bool loadThroughRowView(Op& load, const std::vector<Expr>& window, DiagnosticEngine& diags) {
+  const Type& tensor = load.operand(0)->type();
+  if (!nd::collapsesContiguously(window, tensor.dims())) {
+    diags.report(Diag::NdLoadNotContiguous, load.loc(),
+                 "load into mat reads the window " + nd::exprsStr(window) + " of a " + nd::exprsStr(tensor.dims()) +
+                     " tensor, which is not one contiguous run of rows; the 2-D NZ conversion needs that, so load "
+                     "one page per iteration of a loop over the outer axis");
+    return false;
+  }
+  Value* view = OpBuilder::before(load).createValue(
+      OpKind::TensorView, {load.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
+      load.operand(0)->name() + "_2d");
+  load.setOperand(0, view);
+  load.setAttr("offsets", nd::foldOffsets(*load.attr<std::vector<Expr>>("offsets"), tensor.dims()));
+  load.removeAttr("window");
+  return true;
+}
 
 std::string shapeStr(const std::vector<int64_t>& shape) {
   std::string s = "[";

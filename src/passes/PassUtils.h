@@ -61,6 +61,12 @@ void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
 // operands: the scratch tile some PTO instructions need (trow*, ttrans).
 ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
 
+// A load into a matmul stage (mat) with its default (NZ) layout reads `window` of its
+// tensor through a 2-D view of the tensor (rows: every axis but the last), since the ND
+// to NZ conversion is 2-D: the load's operand becomes that view and its offsets fold into
+// it. The window must be one contiguous run of rows; otherwise E0607 and false.
+bool loadThroughRowView(ir::Op& load, const std::vector<ir::Expr>& window, DiagnosticEngine& diags);
+
 // `'acc'` for a named value, otherwise a description of where it comes from.
 std::string describe(const ir::Value* v);
 // The same with the function's names already made, for a pass that describes many values

@@ -72,6 +72,7 @@ class FunctionSpaces {
     resolve();
     if (!errors.clean()) return;
     applySpaces();
+    if (!loadMatThroughRowViews()) return;
     relayTransposedViews();
     insertMoves();
     resolveKernelKind();
@@ -387,6 +388,24 @@ class FunctionSpaces {
   Function& f_;
   Arch target_;
   DiagnosticEngine& diags_;
+  // A load that lands in mat only now (a batched matmul operand with no declared space)
+  // still carries its tensor-rank window from flatten-nd-to-2d; the NZ conversion is 2-D,
+  // so it reads a 2-D view of the tensor, as a load declared in mat does.
+  bool loadMatThroughRowViews() {
+    bool ok = true;
+    for (Op* op : ops_) {
+      if (op->kind() != OpKind::Load) continue;
+      const Type& tile = op->result()->type();
+      const auto* window = op->attr<std::vector<Expr>>("window");
+      if (!window || window->size() <= 2 || !tile.model() || !tile.model()->hasRole(tile.space(), kMatmulStage) ||
+          !tile.hasDefaultLayout())
+        continue;
+      const std::vector<Expr> box = *window;
+      ok = passes::loadThroughRowView(*op, box, diags_) && ok;
+    }
+    return ok;
+  }
+
   std::vector<Op*> ops_;
   std::vector<Value*> members_;
   ValueMap<int> classOf_;
