@@ -629,7 +629,8 @@ int Driver::finish(const OutputBuffer& output) {
   if (!writeFileAtomically(opts_.output, [&](int fd) { return output.writeTo(fd); }, error)) {
     diags_.report(Diag::OutputNotWritable, {},
                   "cannot write output '" + opts_.output + "': " + error +
-                      "; check that the directory exists and is writable");
+                      (opts_.output == "-" ? "; let the reader take all of it, or write a file with -o FILE"
+                                           : "; name a file in a directory that exists and is writable"));
     return failure();
   }
   if (opts_.output != "-") written_.push_back(opts_.output);

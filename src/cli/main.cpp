@@ -1,4 +1,5 @@
 // tilec: compiles a .tile kernel (or .tir IR) to PTO assembly. See docs/cli.md.
+#include <csignal>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -89,6 +90,9 @@ void* compileOnThread(void* arg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader that stops early (`tilec k.tile -o - | head -1`) makes the write fail with
+  // EPIPE, which is reported and exits 1, rather than killing the process mid-write.
+  std::signal(SIGPIPE, SIG_IGN);
   rerunWithLargeHeap(argv);
   Invocation inv{argc, argv};
   pthread_attr_t attr;

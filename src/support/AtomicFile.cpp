@@ -68,6 +68,11 @@ bool writeFileAtomically(const std::string& path, const FileWriter& write, std::
     return false;
   }
   if (isSpecialFile(path)) return writeInPlace(path, write, error);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "it is a directory";
+    return false;
+  }
   std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
   std::string pattern =

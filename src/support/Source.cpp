@@ -33,6 +33,8 @@ SourceRange SourceRange::join(SourceRange a, SourceRange b) {
 FileId SourceManager::addBuffer(std::string name, std::string contents) {
   auto file = std::make_unique<File>();
   file->name = name == "-" ? "<stdin>" : std::move(name);
+  // A UTF-8 byte order mark is no text: editors show none and count no column for it.
+  if (contents.compare(0, 3, "\xEF\xBB\xBF") == 0) contents.erase(0, 3);
   file->text = std::move(contents);
   file->lineStarts = computeLineStarts(file->text);
   files_.push_back(std::move(file));

@@ -28,7 +28,8 @@ struct LineCol {
 
 class SourceManager {
  public:
-  // `name` is the path as the user wrote it ("-" for stdin is shown as "<stdin>").
+  // `name` is the path as the user wrote it ("-" for stdin is shown as "<stdin>"); a
+  // leading UTF-8 byte order mark is dropped from `contents`.
   FileId addBuffer(std::string name, std::string contents);
   const std::string& name(FileId f) const;
   std::string_view contents(FileId f) const;
