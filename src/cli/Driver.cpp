@@ -265,6 +265,21 @@ bool Driver::selectKernel(ir::Module& m) {
   return true;
 }
 
+// The output and the depfile must not be the input itself: a typo in a build rule
+// (-o k.tile) would replace the kernel's source with PTO text.
+bool Driver::writesElsewhere() {
+  std::error_code ec;
+  for (const std::string* out : {&opts_.output, &opts_.depfile.path}) {
+    if (out->empty() || *out == "-" || opts_.syntaxOnly) continue;
+    if (!std::filesystem::equivalent(*out, opts_.input, ec)) continue;
+    diags_.report(Diag::OutputNotWritable, {},
+                  "cannot write " + std::string(out == &opts_.output ? "output" : "depfile") + " '" + *out +
+                      "': it is the input file; name another file");
+    return false;
+  }
+  return true;
+}
+
 bool Driver::readInput() {
   ScopedPhase phase("read");
   std::string text;
@@ -286,6 +301,7 @@ bool Driver::readInput() {
     }
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     dependencies_.push_back(opts_.input);
+    if (!writesElsewhere()) return false;
   }
   file_ = sources_.addBuffer(opts_.input, std::move(text));
   prepareCrashReproducer();

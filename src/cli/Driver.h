@@ -39,6 +39,7 @@ class Driver {
   int compile();
   int convert();  // --decode, --encode
   bool readInput();
+  bool writesElsewhere();
   bool selectKernel(ir::Module& m);
   std::optional<InputKind> resolveInputKind();
   // The frontend's product: IR to compile, or (--emit=ast/tokens) the text to write.

@@ -173,7 +173,8 @@ class HelpFormatter final : public CLI::FormatterBase {
     std::vector<std::string> names;
     for (const std::string& s : opt.get_snames()) names.push_back("-" + s);
     const std::vector<std::string>& longNames = opt.get_lnames();
-    if (!longNames.empty()) names.push_back((kSingleDash.count(longNames[0]) ? "-" : "--") + longNames[0]);
+    for (size_t i = 0; i < longNames.size(); ++i)  // the first as typed, aliases (--depfile) with two dashes
+      names.push_back((i == 0 && kSingleDash.count(longNames[i]) ? "-" : "--") + longNames[i]);
     std::string spelling;
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
