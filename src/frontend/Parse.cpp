@@ -242,9 +242,9 @@ std::vector<std::unique_ptr<ast::Module>> parseDefines(SourceManager& sm, const 
     const size_t eq = nameValue.find('=');
     const std::string declaration = "const " + nameValue.substr(0, eq) + " = " + nameValue.substr(eq + 1) + ";";
     const FileId file = sm.addBuffer("<command line>", declaration);
-    std::unique_ptr<ast::Module> m = parse(sm, file, diags);
-    if (!m) continue;
-    const auto* constant = m->decls.size() == 1 && m->imports.empty()
+    DiagnosticEngine syntax(sm);  // a value that does not parse is E0729 below, not E0101 on pasted text
+    std::unique_ptr<ast::Module> m = parse(sm, file, syntax);
+    const auto* constant = m && m->decls.size() == 1 && m->imports.empty()
                                ? std::get_if<std::unique_ptr<ast::ConstDecl>>(&m->decls[0])
                                : nullptr;
     if (!constant) {
