@@ -86,9 +86,7 @@ Val Lowerer::callAssembly(ir::OpKind kind, const CallArgs& a) {
     return Val::poison(a.call.range);
   }
   if (!usableArray(*b, a.pos(0).range) || !b->val.value) return Val::poison(a.call.range);
-  const ir::Op* built = b->val.value->definingOp();
-  const ir::Block* home = built ? built->parentBlock() : b->val.value->ownerBlock();
-  if (home != block_) {
+  if (b->val.value->block() != block_) {
     error(Diag::RegionArrayConsumed, a.call.range,
           "assembly consumes tile array '" + b->name + "', which this loop or branch does not build: in a loop it " +
               "would be consumed once per iteration; assemble it where its slots are written, and use that tile here")

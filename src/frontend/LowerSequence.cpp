@@ -187,10 +187,8 @@ static bool loopStaysInside(const ir::Expr& k, const ir::Expr& count) {
   if (holds(ir::prove(ir::CmpKind::GE, k, ir::Expr::constant(0), ir::loopBounds)) &&
       holds(ir::prove(ir::CmpKind::LT, k, count, ir::loopBounds)))
     return true;
-  if (k.kind() != ir::ExprKind::Var) return false;
-  const ir::Block* body = k.var()->ownerBlock();
-  const ir::Op* loop = body ? body->parentOp() : nullptr;
-  if (!loop || loop->kind() != ir::OpKind::For || loop->body().arg(0) != k.var()) return false;
+  const ir::Op* loop = k.kind() == ir::ExprKind::Var ? ir::loopOf(k.var()) : nullptr;
+  if (!loop) return false;
   return holds(ir::prove(ir::CmpKind::GE, *loop->attr<ir::Expr>("lb"), ir::Expr::constant(0), ir::loopBounds)) &&
          holds(ir::prove(ir::CmpKind::LE, *loop->attr<ir::Expr>("ub"), count, ir::loopBounds));
 }

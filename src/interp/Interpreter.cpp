@@ -336,7 +336,7 @@ struct Interpreter::Impl {
   // use lies in an op before it there (a slice of a page taken before the page is written
   // back). Blocks run their ops in order, and each run of the block defines `v` anew.
   bool diesAt(const Value* v, const Op& op) {
-    const Block* home = v->definingOp() ? v->definingOp()->parentBlock() : v->ownerBlock();
+    const Block* home = v->block();
     if (home != op.parentBlock()) return false;
     const size_t at = position(op);
     bool usedByOp = false;

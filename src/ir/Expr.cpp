@@ -960,10 +960,15 @@ bool provablyEqual(const Expr& a, const Expr& b, const VarRanges& ranges) {
   return a == b || prove(CmpKind::EQ, a, b, ranges) == std::optional<bool>(true);
 }
 
-Interval loopBounds(const Value* v) {
+const Op* loopOf(const Value* v) {
   const Block* body = v->ownerBlock();
   const Op* loop = body ? body->parentOp() : nullptr;
-  if (!loop || loop->kind() != OpKind::For || loop->body().arg(0) != v) return {};
+  return loop && loop->kind() == OpKind::For && loop->body().arg(0) == v ? loop : nullptr;
+}
+
+Interval loopBounds(const Value* v) {
+  const Op* loop = loopOf(v);
+  if (!loop) return {};
   const Interval lb = bounds(*loop->attr<Expr>("lb"), loopBounds), ub = bounds(*loop->attr<Expr>("ub"), loopBounds);
   return {lb.lo, ub.hi ? std::optional<int64_t>(*ub.hi - 1) : std::nullopt};
 }

@@ -19,6 +19,7 @@
 namespace tilec::ir {
 
 class Value;
+class Op;
 
 enum class ExprKind : uint8_t {
   Const,     // integer literal
@@ -111,6 +112,8 @@ using VarRanges = std::function<Interval(const Value*)>;
 // around it); unbounded for any other value. A VarRanges for code that has no list of the
 // loops around it.
 Interval loopBounds(const Value* v);
+// The scf.for whose induction variable `v` is, or null.
+const Op* loopOf(const Value* v);
 
 // Bounds of `e` given bounds of its variables (interval arithmetic). Sound.
 Interval bounds(const Expr& e, const VarRanges& ranges = nullptr);

@@ -47,6 +47,8 @@ size_t AttrMap::erase(std::string_view key) {
   return 1;
 }
 
+Block* Value::block() const { return def_ ? def_->parentBlock() : block_; }
+
 Function* Value::function() const { return def_ ? def_->function() : block_ ? block_->function() : nullptr; }
 
 namespace {

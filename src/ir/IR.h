@@ -52,6 +52,7 @@ class Value {
   uint32_t id() const { return id_; }                 // unique and increasing within a Function
   Op* definingOp() const { return def_; }             // null for block arguments
   Block* ownerBlock() const { return block_; }        // for block arguments
+  Block* block() const;                               // where it is defined: its op's block, or ownerBlock()
   Function* function() const;                         // the function it belongs to, or null
   unsigned index() const { return index_; }           // result or argument number
   const std::vector<Use>& uses() const { return uses_; }

@@ -400,7 +400,7 @@ class FunctionSpaces {
       if (!window || window->size() <= 2 || !tile.model() || !tile.model()->hasRole(tile.space(), kMatmulStage) ||
           !tile.hasDefaultLayout())
         continue;
-      const std::vector<Expr> box = *window;
+      const std::vector<Expr> box = *window;  // a copy: the rewrite drops the attribute
       ok = passes::loadThroughRowView(*op, box, diags_) && ok;
     }
     return ok;

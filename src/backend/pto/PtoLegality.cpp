@@ -540,7 +540,7 @@ class FunctionLegality {
   // ops unrolled from one construct (hundreds of pages) each build their message.
   std::string describe(const Value* v) {
     if (!names_) names_.emplace(f_);
-    return v->function() == &f_ ? passes::describe(v, *names_) : passes::describe(v);
+    return passes::describe(v, *names_);
   }
 
   Function& f_;
