@@ -1,7 +1,7 @@
 // What a compiled runtime sequence does, checked twice: the interpreter runs the sequence's
 // IR (the device a loopback), and the TXN executor runs the stream the static writer made
-// from it against byte buffers holding the same i32 inputs; the outputs must agree byte
-// for byte. This pins the meaning of the encoder's words (strides stored minus one, the
+// from it against byte buffers holding the same integer inputs (32, 16 and 8 bits); the
+// outputs must agree byte for byte. This pins the meaning of the encoder's words (strides stored minus one, the
 // iteration dimension, linear runs, offsets in the address patch), not just their values.
 #include <doctest/doctest.h>
 
@@ -19,8 +19,17 @@ using namespace tilec;
 
 namespace {
 
-// Compiles `text` for npu1 and checks the stream against the interpreter on inputs
-// 1, 2, 3, ... (outputs start as zeros).
+// `v` as an element of the integer type `d`: its low bytes, sign-extended when signed.
+int64_t asElement(ir::DType d, int64_t v) {
+  const unsigned bits = 8 * ir::dtypeBytes(d);
+  const uint64_t low = uint64_t(v) & ((uint64_t(1) << bits) - 1);
+  const bool negative = ir::isSigned(d) && (low >> (bits - 1)) != 0;
+  return negative ? int64_t(low) - (int64_t(1) << bits) : int64_t(low);
+}
+
+// Compiles `text` for npu1 and checks the stream against the interpreter on distinct
+// inputs (outputs start as zeros). Tensors hold integers of at most 32 bits, stored
+// little-endian in the executor's buffers, so sub-word elements share DMA words.
 void checkAgainstInterpreter(const std::string& text) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
@@ -46,18 +55,19 @@ void checkAgainstInterpreter(const std::string& text) {
   std::vector<std::vector<uint8_t>> buffers;
   for (unsigned i = 0; i < f.numParams(); ++i) {
     const ir::Type& type = f.param(i)->type();
-    REQUIRE(type.dtype() == ir::DType::I32);
+    REQUIRE(ir::isInteger(type.dtype()));
+    REQUIRE(ir::dtypeBytes(type.dtype()) <= 4);
     int64_t n = 1;
     for (const ir::Expr& d : type.dims()) n *= d.constValue();
     interp::Tensor tensor{std::make_shared<interp::TensorData>(), {n}};
-    tensor.data->dtype = ir::DType::I32;
+    tensor.data->dtype = type.dtype();
     std::vector<uint8_t> buffer;
     for (int64_t k = 0; k < n; ++k) {
-      const int64_t v = f.paramDir(i) == ir::ParamDir::Out ? 0 : 1000 * (i + 1) + k;
+      const int64_t v = f.paramDir(i) == ir::ParamDir::Out ? 0 : asElement(type.dtype(), 1000 * (i + 1) + k * 37);
       interp::Num num;
       num.i = v;
       tensor.data->elems.push_back(num);
-      for (int b = 0; b < 4; ++b) buffer.push_back(uint8_t(uint32_t(v) >> (8 * b)));
+      for (unsigned b = 0; b < ir::dtypeBytes(type.dtype()); ++b) buffer.push_back(uint8_t(uint64_t(v) >> (8 * b)));
     }
     args.push_back(tensor);
     buffers.push_back(std::move(buffer));
@@ -67,13 +77,15 @@ void checkAgainstInterpreter(const std::string& text) {
   INFO(why);
   REQUIRE(why.empty());
   for (unsigned i = 0; i < f.numParams(); ++i) {
+    const ir::DType dtype = f.param(i)->type().dtype();
+    const size_t bytes = ir::dtypeBytes(dtype);
     const auto& elems = std::get<interp::Tensor>(args[i]).data->elems;
     for (size_t k = 0; k < elems.size(); ++k) {
-      uint32_t v = 0;
-      for (int b = 0; b < 4; ++b) v |= uint32_t(buffers[i][4 * k + size_t(b)]) << (8 * b);
+      uint64_t v = 0;
+      for (size_t b = 0; b < bytes; ++b) v |= uint64_t(buffers[i][bytes * k + b]) << (8 * b);
       CAPTURE(i);
       CAPTURE(k);
-      REQUIRE(int32_t(v) == int32_t(elems[k].i));
+      REQUIRE(asElement(dtype, int64_t(v)) == asElement(dtype, elems[k].i));
     }
   }
 }
@@ -144,5 +156,23 @@ sequence kernel k(x: in i32[16, 16], y: out i32[4, 4], z: out i32[48]) {
   drain(y, column = 3, channel = 0);
   fill(tap(x, 4, [3, 2, 8], [64, 16, 1]), column = 3, channel = 1);
   drain(z, column = 3, channel = 1);
+})");
+}
+
+TEST_CASE("aie executor: 8- and 16-bit elements move in whole words, contiguous innermost") {
+  checkAgainstInterpreter(R"(
+sequence kernel k(x: in i16[12, 16], y: out i16[192], z: out i16[4, 8]) {
+  let t = group_tiler(x, [2, 4], [3, 2], group_col_major = true);
+  for i in 0 .. tile_count(t) {
+    fill(tile_at(t, i), column = 0, channel = 0);
+  }
+  drain(y, column = 0, channel = 0);
+  fill(slice(x, [2, 4], [4, 8], steps = [3, 1]), column = 1, channel = 0);
+  drain(z, column = 1, channel = 0);
+})");
+  checkAgainstInterpreter(R"(
+sequence kernel k(x: in u8[8, 32], y: out u8[3, 2, 8]) {
+  fill(tap(x, 4, [3, 2, 8], [0, 64, 1]), column = 0, channel = 1);
+  drain(y, column = 0, channel = 1);
 })");
 }

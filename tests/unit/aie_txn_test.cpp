@@ -204,9 +204,32 @@ TEST_CASE("txn: descriptor limits name the rule and the numbers") {
         "the innermost run of 3 elements is 3 bytes, not a whole number of 4-byte words");
   CHECK(errorOf({4, 2, 1, 1}, {1, 6, 0, 0}, 8) ==
         "stride 6 of d1 is 6 bytes, not a whole number of 4-byte words (d0 is the fastest)");
+  CHECK(errorOf({8, 2, 1, 1}, {2, 256, 0, 0}, 16) ==
+        "the innermost stride is 2 elements of 16 bits, but the DMA steps whole 4-byte words, so elements narrower "
+        "than a word must be contiguous innermost (stride 1); move contiguous whole-word blocks and rearrange the "
+        "elements in the core");
+  CHECK(errorOf({8, 2, 1, 1}, {4, 256, 0, 0}, 8).find("the innermost stride is 4 elements of 8 bits,") == 0);
+  CHECK(errorOf({8, 2, 1, 1}, {1, 256, 0, 0}, 16).empty());
   CHECK(errorOf({4, 1, 1, 1}, {1, 0, 0, 0}, 64) == "elements of 64 bits are wider than the 32 bits a DMA word holds");
   CHECK(errorOf({4, 1, 1, 1}, {1, 0, 0, 0}, 16, 3) ==
         "offset 3 elements is not a non-negative whole number of 4-byte words");
+}
+
+TEST_CASE("txn: sub-word elements step one word innermost and whole words outside") {
+  txn::Transfer t;  // 8 rows of 8 bf16 elements, 130 elements apart
+  t.elemBits = 16;
+  t.sizes[0] = 8;
+  t.sizes[1] = 8;
+  t.strides[1] = 130;
+  std::string error;
+  const txn::ShimBdFields f = txn::shimBdFields(t, error);
+  REQUIRE(error.empty());
+  CHECK_FALSE(f.linear);
+  CHECK(f.d0Wrap == 4);
+  CHECK(f.d0Step == 0);
+  CHECK(f.d1Wrap == 8);
+  CHECK(f.d1Step == 64);
+  CHECK(f.bufferLength == 32);
 }
 
 TEST_CASE("txn: every public stream decodes and its listing encodes to the same bytes") {

@@ -5,7 +5,9 @@
 // hold the sizes and strides (TxnRuntime.h's own check, so the compiler and the encoder
 // agree), and the offset is whole 4-byte words. What depends on loop variables or runtime
 // sizes is checked where the values are known: by the TXN writer, or by the generated
-// builder at dispatch (the same check, TxnRuntime.h). Linear in the ops.
+// builder at dispatch (the same check, TxnRuntime.h); here only where the loops' bounds
+// prove it wrong (an offset off the word, a sub-word innermost stride that is never 1).
+// Linear in the ops.
 #include <string>
 
 #include "backend/aie/AieModel.h"
@@ -116,13 +118,17 @@ class SequenceLegality {
     AccessPattern atZero = *shaped;
     atZero.offset = Expr::constant(0);
     // Runtime sizes and strides are checked where their values are known: by the TXN writer
-    // for constants given with -D, by the generated builder at dispatch.
+    // for constants given with -D, by the generated builder at dispatch. A sub-word
+    // innermost stride the loops' bounds keep from 1 fails in every run, so it fails here.
+    const VarRanges ranges = loopBounds;
     if (std::optional<tilec_txn::Transfer> t =
             aie::constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; })) {
       tilec_txn::shimBdFields(*t, why);
       if (!why.empty()) return report(Diag::AieDescriptor, op, why);
+    } else if (const Expr& inner = shaped->strides.back();
+               bits < 32 && prove(CmpKind::EQ, inner, Expr::constant(1), ranges) == std::optional<bool>(false)) {
+      return report(Diag::AieDescriptor, op, tilec_txn::subWordStrideRule(bits, text(inner)));
     }
-    const VarRanges ranges = loopBounds;
     const Expr offsetBytes = shaped->offset * (bits / 8);
     if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) == std::optional<bool>(false))
       return report(Diag::AieDescriptor, op,

@@ -132,10 +132,14 @@ class SequenceWriter final : public SequenceRunner {
       if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a 4-D pattern");
       return;
     }
-    if (!insideTensor(op, *t)) return;
+    // aie-legality checked the fields it could; these numbers hold this run's loop variables.
     std::string error;
     const tilec_txn::ShimBdFields fields = tilec_txn::shimBdFields(*t, error);
-    if (!error.empty()) throw std::logic_error(std::string(op.name()) + " breaks a descriptor rule aie-legality checks: " + error);
+    if (!error.empty()) {
+      diags_.report(Diag::AieDescriptor, op.loc(), std::string(op.name()) + ": " + error);
+      return stop();
+    }
+    if (!insideTensor(op, *t)) return;
     const auto& c = *op.attr<std::vector<Expr>>("channel");
     const int64_t* bd = op.attr<int64_t>("bd");
     if (!bd) throw std::logic_error(std::string(op.name()) + " has no descriptor; run assign-bds first");

@@ -128,8 +128,18 @@ struct ShimBdFields {
 
 inline std::string num(int64_t v) { return std::to_string(v); }
 
+// Why a transfer of elements narrower than a word cannot step `stride` elements innermost:
+// the DMA steps whole 4-byte words, so a d0 step of 2 bf16 elements would still move every
+// element (0, 1, 2, 3, ... instead of 0, 2, 4, ...), and a step of 3 is no word at all.
+inline std::string subWordStrideRule(int64_t elemBits, const std::string& stride) {
+  return "the innermost stride is " + stride + " elements of " + num(elemBits) +
+         " bits, but the DMA steps whole 4-byte words, so elements narrower than a word must be contiguous "
+         "innermost (stride 1); move contiguous whole-word blocks and rearrange the elements in the core";
+}
+
 // The fields of `t`, or the rule it breaks (message set, fields unspecified). Elements
-// must be at most 32 bits; every extent and step a whole number of 4-byte words.
+// must be at most 32 bits, and contiguous innermost when narrower; every extent and outer
+// step a whole number of 4-byte words.
 inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
   ShimBdFields f;
   const int64_t w = t.elemBits;
@@ -151,13 +161,14 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
   if (s[0] * w % 32 != 0)
     return fail("the innermost run of " + num(s[0]) + " elements is " + num(s[0] * w / 8) +
                 " bytes, not a whole number of 4-byte words");
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 4; ++i)
     if (st[i] < 0 || (i < 3 && s[i] > 1 && st[i] < 1))
       return fail("stride " + num(st[i]) + " of d" + num(i) + " is not positive (d0 is the fastest)");
-    if (!(i == 0 && st[i] == 1) && st[i] * w % 32 != 0)
+  if (w < 32 && st[0] != 1) return fail(subWordStrideRule(w, num(st[0])));
+  for (int i = 1; i < 4; ++i)
+    if (st[i] * w % 32 != 0)
       return fail("stride " + num(st[i]) + " of d" + num(i) + " is " + num(st[i] * w / 8) +
                   " bytes, not a whole number of 4-byte words (d0 is the fastest)");
-  }
   if (t.offset < 0 || t.offset * w % 32 != 0)
     return fail("offset " + num(t.offset) + " elements is not a non-negative whole number of 4-byte words");
   auto words = [&](int64_t elems) { return elems * w / 32; };
@@ -167,7 +178,7 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
   f.byteOffset = t.offset * w / 8;
   if (!f.linear) {
     f.d0Wrap = words(s[0]);
-    f.d0Step = st[0] * w < 32 ? 0 : words(st[0]) - 1;
+    f.d0Step = w < 32 ? 0 : st[0] - 1;  // sub-word elements run contiguously: one word a step
     f.d1Wrap = s[1];
     f.d1Step = s[1] > 1 ? words(st[1]) - 1 : 0;
     f.d2Step = s[2] > 1 ? words(st[2]) - 1 : 0;
