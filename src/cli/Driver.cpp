@@ -231,13 +231,35 @@ int Driver::convert() {
 
 namespace {
 
-std::string kernelList(const ir::Module& m) {
-  std::string names;
-  for (const auto& f : m.functions()) names += (names.empty() ? "'" : ", '") + f->name() + "'";
+std::vector<std::string> kernelNames(const ir::Module& m) {
+  std::vector<std::string> names;
+  for (const auto& f : m.functions()) names.push_back(f->name());
   return names;
 }
 
+std::vector<std::string> kernelNames(const ast::Module& m) {
+  std::vector<std::string> names;
+  for (const ast::TopDecl& d : m.decls)
+    if (const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d)) names.push_back((*k)->name);
+  return names;
+}
+
+std::string kernelList(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
+  return list;
+}
+
 }  // namespace
+
+// Whether the kernel --kernel asks for is one of `names` (E0004 otherwise).
+bool Driver::kernelNamed(const std::vector<std::string>& names) {
+  if (std::find(names.begin(), names.end(), opts_.kernel) != names.end()) return true;
+  diags_.report(Diag::NoKernel, {},
+                "'" + sources_.name(file_) + "' defines no kernel named '" + opts_.kernel + "'; it defines " +
+                    kernelList(names));
+  return false;
+}
 
 // --kernel keeps one function. Without it, PTO output of a file with several kernels is
 // an error: PTOAS takes one entry kernel per module.
@@ -249,16 +271,11 @@ bool Driver::selectKernel(ir::Module& m) {
     std::string what = opts_.run ? std::string("--run runs one") : std::string("a ") + opts_.format->extension + " file holds one";
     diags_.report(Diag::SeveralKernels, {},
                   "'" + sources_.name(file_) + "' defines " + std::to_string(fns.size()) + " kernels (" +
-                      kernelList(m) + ") but " + what + "; choose it with --kernel=NAME");
+                      kernelList(kernelNames(m)) + ") but " + what + "; choose it with --kernel=NAME");
     return false;
   }
+  if (!kernelNamed(kernelNames(m))) return false;
   auto keep = std::find_if(fns.begin(), fns.end(), [&](const auto& f) { return f->name() == opts_.kernel; });
-  if (keep == fns.end()) {
-    diags_.report(Diag::NoKernel, {},
-                  "'" + sources_.name(file_) + "' defines no kernel named '" + opts_.kernel +
-                      "'; it defines " + kernelList(m));
-    return false;
-  }
   std::unique_ptr<ir::Function> kept = std::move(*keep);
   fns.clear();
   fns.push_back(std::move(kept));
@@ -384,10 +401,13 @@ Driver::FrontendResult Driver::buildFromTile() {
       frontend::parseProgram(sources_, file_, diags_, frontend::ImportOptions{opts_.includeDirs, {}}, &imported);
   dependencies_.insert(dependencies_.end(), imported.begin(), imported.end());
   if (!program || diags_.hasErrors()) return {};
+  // --kernel: the other kernels are not checked, so their errors do not stop this one.
+  if (!opts_.kernel.empty() && !kernelNamed(kernelNames(*program))) return {};
   crashInput_ = frontend::inlineProgram(sources_, *program);
   stage_ = "checking and lowering to IR";
   ScopedPhase phase("lower");
-  return {frontend::lower(*program, diags_, *opts_.target->model, opts_.limits, defines), std::nullopt};
+  return {frontend::lower(*program, diags_, *opts_.target->model, opts_.limits, defines, nullptr, opts_.kernel),
+          std::nullopt};
 }
 
 std::unique_ptr<ir::Module> Driver::buildFromTir() {

@@ -41,6 +41,7 @@ class Driver {
   bool readInput();
   bool writesElsewhere();
   bool selectKernel(ir::Module& m);
+  bool kernelNamed(const std::vector<std::string>& names);
   std::optional<InputKind> resolveInputKind();
   // The frontend's product: IR to compile, or (--emit=ast/tokens) the text to write.
   struct FrontendResult {

@@ -55,10 +55,11 @@ class LowerObserver {
 };
 
 // Checks names, types and shapes and builds SSA IR. Reports every independent
-// error (E02xx); returns null if any.
+// error (E02xx); returns null if any. With `kernel` named (--kernel), only that kernel is
+// checked and lowered, with the file constants; the other kernels are skipped, errors and all.
 std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
                                   const Limits& limits = defaultLimits(), const Defines& defines = {},
-                                  LowerObserver* observer = nullptr);
+                                  LowerObserver* observer = nullptr, const std::string& kernel = {});
 
 // --emit=ast and --emit=tokens.
 void printAst(const ast::Module& m, const SourceManager& sm, std::ostream& os);

@@ -180,11 +180,20 @@ std::unique_ptr<ir::Module> Lowerer::lowerModule(const ast::Module& m) {
   // Constants first, in order, so kernels may use a constant declared below them.
   for (const ast::TopDecl& d : m.decls)
     if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d)) lowerConst(**c, true);
-  for (const ast::TopDecl& d : m.decls)
-    if (const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d)) lowerKernel(**k, *module);
+  for (const ast::TopDecl& d : m.decls) {
+    const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d);
+    if (!k) continue;
+    if (kernel_.empty() || (*k)->name == kernel_) {
+      lowerKernel(**k, *module);
+      continue;
+    }
+    // Another kernel than the one asked for is not checked; a -D of one of its sizes is
+    // still no typo.
+    for (const ast::SymbolDecl& size : (*k)->symbols) skippedSizes_.insert(size.name);
+  }
   scopes_.pop();
   for (const auto& [name, decl] : defines_)
-    if (!definedValues_.count(name))
+    if (!definedValues_.count(name) && !skippedSizes_.count(name))
       diags_.report(Diag::UnusedDefine, decl->nameRange,
                     "-D " + name + " names no constant of the program and no 'dyn' size of any kernel; check the "
                     "spelling, or drop it");
@@ -343,8 +352,9 @@ void Lowerer::requirePositive(const ir::Function& fn, const ast::Param& p, size_
 // ---------------------------------------------------------------- entry point
 
 std::unique_ptr<ir::Module> lower(const ast::Module& m, DiagnosticEngine& diags, const ir::TargetModel& target,
-                                  const Limits& limits, const Defines& defines, LowerObserver* observer) {
-  return Lowerer(diags, target, limits, defines, observer).lowerModule(m);
+                                  const Limits& limits, const Defines& defines, LowerObserver* observer,
+                                  const std::string& kernel) {
+  return Lowerer(diags, target, limits, defines, observer, kernel).lowerModule(m);
 }
 
 }  // namespace tilec::frontend

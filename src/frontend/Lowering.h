@@ -117,9 +117,12 @@ struct BuiltinSig;
 
 class Lowerer {
  public:
+  // `kernel`: when not empty, the one kernel checked and lowered (see lower()).
   Lowerer(DiagnosticEngine& diags, const ir::TargetModel& target, const Limits& limits,
-          const std::map<std::string, const ast::ConstDecl*>& defines, LowerObserver* observer = nullptr)
-      : diags_(diags), target_(target), limits_(limits), defines_(defines), observer_(observer) {}
+          const std::map<std::string, const ast::ConstDecl*>& defines, LowerObserver* observer = nullptr,
+          std::string kernel = {})
+      : diags_(diags), target_(target), limits_(limits), defines_(defines), observer_(observer),
+        kernel_(std::move(kernel)) {}
   std::unique_ptr<ir::Module> lowerModule(const ast::Module& m);
 
   // ---- used by the built-in handlers (LowerBuiltins.cpp) ----
@@ -255,7 +258,9 @@ class Lowerer {
   const Limits& limits_;
   const std::map<std::string, const ast::ConstDecl*>& defines_;
   LowerObserver* observer_;  // may be null
+  std::string kernel_;       // empty: every kernel
   std::map<std::string, Val> definedValues_;  // each -D evaluated once, when first used
+  std::set<std::string> skippedSizes_;        // the dyn sizes of the kernels --kernel skips
   Scopes scopes_;
   ir::Function* fn_ = nullptr;
   ir::Block* block_ = nullptr;  // where new ops go
