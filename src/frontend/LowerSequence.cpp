@@ -166,12 +166,41 @@ Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
   // that takes the branch, as it is for the builder.
   if (outside || !c || !n) requireStep(tiler, *k, a);
   std::string why;
-  std::optional<ir::AccessPattern> p = tiler.tiler->at(*k, why);
-  if (!p) {
+  std::optional<ir::TileStep> step = tiler.tiler->at(*k, why);
+  if (!step) {
     error(Diag::BadTiler, a.call.range, why);
     return Val::poison(a.call.range);
   }
-  return patternVal(tiler.value, std::move(*p), a.call.range);
+  if (step->shapeVaries && !stepUnrolled(*k, tiler, a)) return Val::poison(a.call.range);
+  return patternVal(tiler.value, std::move(step->pattern), a.call.range);
+}
+
+// A step whose pattern changes shape with the step (the smaller groups at the edges of a
+// partial tiler) becomes one shape per transfer only when unroll-loops makes it a
+// constant: every variable in it must be an unroll loop's. A serial loop writes one
+// descriptor shape for all its iterations, and a runtime value has none at compile time.
+bool Lowerer::stepUnrolled(const ir::Expr& k, const Val& tiler, const CallArgs& a) {
+  for (const ir::Value* v : k.vars()) {
+    const ir::Op* loop = ir::loopOf(v);
+    if (loop && *loop->attr<ir::LoopMode>("mode") == ir::LoopMode::Unroll) continue;
+    const std::string call = "tile_at(" + text(tiler.range) + ", " + text(a.pos(1).range) + ")";
+    const std::string rule = call + " takes a step of a tiler whose partial groups at the edges have another shape than "
+                                    "the others, ";
+    if (!loop) {
+      error(Diag::BadTiler, a.call.range,
+            rule + "so the step must be known at compile time, but '" + v->name() +
+                "' is known only when the sequence runs; index the tiler with constants or an unroll loop's "
+                "variable");
+      return false;
+    }
+    error(Diag::BadTiler, a.call.range,
+          rule + "and the " + ir::loopModeName(*loop->attr<ir::LoopMode>("mode")) + " loop over '" + v->name() +
+              "' uses one descriptor shape in every iteration; write 'unroll for " + v->name() +
+              "', which gives each step its own descriptor")
+        .notes.push_back({"the loop over '" + v->name() + "'", loop->loc()});
+    return false;
+  }
+  return true;
 }
 
 bool Lowerer::insideBranch() const {

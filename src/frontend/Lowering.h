@@ -244,6 +244,7 @@ class Lowerer {
   Val callTap(ir::OpKind, const CallArgs& a);
   Val callTiler(ir::OpKind, const CallArgs& a);
   void requireStep(const Val& tiler, const ir::Expr& k, const CallArgs& a);
+  bool stepUnrolled(const ir::Expr& k, const Val& tiler, const CallArgs& a);
   bool insideBranch() const;  // whether the op being lowered is inside an `if`
   Val callTileAt(ir::OpKind, const CallArgs& a);
   Val callTileCount(ir::OpKind, const CallArgs& a);

@@ -1,6 +1,7 @@
 #include "ir/AccessPattern.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace tilec::ir {
 namespace {
@@ -163,7 +164,7 @@ std::optional<Tiler> Tiler::make(const TilerSpec& spec, std::string& error) {
   return t;
 }
 
-std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const {
+std::optional<TileStep> Tiler::at(const Expr& k, std::string& error) const {
   const TilerSpec& s = spec_;
   const int64_t rh = s.groupRepeats[0], rw = s.groupRepeats[1];
   const int64_t sh = s.groupSteps[0], sw = s.groupSteps[1];
@@ -174,13 +175,13 @@ std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const 
     return Expr::floorDiv(i, Expr::constant(step)) * (step * repeat) + Expr::mod(i, Expr::constant(step));
   };
   const Expr offW = groupStart(r, sw, rw), offH = groupStart(c, sh, rh);
-  AccessPattern p;
+  TileStep step;
+  AccessPattern& p = step.pattern;
   p.offset = offH * s.tileDims[0] * cols_ + offW * s.tileDims[1];
 
   // Groups at the edges of a partial tiling hold fewer tiles (and a step past the edge is
-  // 1): counts that are expressions of the step. The pattern's shape follows from how they
-  // compare with 1, which must come out the same for every step (proved over the step's
-  // grid position, clamped into the grid: a step outside it has no pattern anyway).
+  // 1): counts that are expressions of the step (clamped into the grid: a step outside it
+  // has no pattern anyway).
   const Expr zero = Expr::constant(0), one = Expr::constant(1);
   Expr rhHere = Expr::constant(rh), rwHere = Expr::constant(rw), shHere = Expr::constant(sh),
        swHere = Expr::constant(sw);
@@ -197,20 +198,24 @@ std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const 
     rhHere = fewer(rh, remH, sh), rwHere = fewer(rw, remW, sw);
     shHere = narrowed(sh, remH), swHere = narrowed(sw, remW);
   }
-  bool decided = true;
-  auto is = [&](CmpKind k, const Expr& x) {
-    std::optional<bool> d = prove(k, x, one);
-    if (!d) decided = false;
-    return d.value_or(false);
-  };
-  Expr th = Expr::constant(s.tileDims[0]), tw = Expr::constant(s.tileDims[1]);
-  if (s.pruneSteps) {
-    // A group of adjacent tiles walked in the tile's own order is one taller or wider tile.
-    if (s.groupColMajor && !s.tileColMajor && is(CmpKind::EQ, shHere) && is(CmpKind::GT, rhHere))
-      th = th * rhHere, rhHere = one;
-    if (!s.groupColMajor && s.tileColMajor && is(CmpKind::EQ, swHere) && is(CmpKind::GT, rwHere))
-      tw = tw * rwHere, rwHere = one;
-  }
+  // The pattern's shape answers four questions about the step's group: is it merged into
+  // one taller (or wider) tile, and does it span more than one tile down (across). Each is
+  // a condition that folds to a constant when it holds alike for every step; otherwise
+  // (partial groups, a symbolic step) every number of the pattern selects by it, and folds
+  // once the step is a constant.
+  auto no = Expr::boolean(false);
+  const Expr mergeH = s.pruneSteps && s.groupColMajor && !s.tileColMajor
+                          ? Expr::logicalAnd(Expr::cmp(CmpKind::EQ, shHere, one), Expr::cmp(CmpKind::GT, rhHere, one))
+                          : no;
+  const Expr mergeW = s.pruneSteps && !s.groupColMajor && s.tileColMajor
+                          ? Expr::logicalAnd(Expr::cmp(CmpKind::EQ, swHere, one), Expr::cmp(CmpKind::GT, rwHere, one))
+                          : no;
+  const Expr tall = Expr::logicalAnd(Expr::logicalNot(mergeH), Expr::cmp(CmpKind::GT, rhHere, one));
+  const Expr wide = Expr::logicalAnd(Expr::logicalNot(mergeW), Expr::cmp(CmpKind::GT, rwHere, one));
+  for (const Expr& question : {mergeH, mergeW, tall, wide}) step.shapeVaries = step.shapeVaries || !question.isConst();
+
+  const Expr th = Expr::select(mergeH, rhHere * s.tileDims[0], Expr::constant(s.tileDims[0]));
+  const Expr tw = Expr::select(mergeW, rwHere * s.tileDims[1], Expr::constant(s.tileDims[1]));
   if (s.tileColMajor) {
     p.sizes = {one, one, tw, th};
     p.strides = {zero, zero, one, cols_};
@@ -218,29 +223,27 @@ std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const 
     p.sizes = {one, one, th, tw};
     p.strides = {zero, zero, cols_, one};
   }
+  // A group both tall and wide takes the two outer dimensions (the row dimension outermost
+  // unless the group is walked column by column); one that is only tall or only wide, the
+  // second.
   const Expr rowStride = cols_ * shHere * s.tileDims[0], colStride = swHere * s.tileDims[1];
-  const bool tall = is(CmpKind::GT, rhHere), wide = is(CmpKind::GT, rwHere);
-  if (!decided) {
-    error = "with partial groups this step's group may be smaller than the others in a way that changes the "
-            "pattern's shape, so the step must be a compile-time value (an unroll loop's variable), or the "
-            "groups whole";
-    return std::nullopt;
-  }
-  if (tall && wide) {
-    const size_t rowDim = s.groupColMajor ? 1 : 0, colDim = 1 - rowDim;
-    p.sizes[rowDim] = rhHere;
-    p.strides[rowDim] = rowStride;
-    p.sizes[colDim] = rwHere;
-    p.strides[colDim] = colStride;
-  } else if (tall) {
-    p.sizes[1] = rhHere;
-    p.strides[1] = rowStride;
-  } else if (wide) {
-    p.sizes[1] = rwHere;
-    p.strides[1] = colStride;
-  }
+  const Expr both = Expr::logicalAnd(tall, wide);
+  const bool rowsOuter = !s.groupColMajor;
+  auto pick = [&](const Expr& rows, const Expr& cols, const Expr& none) {
+    const Expr outer = Expr::select(both, rowsOuter ? rows : cols, none);
+    const Expr inner = Expr::select(both, rowsOuter ? cols : rows,
+                                    Expr::select(tall, rows, Expr::select(wide, cols, none)));
+    return std::pair<Expr, Expr>{outer, inner};
+  };
+  std::tie(p.sizes[0], p.sizes[1]) = pick(rhHere, rwHere, one);
+  std::tie(p.strides[0], p.strides[1]) = pick(rowStride, colStride, zero);
   cleanUnitDims(p);
   if (s.patternRepeat != 1) {
+    if (!both.isConst()) {
+      error = "a pattern repeat needs a free outer dimension, but the steps whose group is both taller and wider "
+              "than a tile use all four";
+      return std::nullopt;
+    }
     if (p.sizes[0].asConst() != std::optional<int64_t>(1) || p.strides[0].asConst() != std::optional<int64_t>(0)) {
       error = "a pattern repeat needs a free outer dimension, but all four are in use (sizes " + listText(p.sizes) +
               ", strides " + listText(p.strides) + ")";
@@ -249,7 +252,7 @@ std::optional<AccessPattern> Tiler::at(const Expr& k, std::string& error) const 
     p.sizes[0] = Expr::constant(s.patternRepeat);
     cleanUnitDims(p);
   }
-  return p;
+  return step;
 }
 
 }  // namespace tilec::ir

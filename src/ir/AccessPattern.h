@@ -43,6 +43,16 @@ struct TilerSpec {
   int64_t patternRepeat = 1;   // each step's pattern runs this many times
 };
 
+// One step of a tiler: its pattern, and whether the pattern's shape (which dimensions it
+// uses, and whether a group merges into one larger tile) depends on which step it is. Then
+// the numbers select among the shapes by the step, and fold to one shape only for a
+// constant step: an unroll loop's copies, not a serial loop, whose iterations share one
+// descriptor.
+struct TileStep {
+  AccessPattern pattern;
+  bool shapeVaries = false;
+};
+
 // A condition that must hold at run time (sizes that are runtime values), and why.
 struct RuntimeGuard {
   Expr holds;
@@ -58,9 +68,9 @@ class Tiler {
 
   const Expr& count() const { return count_; }  // the number of steps
   const std::vector<RuntimeGuard>& guards() const { return guards_; }
-  // The pattern of step `k` (a constant, or an expression of loop variables); nullopt with
-  // `error` when partial groups make the pattern's shape depend on a symbolic k.
-  std::optional<AccessPattern> at(const Expr& k, std::string& error) const;
+  // Step `k` (a constant, or an expression of loop variables and runtime sizes); nullopt
+  // with `error` when a pattern repeat finds no free dimension.
+  std::optional<TileStep> at(const Expr& k, std::string& error) const;
 
  private:
   TilerSpec spec_;

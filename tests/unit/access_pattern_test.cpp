@@ -50,10 +50,11 @@ std::vector<Tap> taps(const TilerSpec& s) {
   REQUIRE(t);
   std::vector<Tap> out;
   for (int64_t k = 0; k < t->count().constValue(); ++k) {
-    std::optional<AccessPattern> p = t->at(Expr::constant(k), error);
+    std::optional<TileStep> step = t->at(Expr::constant(k), error);
     INFO(error);
-    REQUIRE(p);
-    out.push_back(constTap(*p));
+    REQUIRE(step);
+    CHECK_FALSE(step->shapeVaries);
+    out.push_back(constTap(step->pattern));
   }
   return out;
 }
@@ -195,6 +196,56 @@ TEST_CASE("tiler E1-E5: what a tiler refuses, and the repeat that fits") {
   CHECK(makeError(spec({9, 4}, {1, 1, 1})) == "tile dims are 1 or 2 numbers, not 3");
 }
 
+TEST_CASE("tiler: edge groups of another shape give a symbolic step a pattern that folds to each step's") {
+  Module m;
+  Function& f = m.addFunction("k");
+  const Value* k = f.addParam(Type::index(), "i", ParamDir::None);
+  // 7 x 5 tiles in groups of 3 x 2 (and 2 x 2 tiles apart): the last group row holds one
+  // row of tiles, the last group column one column, so the group's shape changes at the
+  // edges, in every walk order and with groups merged into larger tiles.
+  int varying = 0;
+  for (int flags = 0; flags < 16; ++flags) {
+    for (const std::vector<int64_t>& steps : {std::vector<int64_t>{1, 1}, std::vector<int64_t>{2, 2}}) {
+      TilerSpec s = spec({28, 30}, {4, 6}, {3, 2}, steps);
+      s.allowPartial = true;
+      s.tileColMajor = flags & 1;
+      s.groupColMajor = flags & 2;
+      s.iterColMajor = flags & 4;
+      s.pruneSteps = flags & 8;
+      CAPTURE(flags);
+      CAPTURE(steps[0]);
+      std::string error;
+      std::optional<Tiler> t = Tiler::make(s, error);
+      REQUIRE(t);
+      std::optional<TileStep> symbolic = t->at(Expr::var(k), error);
+      REQUIRE(symbolic);
+      varying += symbolic->shapeVaries;
+      const std::vector<Tap> expected = taps(s);
+      for (int64_t step = 0; step < int64_t(expected.size()); ++step) {
+        auto at = [&](const Expr& e) {
+          return e.substitute([&](const Value* v) { return v == k ? Expr::constant(step) : Expr(); });
+        };
+        AccessPattern folded{at(symbolic->pattern.offset), {}, {}};
+        for (const Expr& e : symbolic->pattern.sizes) folded.sizes.push_back(at(e));
+        for (const Expr& e : symbolic->pattern.strides) folded.strides.push_back(at(e));
+        cleanUnitDims(folded);
+        CAPTURE(step);
+        CHECK(constTap(folded) == expected[size_t(step)]);
+      }
+    }
+  }
+  CHECK(varying == 32);
+  TilerSpec repeated = spec({28, 30}, {4, 6}, {3, 2});
+  repeated.allowPartial = true;
+  repeated.patternRepeat = 2;
+  std::string error;
+  std::optional<Tiler> t = Tiler::make(repeated, error);
+  REQUIRE(t);
+  CHECK_FALSE(t->at(Expr::var(k), error));
+  CHECK(error == "a pattern repeat needs a free outer dimension, but the steps whose group is both taller and wider "
+                 "than a tile use all four");
+}
+
 TEST_CASE("tiler: a runtime row count gives one pattern of the step index, with a guard") {
   Module m;
   Function& f = m.addFunction("k");
@@ -211,8 +262,10 @@ TEST_CASE("tiler: a runtime row count gives one pattern of the step index, with 
   CHECK(t->count().str(name) == "M / 16");
   REQUIRE(t->guards().size() == 1);
   CHECK(t->guards()[0].message == "the tensor's rows must be a positive multiple of 16 (tile 16 x repeat 1 x step 1)");
-  std::optional<AccessPattern> p = t->at(Expr::var(k), error);
-  REQUIRE(p);
+  std::optional<TileStep> step = t->at(Expr::var(k), error);
+  REQUIRE(step);
+  CHECK_FALSE(step->shapeVaries);
+  const AccessPattern* p = &step->pattern;
   CHECK(p->offset.str(name) == "i * 1024");
   // At M = 64 the pattern of step 2 is T14's third tap.
   auto atM64 = [&](const Expr& e) {

@@ -171,6 +171,14 @@ sequence kernel k(x: in i16[12, 16], y: out i16[192], z: out i16[4, 8]) {
   drain(z, column = 1, channel = 0);
 })");
   checkAgainstInterpreter(R"(
+sequence kernel k(x: in i16[14, 16], y: out i16[224]) {
+  let t = group_tiler(x, [2, 4], [3, 2], allow_partial = true);
+  unroll for i in 0 .. tile_count(t) {
+    fill(tile_at(t, i), column = 0, channel = 0);
+  }
+  drain(y, column = 0, channel = 0);
+})");
+  checkAgainstInterpreter(R"(
 sequence kernel k(x: in u8[8, 32], y: out u8[3, 2, 8]) {
   fill(tap(x, 4, [3, 2, 8], [0, 64, 1]), column = 0, channel = 1);
   drain(y, column = 0, channel = 1);
