@@ -17,6 +17,7 @@ packages=(
   dpkg-dev  # dpkg-shlibdeps, which CPack's .deb generator runs to fill in Depends
   file      # which CPack's .deb generator runs to find the binaries for dpkg-shlibdeps
   chromium fonts-dejavu-core  # the report tests render --emit=report pages headless
+  python3-numpy  # tests/lit/interp checks --run against NumPy (run with /usr/bin/python3)
 )
 # A machine with its own Node.js (nodesource's, say) already has npm; only a machine
 # without one takes Debian's nodejs and npm.

@@ -48,6 +48,13 @@ Val Lowerer::callPartview(ir::OpKind, const CallArgs& a) {
   std::optional<std::vector<int64_t>> grid = gridArg(a.pos(1), "the partition grid");
   if (!t || !grid) return Val::poison(a.call.range);
   const ir::Type& type = t->type();
+  if (type.rank() == 1) {
+    error(Diag::RegionGrid, a.pos(0).range,
+          "tile regions are 2-D, but " + typeText(type) + " is 1-D, one row; reshape it to a 2-D tile first, " +
+              "e.g. reshape(" + text(a.pos(0).range) + ", [1, " + std::to_string(type.shape()[0]) +
+              "]) to cut the row into column slots");
+    return Val::poison(a.call.range);
+  }
   if (type.rank() != 2 || type.shape()[0] % (*grid)[0] != 0 || type.shape()[1] % (*grid)[1] != 0) {
     error(Diag::RegionGrid, a.pos(1).range,
           "a [" + std::to_string((*grid)[0]) + ", " + std::to_string((*grid)[1]) + "] grid cannot cut " +

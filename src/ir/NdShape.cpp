@@ -33,8 +33,8 @@ ir::Type collapseTile(const ir::Type& t) {
 }
 
 std::vector<Expr> foldOffsets(const std::vector<Expr>& offsets, const std::vector<Expr>& dims) {
-  Expr row = offsets[0];
-  for (size_t i = 1; i + 1 < offsets.size(); ++i) row = row * dims[i] + offsets[i];
+  Expr row = Expr::constant(0);  // a 1-D offset is a column of the one row
+  for (size_t i = 0; i + 1 < offsets.size(); ++i) row = row * dims[i] + offsets[i];
   return {row, offsets.back()};
 }
 

@@ -15,14 +15,16 @@ class Op;
 
 namespace tilec::nd {
 
-// [2, 3, 4] -> [6, 4]. Requires rank >= 2.
+// [2, 3, 4] -> [6, 4]; a 1-D tile is one row, [n] -> [1, n] (the product of no dims is 1).
+// Requires rank >= 1.
 std::vector<int64_t> collapseShape(const std::vector<int64_t>& shape);
 // [1, S, 512] -> [S, 512]; [2, S, 8] -> [2 * S, 8]: symbolic factors survive.
 std::vector<ir::Expr> collapseExprs(const std::vector<ir::Expr>& dims);
 // The 2-D type of an N-D tile (valid collapsed the same way; a default layout stays default).
 ir::Type collapseTile(const ir::Type& t);
 
-// Row-major offset fold: row = ((o0 * d1 + o1) * d2 + ...) + o[n-2], col = o[n-1].
+// Row-major offset fold: row = ((o0 * d1 + o1) * d2 + ...) + o[n-2], col = o[n-1]; a 1-D
+// offset [o] is (0, o).
 std::vector<ir::Expr> foldOffsets(const std::vector<ir::Expr>& offsets,
                                   const std::vector<ir::Expr>& dims);
 

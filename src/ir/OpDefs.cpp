@@ -523,7 +523,7 @@ class Rules {
     const Type& b = operand(1);
     std::string msg = op_ + " operands have different shapes (" + shapeStr(a.shape()) + " and " +
                       shapeStr(b.shape()) + "); ";
-    bool rowVector = a.rank() == b.rank() && a.rank() >= 2 &&
+    bool rowVector = a.rank() == b.rank() && a.rank() >= 1 &&
                      std::equal(a.shape().begin(), a.shape().end() - 1, b.shape().begin()) &&
                      (a.shape().back() == 1 || b.shape().back() == 1);
     std::optional<std::string> expand = rowExpandFor(in_.kind);
@@ -595,10 +595,10 @@ class Rules {
   Result inferRowReduce() {
     if (auto e = needTile(0, "source")) return *e;
     const Type& src = operand(0);
-    if (src.rank() < 2)
+    // A 1-D tile is one row: [n] -> [1], its one value.
+    if (src.rank() < 1)
       return fail(Diag::RankNotSupported,
-                  op_ + " reduces the last axis of a tile of rank >= 2, but the source has rank " +
-                      std::to_string(src.rank()) + "; reshape it to [1, n] first",
+                  op_ + " reduces the last axis of a tile, but the source has rank 0; give it a shape such as [1, n]",
                   0);
     if (auto e = checkScratch(true)) return *e;
     std::vector<int64_t> shape = src.shape();
@@ -611,6 +611,13 @@ class Rules {
   Result inferColReduce() {
     if (auto e = needTile(0, "source")) return *e;
     const Type& src = operand(0);
+    if (src.rank() == 1)
+      return fail(Diag::RankNotSupported,
+                  op_ + " reduces the columns of a 2-D tile, but the source is 1-D: one row, so each column holds "
+                        "one element and the reduction would give the tile back; use the tile itself, or reshape it "
+                        "to the 2-D tile [r, c] whose columns you mean (r * c = " +
+                      std::to_string(src.shape()[0]) + ")",
+                  0);
     if (src.rank() != 2)
       return fail(Diag::RankNotSupported,
                   op_ + " reduces axis 0 of a 2-D tile, but the source has rank " +
@@ -624,10 +631,11 @@ class Rules {
     if (auto e = needTile(1, "column operand")) return *e;
     const Type& t = operand(0);
     const Type& col = operand(1);
-    if (t.rank() < 2)
+    // A 1-D tile is one row: its column is [1], one value for every element.
+    if (t.rank() < 1)
       return fail(Diag::RankNotSupported,
-                  op_ + " needs a tile of rank >= 2, but it has rank " + std::to_string(t.rank()) +
-                      "; reshape it to [1, n] first",
+                  op_ + " combines each row of a tile with a value, but the tile has rank 0; give it a shape such "
+                        "as [1, n]",
                   0);
     std::vector<int64_t> want = t.shape();
     want.back() = 1;
@@ -671,6 +679,15 @@ class Rules {
     const Type& lhs = operand(l);
     const Type& rhs = operand(r);
     bool batched = in_.kind == OpKind::BatchMatmul || in_.kind == OpKind::BatchMatmulAcc;
+    if (!batched && (lhs.rank() == 1 || rhs.rank() == 1)) {
+      const bool left = lhs.rank() == 1;
+      const int64_t n = (left ? lhs : rhs).shape()[0];
+      return fail(Diag::RankNotSupported,
+                  op_ + " multiplies 2-D tiles, but the " + (left ? "lhs" : "rhs") + " is the 1-D tile [" +
+                      std::to_string(n) + "]; reshape it to the matrix you mean: the row [1, " + std::to_string(n) +
+                      "] or the column [" + std::to_string(n) + ", 1]",
+                  left ? int(l) : int(r));
+    }
     if (!batched && (lhs.rank() != 2 || rhs.rank() != 2))
       return fail(Diag::RankNotSupported,
                   op_ + " multiplies 2-D tiles, but the operands have rank " + std::to_string(lhs.rank()) +
@@ -766,6 +783,11 @@ class Rules {
     const Type& src = operand(0);
     const auto& axes = *attrOf<std::vector<int64_t>>(attrs(), "axes");
     int64_t rank = int64_t(src.rank());
+    if (rank == 1)
+      return fail(Diag::TransposeAxes,
+                  op_ + " swaps two axes, but the source is 1-D and has one; reshape it to the row [1, " +
+                      std::to_string(src.shape()[0]) + "] first, which transposes to a column",
+                  0);
     if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 || axes[0] >= rank ||
         axes[1] >= rank)
       return fail(Diag::TransposeAxes, op_ + " swaps two distinct axes of a rank-" + std::to_string(rank) +

@@ -1,5 +1,8 @@
 // flatten-nd-to-2d: every tile of rank >= 3 in a kernel becomes the 2-D tile
-// [product of leading dims, last] (PTO tiles are 2-D). The flattened tile holds the
+// [product of leading dims, last] (PTO tiles are 2-D), and by the same rule a 1-D tile
+// becomes one row, [n] -> [1, n]; a 1-D tensor is then moved through its [1, N] row view,
+// one tensor.view per tensor made here, so no later pass has to guess which 2-D tiles
+// were 1-D. A row longer than the target's longest tile axis is an error. The flattened tile holds the
 // valid elements packed row after row, as an N-D load leaves them and an N-D store
 // reads them (the store windows were decided before, by store-partition); ops that
 // address a tile by physical position must see the same layout (nd::packedIsPhysical).
@@ -22,6 +25,10 @@ namespace {
 using namespace ir;
 
 bool isNdTile(const Type& t) { return t.isTile() && t.rank() > 2; }
+// The tiles this pass makes 2-D: N-D ones and 1-D rows (a rank-0 tile in .tir is left to
+// tile-ops-2d to reject).
+bool collapses(const Type& t) { return t.isTile() && (t.rank() == 1 || t.rank() > 2); }
+bool isVectorTensor(const Type& t) { return t.isTensor() && t.rank() == 1; }
 
 bool touchesNdTile(const Op& op) {
   for (Value* v : op.operands())
@@ -47,13 +54,35 @@ class Preconditions {
       : diags_(diags), limits_(limits), folded_(folded) {}
 
   bool check(Function& f) {
+    const TargetModel& target = f.module().target();
     f.walk([&](Op& op) {
       if (touchesNdTile(op)) checkOp(op);
+      if (target.maxTileExtent) checkRowLength(op, target);
     });
     return ok_;
   }
 
  private:
+  static bool longRow(const Value* v, const TargetModel& target) {
+    return v->type().isTile() && v->type().rank() == 1 && v->type().shape()[0] > target.maxTileExtent;
+  }
+
+  // A 1-D tile becomes one row, which holds at most `maxRow` elements on the target. Reported
+  // where such a row first appears (ops computing on it inherit its length), once per op.
+  void checkRowLength(const Op& op, const TargetModel& target) {
+    if (op.kind() == OpKind::For || op.kind() == OpKind::If) return;  // their yields were checked
+    for (const Value* v : op.operands())
+      if (longRow(v, target)) return;
+    const std::string maxRow = std::to_string(target.maxTileExtent);
+    for (const Value* r : op.results())
+      if (longRow(r, target))
+        return fail(Diag::RowTooLong, op,
+                    passes::describe(r) + " is a 1-D tile of " + std::to_string(r->type().shape()[0]) +
+                        " elements, but a 1-D tile is one row and a row holds at most " + maxRow + " on " +
+                        target.name + "; give it at most " + maxRow +
+                        " elements and loop over the rest (chunks of 2048 with valid = [min(2048, N - i)])");
+  }
+
   void fail(Diag id, const Op& op, std::string message) {
     diags_.report(id, op.loc(), std::move(message));
     ok_ = false;
@@ -215,6 +244,7 @@ class Rewriter {
   Rewriter(DiagnosticEngine& diags, const FoldedSlices& folded) : diags_(diags), folded_(folded) {}
 
   bool run(Function& f) {
+    paramViewsBefore_ = f.body().empty() ? nullptr : f.body().ops().front().get();
     rewriteBlock(f.body());
     return ok_;
   }
@@ -236,6 +266,8 @@ class Rewriter {
         return rewriteIf(op);
       case OpKind::Load:
         return rewriteLoad(op);
+      case OpKind::Store:
+        return rewriteStore(op);
       case OpKind::Assemble:
         return rewriteAssemble(op);
       case OpKind::Transpose:
@@ -243,9 +275,10 @@ class Rewriter {
         return;
       case OpKind::Slice:
         if (auto it = folded_.find(&op); it != folded_.end()) op.setAttr("offsets", it->second);
+        if (op.result()->type().rank() == 1) op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), {}));
         return collapseResults(op);
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
-      case OpKind::Store: case OpKind::Create: case OpKind::Full: case OpKind::Move:
+      case OpKind::Create: case OpKind::Full: case OpKind::Move:
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
       case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
       case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
@@ -266,7 +299,7 @@ class Rewriter {
   void collapseResults(Op& op) {
     for (unsigned i = 0; i < op.numResults(); ++i) {
       Value* r = op.result(i);
-      if (isNdTile(r->type())) r->setType(nd::collapseTile(r->type()));
+      if (collapses(r->type())) r->setType(nd::collapseTile(r->type()));
     }
   }
 
@@ -284,9 +317,14 @@ class Rewriter {
   }
 
   // The result becomes 2-D. A vec load keeps its tensor-rank window; a natural NZ load
-  // into mat reads a 2-D view of the tensor instead, since the NZ conversion is 2-D.
+  // into mat reads a 2-D view of the tensor instead, since the NZ conversion is 2-D. A 1-D
+  // tile of a 2-D or N-D tensor is a row of it as it stands ([v] reads the window [.., 1, v]).
   void rewriteLoad(Op& op) {
     Value* r = op.result();
+    if (r->type().rank() == 1) {
+      r->setType(nd::collapseTile(r->type()));
+      return readThroughRow(op, 0);
+    }
     if (!isNdTile(r->type())) return;
     const Type& tile = r->type();
     const Type& tensor = op.operand(0)->type();
@@ -301,10 +339,43 @@ class Rewriter {
     if (!passes::loadThroughRowView(op, window, diags_)) ok_ = false;
   }
 
+  void rewriteStore(Op& op) { readThroughRow(op, 1); }
+
+  // A load or store of a 1-D tensor moves the tensor's one row: the op reads the tensor's
+  // [1, N] view at (0, offset).
+  void readThroughRow(Op& op, unsigned tensorOperand) {
+    Value* tensor = op.operand(tensorOperand);
+    if (!isVectorTensor(tensor->type())) return;
+    op.setOperand(tensorOperand, rowView(tensor));
+    op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), {}));
+    if (const auto* window = exprListAttr(op, "window"))
+      op.setAttr("window", std::vector<Expr>{Expr::constant(1), window->front()});
+  }
+
+  // The [1, N] view of a 1-D tensor, made once, where the tensor is defined: the views of
+  // parameters in the order first used, ahead of the function's own ops.
+  Value* rowView(Value* tensor) {
+    Value*& view = rowViews_[tensor];
+    if (view) return view;
+    Block& block = *tensor->block();
+    Op* before = paramViewsBefore_;
+    if (Op* def = tensor->definingOp()) {
+      auto next = std::next(std::find_if(block.ops().begin(), block.ops().end(),
+                                         [&](const std::unique_ptr<Op>& o) { return o.get() == def; }));
+      before = next == block.ops().end() ? nullptr : next->get();
+    }
+    OpBuilder build(block, before);
+    build.setLoc(passes::definitionLoc(tensor));
+    const Type& t = tensor->type();
+    view = build.createValue(OpKind::TensorView, {tensor}, {},
+                             Type::tensor(t.dtype(), {Expr::constant(1), t.dims()[0]}), tensor->name() + "_row");
+    return view;
+  }
+
   void rewriteAssemble(Op& op) {
     const Type& target = op.operand(0)->type();  // already collapsed by its producer
     Value* r = op.result();
-    if (!isNdTile(r->type())) return;
+    if (!collapses(r->type())) return;
     std::vector<Expr> dims = constExprs(r->type().shape());
     op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), dims));
     r->setType(target);
@@ -350,6 +421,8 @@ class Rewriter {
 
   DiagnosticEngine& diags_;
   const FoldedSlices& folded_;
+  std::unordered_map<const Value*, Value*> rowViews_;
+  Op* paramViewsBefore_ = nullptr;
   bool ok_ = true;
 };
 
@@ -357,7 +430,7 @@ class FlattenNdTo2D final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"flatten-nd-to-2d",
-                                "collapse every >2D tile to [product of leading dims, last]",
+                                "make every tile 2-D: [product of leading dims, last], a 1-D tile one row",
                                 PropSSA | PropStoreWindows, PropTileOps2D, 0};
     return kInfo;
   }

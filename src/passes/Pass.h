@@ -20,7 +20,7 @@ enum Prop : uint32_t {
   PropMemSpacesInferred = 1u << 1, // every tile has a memory space; moves inserted
   PropBuffersAssigned = 1u << 2,   // every tile result has a `buffer` attribute
   PropPtoLegal = 1u << 3,          // PTO target rules hold (ready to emit)
-  PropTileOps2D = 1u << 4,         // no op but load/store/reshape sees a >2D tile
+  PropTileOps2D = 1u << 4,         // every tile is 2-D (flatten-nd-to-2d: N-D collapsed, 1-D a row)
   PropNdLegalized = 1u << 5,       // tile-ops-2d verified: 2-D forms only, scratch present
   PropStoreWindows = 1u << 6,      // every store into a >2D tensor has its N-D `window`
   PropAccumulatorsPacked = 1u << 7,  // every batched accumulator has its layout (pack-accumulators)

@@ -114,6 +114,21 @@ TEST_CASE("interpreter: vector_add and add3d add elementwise") {
   });
 }
 
+TEST_CASE("interpreter: vector_add_1d adds 1-D tensors of a runtime length block by block") {
+  auto x = [](int64_t i) { return double(i % 89) * 1.25 - 40; };
+  auto y = [](int64_t i) { return double(i % 7) / 3; };  // rounded to f32 on the way in
+  for (int64_t N : {1, 15, 16, 17, 64, 65, 1000}) {
+    CAPTURE(N);
+    runBoth("vector_add_1d", [&] {
+      return std::vector<RtValue>{tensor(DType::F32, {N}, x), tensor(DType::F32, {N}, y),
+                                  tensor(DType::F32, {N}, [](int64_t) { return NAN; }), size(N)};
+    }, [&](const std::vector<RtValue>& a) {
+      const Tensor& z = std::get<Tensor>(a[2]);
+      for (int64_t i = 0; i < N; ++i) REQUIRE(at(z, i) == f32(f32(x(i)) + f32(y(i))));
+    });
+  }
+}
+
 TEST_CASE("interpreter: transpose3d swaps the last two axes of each page") {
   auto x = [](int64_t i) { return double(i); };
   runBoth("transpose3d", [&] {

@@ -29,6 +29,7 @@ TEST_CASE("collapse merges every leading dim into the rows") {
   CHECK(nd::collapseShape({2, 3, 4, 5}) == std::vector<int64_t>{24, 5});
   CHECK(nd::collapseShape({2, 2, 2, 2, 4}) == std::vector<int64_t>{16, 4});
   CHECK(nd::collapseShape({16, 4}) == std::vector<int64_t>{16, 4});
+  CHECK(nd::collapseShape({64}) == std::vector<int64_t>{1, 64});  // a 1-D tile is one row
 }
 
 TEST_CASE("symbolic valid factors survive the collapse") {
@@ -39,6 +40,8 @@ TEST_CASE("symbolic valid factors survive the collapse") {
         std::vector<Expr>{S, Expr::constant(512)});
   CHECK(nd::collapseExprs({Expr::constant(2), S, Expr::constant(8)}) ==
         std::vector<Expr>{S * 2, Expr::constant(8)});
+  CHECK(nd::collapseExprs({Expr::min(Expr::constant(64), S)}) ==
+        std::vector<Expr>{Expr::constant(1), Expr::min(Expr::constant(64), S)});
 }
 
 TEST_CASE("collapsed tile types keep a default layout default") {
@@ -52,6 +55,7 @@ TEST_CASE("offsets fold row-major over the dims") {
   CHECK(nd::foldOffsets(ks({2, 0, 0}), ks({4, 8, 16})) == ks({16, 0}));
   CHECK(nd::foldOffsets(ks({1, 2, 3}), ks({4, 8, 16})) == ks({10, 3}));
   CHECK(nd::foldOffsets(ks({1, 1, 1, 5}), ks({2, 3, 4, 8})) == ks({17, 5}));
+  CHECK(nd::foldOffsets(ks({5}), ks({64})) == ks({0, 5}));  // a column of the one row
 }
 
 TEST_CASE("contiguity: leading ones, one partial dim, then full dims") {

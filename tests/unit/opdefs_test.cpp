@@ -280,7 +280,10 @@ TEST_CASE("row and column reductions") {
   Type partial = tile(DType::F32, {16, 128}, ir::kNoSpace, {Expr::min(k(16), s.S), k(100)});
   CHECK(Infer{OpKind::RowMin, {partial}}.type().valid() == std::vector<Expr>{Expr::min(k(16), s.S), k(1)});
   CHECK(Infer{OpKind::RowMax, {tile(DType::F32, {2, 8, 16})}}.type().shape() == std::vector<int64_t>{2, 8, 1});
-  CHECK(Infer{OpKind::RowMax, {tile(DType::F32, {128})}}.error().id == Diag::RankNotSupported);
+  // A 1-D tile is one row: its reduction is one value, [1].
+  Type vec = tile(DType::F32, {128}, ir::kNoSpace, {Expr::min(k(128), s.S)});
+  CHECK(Infer{OpKind::RowMax, {vec}}.type() == tile(DType::F32, {1}));
+  CHECK(Infer{OpKind::RowSum, {tile(DType::F32, {}, ir::kNoSpace)}}.error().id == Diag::RankNotSupported);
   OpError e = Infer{OpKind::RowSum, {a, tile(DType::F32, {16, 64}, pto::Vec)}}.error();
   CHECK(e.id == Diag::ShapeMismatch);
   CHECK(e.operand == 1);
@@ -289,12 +292,19 @@ TEST_CASE("row and column reductions") {
   CHECK(c.shape() == std::vector<int64_t>{1, 128});
   CHECK(c.valid() == std::vector<Expr>{k(1), k(100)});
   CHECK(Infer{OpKind::ColMax, {tile(DType::F32, {2, 8, 16})}}.error().id == Diag::RankNotSupported);
+  OpError one = Infer{OpKind::ColSum, {vec}}.error();
+  CHECK(one.id == Diag::RankNotSupported);
+  CHECK(one.message.find("the source is 1-D") != std::string::npos);
 }
 
 TEST_CASE("row broadcasts") {
   Type a = tile(DType::F32, {16, 128});
   Type col = tile(DType::F32, {16, 1});
   CHECK(Infer{OpKind::RowExpandSub, {a, col}}.type() == a);
+  // A 1-D tile combined with its one value.
+  Type row = tile(DType::F32, {64});
+  CHECK(Infer{OpKind::RowExpandDiv, {row, tile(DType::F32, {1})}}.type() == row);
+  CHECK(Infer{OpKind::RowExpandDiv, {row, tile(DType::F32, {64})}}.error().id == Diag::RowVectorShape);
   OpError e = Infer{OpKind::RowExpandMul, {a, tile(DType::F32, {1, 128})}}.error();
   CHECK(e.id == Diag::RowVectorShape);
   CHECK(e.operand == 1);
@@ -320,6 +330,10 @@ TEST_CASE("matmul") {
   CHECK(e.message == "matmul inner dimensions differ: lhs is [16, 32] but rhs is [16, 16]; make the lhs column count "
                      "equal the rhs row count");
   CHECK(Infer{OpKind::Matmul, {lhs, tile(DType::F32, {32, 8})}}.error().id == Diag::DTypeMismatch);
+  OpError oneD = Infer{OpKind::Matmul, {lhs, tile(DType::F16, {32})}}.error();
+  CHECK(oneD.id == Diag::RankNotSupported);
+  CHECK(oneD.operand == 1);
+  CHECK(oneD.message.find("the rhs is the 1-D tile [32]") != std::string::npos);
   CHECK(Infer{OpKind::Matmul, {tile(DType::I16, {16, 32}), tile(DType::I16, {32, 8})}}.error().id ==
         Diag::DTypeNotSupported);
   CHECK(Infer{OpKind::Matmul, {tile(DType::F16, {2, 16, 32}), rhs}}.error().id == Diag::RankNotSupported);

@@ -88,6 +88,13 @@ class Checker {
   // one CELL), at most what its binder may give.
   void checkTile(const Op& op, const Type& t) {
     if (!t.isTile()) return;
+    if (t.rank() == 1) {
+      const std::string row = "[1, " + std::to_string(t.shape()[0]) + "]";
+      return report(Diag::LinxNoForm, op,
+                    "linx tiles are 2-D, but this one is 1-D, [" + std::to_string(t.shape()[0]) +
+                        "]; write it as the row " + row + " (a 1-D tensor it moves to or from then needs a row "
+                        "axis: declare it [1, N] and move the row at [0, i])");
+    }
     if (t.rank() != 2)
       return report(Diag::LinxNoForm, op, "linx tiles are 2-D, but " + t.str(nameOf) + " is not; reshape it");
     if (t.space() == Shared)

@@ -139,6 +139,15 @@ class FunctionLegality {
     int64_t line;
     if (__builtin_mul_overflow(columns ? t.shape()[0] : t.shape()[1], bytes, &line) || line % 32 == 0) return;
     int64_t multiple = 32 / std::min<int64_t>(32, bytes);
+    if (opInfo(op.kind()).has(RowReduce))  // its rows are its source's: only the source can be padded
+      return report(Diag::PtoVecRowAlign, op,
+                    std::string(opInfo(op.kind()).name + 5) + " gives one value per row of " +
+                        describe(op.operand(0)) + ", " + std::to_string(t.shape()[0]) + " " + dtypeName(t.dtype()) +
+                        " value" + (t.shape()[0] == 1 ? "" : "s") + ", but PTO keeps such a column in whole 32-byte "
+                        "blocks of " + std::to_string(multiple) + " rows; reduce a tile whose rows are a multiple of " +
+                        std::to_string(multiple) + " and keep the real rows in its valid shape, e.g. load [" +
+                        std::to_string(multiple) + ", n] with valid = [" + std::to_string(t.shape()[0]) +
+                        ", n] (of a tensor with a row axis: a 1-D tensor declared [1, N] instead)");
     report(Diag::PtoVecRowAlign, op,
            std::string(columns ? "vec column vectors" : "vec tile rows") +
                " must be a multiple of 32 bytes but " + describe(v) + " is " +
