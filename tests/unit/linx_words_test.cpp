@@ -397,6 +397,38 @@ TEST_CASE("linx: the codec lists, encodes and recognizes header words") {
   CHECK(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 4) == std::vector<uint8_t>{0x13, 0xde, 0x08, 0x00});
 }
 
+// A stream says which revision wrote it when one of its B.ASSEMBLE words carries field
+// 5 = 0, which only revision A's MIDDLE and LAST words do.
+TEST_CASE("linx: the codec lists a stream of revision A's words as revision A") {
+  const tilec::target::BinaryCodec& codec = linxCodec();
+  std::string error, listing;
+  size_t where = 0;
+  auto bytesOf = [](const std::vector<uint32_t>& words) {
+    std::vector<uint8_t> bytes;
+    for (uint32_t w : words)
+      for (int shift = 0; shift < 32; shift += 8) bytes.push_back(uint8_t(w >> shift));
+    return bytes;
+  };
+  // INIT with the parent's 4 KiB (6), then LAST with 0, each on a 1 KiB writer's binder.
+  const std::vector<uint32_t> revA = {0x000a5e13, 0x80001353, 0x010a5e13, 0x01801853};
+  REQUIRE(codec.decode(bytesOf(revA), listing, error, where));
+  CHECK(listing ==
+        "linx assemble=A\n"
+        "B.IOT T#1, mask=1111, last, ->T<1KB>  # 0x000a5e13\n"
+        "B.ASSEMBLE 1, 0, zero, 0, 6  # 0x80001353\n"
+        "B.IOT U#1, mask=1111, last, ->T<1KB>  # 0x010a5e13\n"
+        "B.ASSEMBLE 0, 1, zero, 24, 0  # 0x01801853\n");
+  std::vector<uint8_t> again;
+  REQUIRE(codec.encode(listing, again, error, where));
+  CHECK(again == bytesOf(revA));
+  // Revision B's words: a nonzero field 5 after INIT.
+  REQUIRE(codec.decode(bytesOf({0x80001253, 0x01801a53}), listing, error, where));
+  CHECK(listing.rfind("linx assemble=B\n", 0) == 0);
+  // A 0 that breaks revision A's rule (on INIT) does not make the stream revision A.
+  REQUIRE(codec.decode(bytesOf({0x80001053, 0x01801853}), listing, error, where));
+  CHECK(listing.rfind("linx assemble=B\n", 0) == 0);
+}
+
 TEST_CASE("linx: codec errors") {
   const tilec::target::BinaryCodec& codec = linxCodec();
   std::vector<uint8_t> bytes;

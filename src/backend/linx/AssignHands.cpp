@@ -11,8 +11,10 @@
 // array's INIT opens a generation on its hand that its LAST write closes; until then no
 // other tile may be bound to that hand (the hardware faults an ordinary destination, or a
 // second INIT, on a hand with an open generation), so the tiles made between a slot write
-// and the next go to the other hands; E1108 when none is left. Linear in the blocks times
-// the tiles live at once.
+// and the next go to the other hands; E1108 when none is left. The array is one queue
+// entry from its INIT: later writes reuse it, naming it as their last source (revision B)
+// or as a destination on its hand (A), and add no entry, so the plan is the same under
+// both revisions. Linear in the blocks times the tiles live at once.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -42,11 +44,8 @@ class HandAssigner {
     const std::vector<PlannedBlock> blocks = planBlocks(f_);
     std::map<const Value*, size_t> lastRead, lastWrite;
     for (size_t i = 0; i < blocks.size(); ++i) {
-      for (const PlannedSource& s : blocks[i].sources) {
-        lastRead[s.tile] = i;
-        if (blocks[i].write) lastWrite[s.tile] = i;  // a continuation names its array last
-      }
-      if (blocks[i].write && blocks[i].pushed) lastWrite[blocks[i].pushed] = i;  // INIT
+      for (const PlannedSource& s : blocks[i].sources) lastRead[s.tile] = i;
+      if (blocks[i].array) lastRead[blocks[i].array] = lastWrite[blocks[i].array] = i;
     }
     for (size_t i = 0; i < blocks.size(); ++i) {
       retire(i);

@@ -83,13 +83,12 @@ class Planner {
     }
   }
 
-  // The first write of an array binds the whole tile; later ones name it as their last source.
+  // The first write of an array binds the whole tile; later ones refer to it.
   void addWrite(PlannedBlock& b, const Op& insert) {
     b.write = &insert;
+    b.array = identityOf(insert.operand(0));
     const RegionPhase phase = *insert.attr<RegionPhase>("phase");
-    const Value* array = identityOf(insert.operand(0));
-    if (phase == RegionPhase::Init || phase == RegionPhase::InitLast) b.pushed = array;
-    else b.sources.push_back({array});
+    if (phase == RegionPhase::Init || phase == RegionPhase::InitLast) b.pushed = b.array;
   }
 
   // A created tile holds nothing yet: the block that first writes it allocates it.

@@ -4,6 +4,10 @@
 // the tile queue from this list and the emitter writes it, so the two cannot disagree.
 // A value written into a slot by the block right before the write is fused into it (its
 // binder gets the B.ASSEMBLE); any other slot write is a TMOV block of its own.
+// A tile array is one queue entry, made by its first write (INIT); later writes refer to
+// it without adding an entry, and how they refer to it depends on the B.ASSEMBLE
+// revision, so the plan names the array apart from the sources and the emitter spells it:
+// the binder's last source (revision B) or its destination on the array's hand (A).
 #pragma once
 #include <vector>
 
@@ -29,9 +33,10 @@ struct PlannedBlock {
   PlanEntry entry = PlanEntry::Block;
   const ir::Op* op = nullptr;          // the tile op, or the region.insert a TMOV copy performs
   bool copy = false;                   // a TMOV into a slot
-  std::vector<PlannedSource> sources;  // a slot write after the first names its array last
+  std::vector<PlannedSource> sources;  // the data the op reads
   const ir::Value* pushed = nullptr;   // the tile the destination binds (an array on its first write)
   const ir::Op* write = nullptr;       // the slot write (region.insert) it performs
+  const ir::Value* array = nullptr;    // the tile array that write builds
 };
 
 // Requires every op of a block form and loops that carry no tile (linx-legality).

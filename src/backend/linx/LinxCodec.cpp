@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <vector>
 
 #include "backend/linx/LinxWords.h"
 
@@ -36,25 +37,43 @@ bool recognizes(const std::vector<uint8_t>& bytes) {
   return true;
 }
 
-// Always revision B: it accepts every word revision A accepts, and a word alone does not
-// say which revision its producer followed.
+// The revision a stream of words follows. A word alone does not say it, but a stream
+// can: revision A's MIDDLE and LAST words carry field 5 = 0, which B gives no writer (B
+// accepts it only from such old producers). So a stream is A when one of its B.ASSEMBLE
+// words carries 0 and all of them keep A's rule (the parent's size on INIT, 0 after);
+// otherwise B, which accepts every word A does (INIT_LAST words alone read the same).
+AssembleRev revisionOf(const std::vector<uint32_t>& words) {
+  bool zero = false;
+  for (uint32_t w : words) {
+    std::string why;
+    std::optional<HeaderWord> word = decodeWord(w, AssembleRev::B, why);
+    const auto* assemble = word ? std::get_if<AssembleWord>(&*word) : nullptr;
+    if (!assemble) continue;
+    if (!decodeWord(w, AssembleRev::A, why)) return AssembleRev::B;
+    zero = zero || assemble->field5 == 0;
+  }
+  return zero ? AssembleRev::A : AssembleRev::B;
+}
+
 bool decode(const std::vector<uint8_t>& bytes, std::string& listing, std::string& error, size_t& offset) {
   if (bytes.size() % 4 != 0) {
     error = "LinxISA header words are whole 32-bit words, but this file has " + std::to_string(bytes.size()) + " bytes";
     offset = bytes.size() / 4 * 4;
     return false;
   }
-  std::string out = std::string(kListingName) + " assemble=B\n";
-  for (size_t at = 0; at < bytes.size(); at += 4) {
-    const uint32_t w = wordAt(bytes, at);
+  std::vector<uint32_t> words;
+  for (size_t at = 0; at < bytes.size(); at += 4) words.push_back(wordAt(bytes, at));
+  const AssembleRev rev = revisionOf(words);
+  std::string out = std::string(kListingName) + (rev == AssembleRev::A ? " assemble=A\n" : " assemble=B\n");
+  for (size_t k = 0; k < words.size(); ++k) {
     std::string why;
-    std::optional<HeaderWord> word = decodeWord(w, AssembleRev::B, why);
+    std::optional<HeaderWord> word = decodeWord(words[k], rev, why);
     if (!word) {
-      error = "word " + hexWord(w) + ": " + why;
-      offset = at;
+      error = "word " + hexWord(words[k]) + ": " + why;
+      offset = 4 * k;
       return false;
     }
-    out += printWord(*word) + "  # " + hexWord(w) + "\n";
+    out += printWord(*word) + "  # " + hexWord(words[k]) + "\n";
   }
   listing = std::move(out);
   return true;

@@ -2,8 +2,10 @@
 // by their place in the relative tile queue (T#1 is the tile bound last) and give the
 // result a destination of its SizeCode; a source that is a partition slot gets a
 // B.SUBVIEW right after the binder that names it; a result written into a tile-array slot
-// gets a B.ASSEMBLE instead of a destination of its own: the first write allocates the
-// whole tile (->T<parent>) and later ones name it as their last source. The listing and
+// gets a B.ASSEMBLE after the binder that writes it. Revision B: the first write
+// allocates the whole tile (->T<parent>) and later ones name it as their last source;
+// revision A: every write's binder has a destination of the writer's size on the array's
+// hand (->T<writer>), and INIT's B.ASSEMBLE carries the parent's size. The listing and
 // the binary come from one list of words. Linear in the kernel.
 #include <algorithm>
 #include <cstdio>
@@ -70,22 +72,21 @@ class BlockWriter {
     b.start = "BSTART." + std::string(p.copy ? "TLSU" : row.engine) + " " + (p.copy ? "TMOV" : row.opcode) + ", " +
               dtypeMnemonic(t.dtype());
     b.body = std::string(p.copy ? "TMOV" : row.opcode) + "  (" + describe(op) + ")";
+    std::vector<PlannedSource> sources = p.sources;
+    if (p.write && rev_ == AssembleRev::B && !opensGeneration(*p.write)) sources.push_back({p.array});
     std::vector<int> selectors;
-    for (const PlannedSource& s : p.sources) selectors.push_back(selector(op, s.tile));
-    const size_t binders = p.sources.empty() ? 1 : (p.sources.size() + 1) / 2;
+    for (const PlannedSource& s : sources) selectors.push_back(selector(op, s.tile));
+    const size_t binders = sources.empty() ? 1 : (sources.size() + 1) / 2;
     for (size_t k = 0; k < binders; ++k) {
       IotWord iot;
       std::vector<HeaderWord> modifiers;
-      for (size_t s = 0; s < 2 && 2 * k + s < p.sources.size(); ++s) {
+      for (size_t s = 0; s < 2 && 2 * k + s < sources.size(); ++s) {
         (s == 0 ? iot.src0 : iot.src1) = selectors[2 * k + s];
-        if (const Op* part = p.sources[2 * k + s].part) modifiers.push_back(subview(*part, int(s), b));
+        if (const Op* part = sources[2 * k + s].part) modifiers.push_back(subview(*part, int(s), b));
       }
       if (k + 1 == binders) {
         iot.last = true;
-        if (p.pushed) {
-          iot.sizeCode = sizeCodeOf(p.pushed->type());
-          iot.dstHand = handOf(p.pushed);
-        }
+        destination(p, iot);
         if (p.write) modifiers.push_back(assemble(*p.write, b));
       }
       add(b, iot, op);
@@ -93,6 +94,19 @@ class BlockWriter {
     }
     if (p.pushed) push(p.pushed);
     return b;
+  }
+
+  // The destination of a block's last binder. A slot write's is on its array's hand and
+  // binds no new tile: revision A gives every write one of the writer's size, B only the
+  // first, of the parent's size.
+  void destination(const PlannedBlock& p, IotWord& iot) const {
+    if (p.write) {
+      iot.sizeCode = assembleDestinationCode(*p.write, rev_);
+      if (iot.sizeCode) iot.dstHand = handOf(p.array);
+    } else if (p.pushed) {
+      iot.sizeCode = sizeCodeOf(p.pushed->type());
+      iot.dstHand = handOf(p.pushed);
+    }
   }
 
   // A rolled loop's bounds, as a listing line: its body's blocks run once per iteration.

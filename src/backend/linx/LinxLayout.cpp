@@ -105,11 +105,19 @@ int sizeCodeOf(const ir::Type& t) {
   return capacityCode(storageBytes(t, why).value_or(0));
 }
 
+bool opensGeneration(const ir::Op& insert) {
+  const ir::RegionPhase phase = *insert.attr<ir::RegionPhase>("phase");
+  return phase == ir::RegionPhase::Init || phase == ir::RegionPhase::InitLast;
+}
+
 int assembleSizeField(const ir::Op& insert, AssembleRev rev) {
   if (rev == AssembleRev::B) return sizeCodeOf(insert.operand(1)->type());
-  const ir::RegionPhase phase = *insert.attr<ir::RegionPhase>("phase");
-  const bool init = phase == ir::RegionPhase::Init || phase == ir::RegionPhase::InitLast;
-  return init ? sizeCodeOf(insert.result()->type()) : 0;
+  return opensGeneration(insert) ? sizeCodeOf(insert.result()->type()) : 0;
+}
+
+int assembleDestinationCode(const ir::Op& insert, AssembleRev rev) {
+  if (rev == AssembleRev::A) return sizeCodeOf(insert.operand(1)->type());
+  return opensGeneration(insert) ? sizeCodeOf(insert.result()->type()) : 0;
 }
 
 std::string splitHint(const TileLayout& l) {

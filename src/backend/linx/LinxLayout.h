@@ -33,9 +33,17 @@ int capacityCode(int64_t bytes);
 // The SizeCode of a tile's allocation (the parent of an array is exactly its slots): what
 // the encoder writes and the report labels.
 int sizeCodeOf(const ir::Type& t);
+// True for the first write of an array (INIT, INIT_LAST): the one that opens its generation.
+bool opensGeneration(const ir::Op& insert);
 // Field 5 of the B.ASSEMBLE word of a region.insert: the writer's SizeCode (revision B), or
 // the parent's on INIT and 0 after it (revision A).
 int assembleSizeField(const ir::Op& insert, AssembleRev rev);
+// The destination SizeCode of the binder that carries a region.insert's B.ASSEMBLE, 0 for
+// none. Revision A sizes every writer by its binder's destination, so each write's binder
+// has one of the writer's SizeCode; revision B gives only INIT's binder a destination, of
+// the parent's SizeCode (it allocates the parent), and later binders name the parent as
+// their last source instead.
+int assembleDestinationCode(const ir::Op& insert, AssembleRev rev);
 
 // The byte offset of element (r, c) in a tile of `t`'s type; requires storageBytes(t).
 int64_t byteOffset(const ir::Type& t, int64_t r, int64_t c);

@@ -133,7 +133,10 @@ struct SlotWord {
   std::string offset;  // CELLs: "16", "%j * 16"
   std::string imm;     // uimm11
   std::string reg;     // RegSrc: "zero", "a0"
-  int sizeCode;
+  int sizeCode;        // the range's: the view's, or the writer's
+  // Revision A's B.ASSEMBLE field 5 (the parent's SizeCode on INIT, 0 after), which is
+  // not the writer's size: that is on the writer's binder there. -1 when not shown.
+  int parentField = -1;
 };
 
 SlotWord wordOf(const report::KernelView& kernel, const Slot& s) {
@@ -141,15 +144,22 @@ SlotWord wordOf(const report::KernelView& kernel, const Slot& s) {
   const int64_t* imm = s.op->attr<int64_t>("imm");
   const int64_t* reg = s.op->attr<int64_t>("reg");
   const char* regName = reg ? gprName(int(*reg)) : "zero";
-  const AssembleRev rev = kernel.flag(kAssembleRevA) ? AssembleRev::A : AssembleRev::B;
+  const bool revA = kernel.flag(kAssembleRevA);
+  const bool phased = s.op->attr<ir::RegionPhase>("phase") != nullptr;
   return {kernel.exprs(indexOf(s)), offset ? kernel.expr(*offset) : "not assigned",
           imm ? std::to_string(*imm) : "not assigned", regName ? regName : std::to_string(*reg),
-          isRead(s) ? sizeCodeOf(slotType(s)) : assembleSizeField(*s.op, rev)};
+          sizeCodeOf(slotType(s)), revA && phased ? assembleSizeField(*s.op, AssembleRev::A) : -1};
 }
 
 std::string sizeCodeText(int code) {
   const std::string name = sizeName(code);
   return std::to_string(code) + (name.empty() ? "" : " (" + name + ")");
+}
+
+// "SizeCode 4 (1KB)", with revision A's field 5 after it when shown.
+std::string sizesText(const SlotWord& word) {
+  return "SizeCode " + sizeCodeText(word.sizeCode) +
+         (word.parentField < 0 ? "" : ", ParentSizeCode " + sizeCodeText(word.parentField));
 }
 
 // Where a CELL's elements are: the box of rows and columns they span.
@@ -290,19 +300,21 @@ class ParentFigure {
     const bool anywhere = varies(s);
     const std::string cls = std::string("linx-slot ") + style.cls + (anywhere ? " linx-sweep" : "");
     const std::string tip = word.index + " " + style.text + ": offset " + word.offset + cellsUnit(word.offset) +
-                            " (RegSrc " + word.reg + ", imm " + word.imm + "), SizeCode " + sizeCodeText(word.sizeCode) +
+                            " (RegSrc " + word.reg + ", imm " + word.imm + "), " + sizesText(word) +
                             (anywhere ? "; its index varies at run time: any of the places drawn" : "");
     svg.group("slot", "data-phase=\"" + std::string(style.data) + "\" data-index=\"" + escape(word.index) +
                           "\" data-offset=\"" + escape(word.offset) + "\" data-size-code=\"" +
-                          std::to_string(word.sizeCode) + "\"");
+                          std::to_string(word.sizeCode) + "\"" +
+                          (word.parentField < 0 ? "" : " data-parent-size-code=\"" + std::to_string(word.parentField) + "\""));
     // A slot that may be anywhere is an outline inset from the boxes it spans, labelled
     // at its bottom, so the slots with a place stay readable over it.
     const double inset = anywhere ? 4 : 0;
     const double x0 = x(double(j0) * w) + inset, y0 = y(double(i0) * h) + inset;
     const double bw = x(double(j1) * w) - x0 - inset, bh = y(double(i1) * h) - y0 - inset;
     svg.rect(x0, y0, bw, bh, cls, tip);
-    const std::vector<std::string> lines = {word.index + " " + style.text, "offset " + word.offset + offsetParts(word),
-                                            "SizeCode " + sizeCodeText(word.sizeCode)};
+    std::vector<std::string> lines = {word.index + " " + style.text, "offset " + word.offset + offsetParts(word),
+                                      "SizeCode " + sizeCodeText(word.sizeCode)};
+    if (word.parentField >= 0) lines.push_back("ParentSizeCode " + sizeCodeText(word.parentField));
     const double band = anywhere ? std::min(bh, double(lines.size()) * kLineHeight + 10) : bh;
     label(svg, x0, y0 + bh - band, bw, band, lines, word.index + " @" + word.offset + " SC" + std::to_string(word.sizeCode));
     const int64_t cells = cellsOf(slotType(s));
@@ -353,7 +365,8 @@ std::vector<std::string> slotRow(const report::KernelView& kernel, const Slot& s
           word.imm,
           code(word.reg),
           std::to_string(cellsOf(slotType(s))),
-          sizeCodeText(word.sizeCode),
+          word.parentField < 0 ? sizeCodeText(word.sizeCode)
+                               : sizeCodeText(word.sizeCode) + "; ParentSizeCode " + sizeCodeText(word.parentField),
           code(values)};
 }
 
@@ -451,9 +464,10 @@ bool writeRegionsSection(const report::KernelView& kernel, Page& page) {
       "a tile array is built slot by slot (B.ASSEMBLE), hatched with a dashed outline when it is read through a "
       "partition view (B.SUBVIEW), a dotted outline over every place it may take when its index varies at run "
       "time. The strip under each drawing is the same CELLs in storage order. A slot's offset is in CELLs "
-      "of the parent (the constant part in the word's immediate, the rest in RegSrc); its SizeCode is the one the "
-      "encoder writes: the view's for B.SUBVIEW; for B.ASSEMBLE its field 5, the writer's, or with "
-      "<code>--target-flag assemble-rev-a=true</code> the parent's on INIT and 0 after it.");
+      "of the parent (the constant part in the word's immediate, the rest in RegSrc); its SizeCode is its range's: "
+      "the view's for B.SUBVIEW, the writer's for B.ASSEMBLE (the word's field 5; with "
+      "<code>--target-flag assemble-rev-a=true</code> the destination of the writer's binder, and the word's field 5, "
+      "its ParentSizeCode, is shown beside it: the parent's on INIT, 0 after it).");
   for (const Parent& parent : parents) writeParent(kernel, parent, page);
   return true;
 }

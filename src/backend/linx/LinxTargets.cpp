@@ -33,7 +33,10 @@ const target::TargetDesc& linxTarget() {
         /*oneKernel=*/true, &emitListing},
        {"linx-bin", "the header words, little-endian 32-bit", ".bin", PropLinxOffsets | PropLinxHands, /*oneKernel=*/true,
         &emitBinary}},
-      {{kAssembleRevA, "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it (PTO 0.58.4)", false}},
+      {{kAssembleRevA,
+        "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it, and every writer's binder has a "
+        "destination of the writer's SizeCode (PTO 0.58.4)",
+        false}},
       {{"linx-regions", "Linx regions", &writeRegionsSection}}};
   return kLinx;
 }

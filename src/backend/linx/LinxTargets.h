@@ -18,8 +18,10 @@ std::unique_ptr<Pass> createLinxHandsPass();
 
 const target::TargetDesc& linxTarget();
 
-// With this flag B.ASSEMBLE's fifth field follows PTO 0.58.4: the parent's SizeCode on
-// INIT and 0 after it. By default it is the writer's SizeCode in every phase (the later
+// With this flag B.ASSEMBLE follows PTO 0.58.4: its fifth field is the parent's SizeCode
+// on INIT and 0 after it, and the writer's size is its binder's destination, in every
+// phase. By default the fifth field is the writer's SizeCode in every phase, INIT's binder
+// allocates the parent and later binders name it as their last source (the later
 // revision).
 inline constexpr const char* kAssembleRevA = "assemble-rev-a";
 

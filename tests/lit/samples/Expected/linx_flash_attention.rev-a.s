@@ -186,7 +186,7 @@ BSTART.SFU TROWEXPANDMUL, FP32
   ; TROWEXPANDMUL  (%47 = tile.row_expand_mul %e, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT T#1, mask=1111, last, ->T<4KB>        # 0x000b5e13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   B.ASSEMBLE 1, 0, zero, 0, 6                 # 0x80001353
   ; TCVT  (%48 = tile.cast %47)
 BSTOP
@@ -208,7 +208,7 @@ BSTART.SFU TROWEXPANDMUL, FP32
   ; TROWEXPANDMUL  (%53 = tile.row_expand_mul %e_1, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT U#1, T#1, mask=1111, last             # 0x01084e13
+  B.IOT U#1, mask=1111, last, ->T<1KB>        # 0x010a5e13
   B.ASSEMBLE 0, 0, zero, 8, 0                 # 0x00801053
   ; TCVT  (%54 = tile.cast %53)
 BSTOP
@@ -230,7 +230,7 @@ BSTART.SFU TROWEXPANDMUL, FP32
   ; TROWEXPANDMUL  (%59 = tile.row_expand_mul %e_2, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT U#1, T#1, mask=1111, last             # 0x01084e13
+  B.IOT U#1, mask=1111, last, ->T<1KB>        # 0x010a5e13
   B.ASSEMBLE 0, 0, zero, 16, 0                # 0x01001053
   ; TCVT  (%60 = tile.cast %59)
 BSTOP
@@ -252,7 +252,7 @@ BSTART.SFU TROWEXPANDMUL, FP32
   ; TROWEXPANDMUL  (%65 = tile.row_expand_mul %e_3, %inv)
 BSTOP
 BSTART.VEC TCVT, BF16
-  B.IOT U#1, T#1, mask=1111, last             # 0x01084e13
+  B.IOT U#1, mask=1111, last, ->T<1KB>        # 0x010a5e13
   B.ASSEMBLE 0, 1, zero, 24, 0                # 0x01801853
   ; TCVT  (%66 = tile.cast %65)
 BSTOP
