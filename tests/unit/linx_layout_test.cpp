@@ -86,6 +86,12 @@ TEST_CASE("linx partitions: the worked examples") {
   CHECK(prove(tile(DType::BF16, 64, 32, "zn"), {4, 1}));
   CHECK(prove(tile(DType::F32, 32, 64, "acc"), {1, 4}));
   CHECK(prove(tile(DType::F32, 8, 16, "cube_n8"), {1, 2}));
+  // A 16-row cube_m32 tile pads every CELL to 32 rows: its column bands own whole padded
+  // CELLs, 16 x 16 f32 = 16 CELLs each, at CELLs 0, 16, 32, 48 of 64.
+  auto e = prove(tile(DType::F32, 16, 64, "cube_m32"), {1, 4});
+  REQUIRE(e);
+  CHECK(e->slotCells == 16);
+  CHECK(e->parentBytes == 8192);
 }
 
 TEST_CASE("linx partitions: refusals name the rule") {

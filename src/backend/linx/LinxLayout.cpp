@@ -130,45 +130,69 @@ std::string splitHint(const TileLayout& l) {
                    : "a " + name + " tile admits only column splits, [1, C]";
 }
 
+namespace {
+
+// Whether slot (i, j), a tile of type `slot` stored in `range` bytes, is exactly the
+// parent's bytes [base, base + range) with base = ordinal * range: every element where
+// the slot's own layout puts it, offset by base. A slot that owns whole padded cells (a
+// cube_m32 slot of 16 rows) is one such range; so is every exact cut of an unpadded
+// layout. On failure, `why` says how it is not.
+bool slotInPlace(const ir::Type& parent, const ir::Type& slot, int64_t range, int64_t i, int64_t j, int64_t ordinal,
+                 std::string& why) {
+  const int64_t h = slot.shape()[0], w = slot.shape()[1], bytes = elementBytes(parent), base = ordinal * range;
+  int64_t lo = INT64_MAX, hi = 0;
+  bool ordered = true;
+  for (int64_t r = 0; r < h; ++r)
+    for (int64_t c = 0; c < w; ++c) {
+      const int64_t at = byteOffset(parent, i * h + r, j * w + c);
+      lo = std::min(lo, at);
+      hi = std::max(hi, at + bytes);
+      ordered = ordered && at - base == byteOffset(slot, r, c);
+    }
+  const std::string name = "slot [" + std::to_string(i) + ", " + std::to_string(j) + "]";
+  if (hi - lo > range)
+    why = name + " is not contiguous (its elements span " + std::to_string(hi - lo) + " bytes for a range of " +
+          std::to_string(range) + ")";
+  else if (lo < base || hi > base + range)
+    why = name + " is the bytes at " + std::to_string(lo) + ", not at " + std::to_string(base) + " where its ordinal " +
+          std::to_string(ordinal) + " puts it";
+  else if (!ordered)
+    why = name + " holds its elements in another order than a " + std::to_string(h) + " x " + std::to_string(w) + " " +
+          layoutText(slot.layout()) + " tile";
+  else
+    return true;
+  return false;
+}
+
+}  // namespace
+
 std::optional<SlotRanges> proveSlots(const ir::Type& parent, const std::vector<int64_t>& grid, std::string& why) {
   std::optional<int64_t> parentBytes = storageBytes(parent, why);
   if (!parentBytes) return std::nullopt;
-  const int64_t bytes = elementBytes(parent);
   const int64_t h = parent.shape()[0] / grid[0], w = parent.shape()[1] / grid[1];
-  const int64_t slotBytes = h * w * bytes;
   const std::string cut = "cutting the " + std::to_string(parent.shape()[0]) + " x " +
                           std::to_string(parent.shape()[1]) + " " + layoutText(parent.layout()) + " tile into [" +
                           std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + "] slots of " +
                           std::to_string(h) + " x " + std::to_string(w);
-  if (slotBytes * grid[0] * grid[1] != *parentBytes) {
-    why = cut + " leaves " + std::to_string(*parentBytes - slotBytes * grid[0] * grid[1]) +
-          " bytes of the parent's " + std::to_string(*parentBytes) +
-          " in no slot (the layout pads it); choose a shape the layout stores without padding";
+  const ir::Type slot = parent.withShape({h, w}, {});
+  std::optional<int64_t> slotBytes = storageBytes(slot, why);
+  if (!slotBytes) {
+    why = cut + ": " + why;
     return std::nullopt;
   }
   for (int64_t i = 0; i < grid[0]; ++i)
-    for (int64_t j = 0; j < grid[1]; ++j) {
-      int64_t lo = INT64_MAX, hi = 0;
-      for (int64_t r = i * h; r < (i + 1) * h; ++r)
-        for (int64_t c = j * w; c < (j + 1) * w; ++c) {
-          const int64_t at = byteOffset(parent, r, c);
-          lo = std::min(lo, at);
-          hi = std::max(hi, at + bytes);
-        }
-      const int64_t expected = (i * grid[1] + j) * slotBytes;
-      if (hi - lo != slotBytes) {
-        why = cut + ": slot [" + std::to_string(i) + ", " + std::to_string(j) + "] is not contiguous (its elements span " +
-              std::to_string(hi - lo) + " bytes for " + std::to_string(slotBytes) + " of data); " + splitHint(parent.layout());
+    for (int64_t j = 0; j < grid[1]; ++j)
+      if (!slotInPlace(parent, slot, *slotBytes, i, j, i * grid[1] + j, why)) {
+        why = cut + ": " + why + "; " + splitHint(parent.layout());
         return std::nullopt;
       }
-      if (lo != expected) {
-        why = cut + ": slot [" + std::to_string(i) + ", " + std::to_string(j) + "] is the bytes at " +
-              std::to_string(lo) + ", not at " + std::to_string(expected) + " where its ordinal " +
-              std::to_string(i * grid[1] + j) + " puts it; " + splitHint(parent.layout());
-        return std::nullopt;
-      }
-    }
-  return SlotRanges{slotBytes, slotBytes / kCellBytes, *parentBytes};
+  if (*slotBytes * grid[0] * grid[1] != *parentBytes) {
+    why = cut + ": the " + std::to_string(grid[0] * grid[1]) + " slots of " + std::to_string(*slotBytes) +
+          " bytes take " + std::to_string(*slotBytes * grid[0] * grid[1]) + " of the parent's " +
+          std::to_string(*parentBytes) + "; choose a shape the layout stores in whole slots";
+    return std::nullopt;
+  }
+  return SlotRanges{*slotBytes, *slotBytes / kCellBytes, *parentBytes};
 }
 
 }  // namespace tilec::linx

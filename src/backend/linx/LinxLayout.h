@@ -4,8 +4,10 @@
 // blocks, zn is nz transposed; cube_m16/m32 order 128-byte cells of 16/32 rows along the
 // columns, cube_n8 orders cells of 8 columns K-major. A slot is legal when its elements are
 // exactly the bytes [k * 128, (k + n) * 128) with n a power of two, at the place its
-// ordinal (i * C + j) gives it: the decision procedure enumerates the slot's elements, so
-// it is the layout formula itself that decides, never a shortcut. Linear in the tile.
+// ordinal (i * C + j) gives it, its elements where a tile of the slot's shape has them
+// (cells a slot owns may be padded, as cube_m32 cells of a 16-row tile are): the decision
+// procedure enumerates the slot's elements, so it is the layout formula itself that
+// decides, never a shortcut. Linear in the tile.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -59,8 +61,10 @@ struct SlotRanges {
 std::string splitHint(const ir::TileLayout& l);
 
 // Proves that cutting `parent` into `grid` slots maps slot (i, j) to the CELL range at
-// ordinal (i * C + j) of size slotBytes, every slot one such range: a bijection over the
-// parent's CELLs in ordinal order. On failure, `why` names the rule and the numbers.
+// ordinal (i * C + j) of size slotBytes (a slot's storage in the parent's layout, padding
+// included), every slot one such range holding its elements where its own layout puts
+// them: a bijection over the parent's CELLs in ordinal order. On failure, `why` names the
+// rule and the numbers.
 std::optional<SlotRanges> proveSlots(const ir::Type& parent, const std::vector<int64_t>& grid, std::string& why);
 
 }  // namespace tilec::linx

@@ -9,8 +9,9 @@
 //    (LinxLayout.h, E1101): one contiguous CELL range per slot at its ordinal place, the
 //    slots a bijection over the parent's CELLs; a slot is at least one CELL (E1103), and
 //    its size and the parent's are SizeCodes (E1102).
-//  - Slots are written in ordinal order (E1107): a cube generation covers a gap-free
-//    prefix of its CELLs, and INIT is the first slot.
+//  - The slots of a cube_m16/m32 array are written in ordinal order (E1107): a CUBE
+//    generation covers a gap-free prefix of its CELLs. Other layouts' slots may come in
+//    any order: their generation checks only overlap and coverage.
 // Each (parent type, grid) pair is proven once: linear in the kernel plus its tiles.
 #include <set>
 #include <string>
@@ -140,8 +141,15 @@ class Checker {
     checkCode(op, "the parent", slots->parentBytes, parent.space());
   }
 
-  // The writes of one array come in ordinal order; the first out of place is reported.
+  // A cube_m16/m32 array's writes come in ordinal order; the first out of place is
+  // reported. pto-spec's CUBE generation (local-generation-cube) keeps the covered CELLs a
+  // gap-free prefix from CELL 0 and faults a writer that would leave a gap
+  // (Fault_TileLegality); other layouts' generations check only that the writers do not
+  // overlap and cover the parent by LAST, so their slots may come in any order (the
+  // phases follow the order of the writes).
   void checkOrder(const Op& array) {
+    const TileLayout& layout = array.result()->type().layout();
+    if (layout.cells != CubeCells::M16 && layout.cells != CubeCells::M32) return;
     std::optional<ArrayChain> chain = arrayChain(array);
     if (!chain) return;  // derive-regions reported why
     for (size_t k = 0; k < chain->writes.size(); ++k) {
@@ -152,7 +160,9 @@ class Checker {
       return report(Diag::LinxSlotOrder, write,
                     "slot [" + std::to_string(index[0].constValue()) + ", " + std::to_string(index[1].constValue()) +
                         "] (ordinal " + std::to_string(*ordinal) + ") is written where ordinal " + std::to_string(k) +
-                        " is next; linx assembles a tile's CELLs as a gap-free prefix, so write the slots row by row");
+                        " is next, but a " + layoutText(layout) +
+                        " tile array is assembled as a gap-free prefix of its CELLs from CELL 0 (a CUBE generation "
+                        "faults a writer that would leave a gap); write its slots in ordinal order, row by row");
     }
   }
 
