@@ -605,7 +605,23 @@ class Rules {
     std::vector<Expr> valid = src.valid();
     shape.back() = 1;
     valid.back() = Expr::constant(1);
-    return src.reshapedTo(shape, valid);
+    Type column = src.reshapedTo(shape, valid);
+    if (storesColumn(in_.declared, column)) return in_.declared;
+    return column;
+  }
+
+  // A row statistic is its one valid column per row; how a target stores it (its layout,
+  // and physical columns padded to the target's row alignment) is the target's choice,
+  // so a declared result that keeps everything else is the result.
+  static bool storesColumn(const Type& declared, const Type& column) {
+    if (!declared.isTile() || declared.dtype() != column.dtype() || declared.space() != column.space() ||
+        declared.rank() != column.rank())
+      return false;
+    const size_t last = column.rank() - 1;
+    for (size_t i = 0; i < column.rank(); ++i)
+      if ((i < last && declared.shape()[i] != column.shape()[i]) || !provablyEqual(declared.valid()[i], column.valid()[i]))
+        return false;
+    return true;
   }
 
   Result inferColReduce() {
@@ -639,10 +655,15 @@ class Rules {
                   0);
     std::vector<int64_t> want = t.shape();
     want.back() = 1;
-    if (col.shape() != want)
+    // One valid column per row; its physical columns may be padded (a target's row alignment).
+    const bool column = col.rank() == t.rank() &&
+                        std::equal(want.begin(), want.end() - 1, col.shape().begin()) &&
+                        provablyEqual(col.valid().back(), Expr::constant(1));
+    if (!column)
       return fail(Diag::RowVectorShape,
                   op_ + " needs the per-row column to be " + shapeStr(want) + " for a " +
                       shapeStr(t.shape()) + " tile, but it is " + shapeStr(col.shape()) +
+                      (col.hasFullValid() ? "" : " with valid " + listStr(col.valid())) +
                       "; reduce the rows with row_max/row_sum/row_min to get that column",
                   1);
     if (auto e = sameDType(0, 1, "cast the column to the tile's dtype")) return *e;

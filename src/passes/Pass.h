@@ -33,6 +33,7 @@ enum Prop : uint32_t {
   PropLinxLegal = 1u << 14,        // linx rules hold: slots proven CELL ranges, ops with a block form
   PropLinxOffsets = 1u << 15,      // every region slot has its offset, immediate and register (linx-offsets)
   PropLinxHands = 1u << 16,        // every bound tile has its hand of the tile queue (linx-hands)
+  PropLinxRowsAligned = 1u << 17,  // row-major tiles' rows padded to the linx row alignment (linx-align-rows)
 };
 std::string propNames(uint32_t props);  // "ssa,mem-spaces"
 

@@ -25,6 +25,7 @@ const std::pair<Prop, const char*> kPropNames[] = {
     {PropLinxLegal, "linx-legal"},
     {PropLinxOffsets, "linx-offsets"},
     {PropLinxHands, "linx-hands"},
+    {PropLinxRowsAligned, "linx-rows-aligned"},
 };
 
 }  // namespace

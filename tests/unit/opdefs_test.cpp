@@ -297,6 +297,19 @@ TEST_CASE("row and column reductions") {
   CHECK(one.message.find("the source is 1-D") != std::string::npos);
 }
 
+// A row statistic is its one valid column per row: a declared result may store it with
+// padded physical columns and another layout (linx-align-rows), nothing else.
+TEST_CASE("row reductions keep a declared store of their column") {
+  Type a = tile(DType::F32, {16, 128}, pto::Vec);
+  Type padded = Type::tile(DType::F32, {16, 8}, ks({16, 1}), pto::Vec, namedLayout("row_major"),
+                           &pto::ptoModel(pto::Arch::A2A3));
+  CHECK(Infer{OpKind::RowMax, {a}, {}, padded}.type() == padded);
+  Type column = Infer{OpKind::RowMax, {a}}.type();
+  CHECK(Infer{OpKind::RowMax, {a}, {}, padded.withValid(ks({16, 2}))}.type() == column);
+  CHECK(Infer{OpKind::RowMax, {a}, {}, padded.withShape({8, 8}, ks({8, 1}))}.type() == column);
+  CHECK(Infer{OpKind::RowMax, {a}, {}, padded.withDType(DType::F16)}.type() == column);
+}
+
 TEST_CASE("row broadcasts") {
   Type a = tile(DType::F32, {16, 128});
   Type col = tile(DType::F32, {16, 1});
@@ -310,6 +323,11 @@ TEST_CASE("row broadcasts") {
   CHECK(e.operand == 1);
   CHECK(e.message == "row_expand_mul needs the per-row column to be [16, 1] for a [16, 128] tile, but it is [1, 128]; "
                      "reduce the rows with row_max/row_sum/row_min to get that column");
+  // A column padded to more physical columns, one of them valid, is a column.
+  CHECK(Infer{OpKind::RowExpandSub, {a, tile(DType::F32, {16, 8}, ir::kNoSpace, ks({16, 1}))}}.type() == a);
+  e = Infer{OpKind::RowExpandSub, {a, tile(DType::F32, {16, 8}, ir::kNoSpace, ks({16, 2}))}}.error();
+  CHECK(e.message == "row_expand_sub needs the per-row column to be [16, 1] for a [16, 128] tile, but it is [16, 8] "
+                     "with valid [16, 2]; reduce the rows with row_max/row_sum/row_min to get that column");
   CHECK(Infer{OpKind::RowExpandAdd, {a, tile(DType::F16, {16, 1})}}.error().id == Diag::DTypeMismatch);
   CHECK(Infer{OpKind::RowExpandDiv, {a, tile(DType::F32, {16, 1}, ir::kNoSpace, ks({8, 1}))}}.error().id ==
         Diag::ValidShapeMismatch);

@@ -35,6 +35,12 @@ std::string layoutText(const TileLayout& l) {
   return std::string(ir::blayoutName(l.blayout)) + "/" + ir::slayoutName(l.slayout) + "/" + std::to_string(l.fractal);
 }
 
+bool storedInRows(const ir::Type& t) {
+  const TileLayout& l = t.layout();
+  if (t.rank() != 2 || l.cells != CubeCells::None || l.slayout != ir::SLayout::NoneBox) return false;
+  return l.blayout == ir::BLayout::RowMajor || t.shape()[1] == 1;
+}
+
 std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why) {
   const TileLayout& l = t.layout();
   const int64_t bytes = elementBytes(t), rows = t.shape()[0], cols = t.shape()[1];

@@ -25,6 +25,11 @@ constexpr int64_t kCellBytes = 128;
 // A layout's name for messages ("row_major", "cube_m16", ...).
 std::string layoutText(const ir::TileLayout& l);
 
+// Stored as whole rows: an unboxed row-major 2-D tile, or an unboxed column-major one of
+// one column (its elements are in the same order). Such a tile's rows must be whole units
+// of the row alignment (LinxModel.h); linx-align-rows pads them.
+bool storedInRows(const ir::Type& t);
+
 // The bytes a tile of `t`'s type occupies in its layout, or nullopt with the reason its
 // shape does not fit the layout (a cube_m16 tile of more than 16 rows, ...).
 std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why);

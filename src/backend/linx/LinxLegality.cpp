@@ -4,7 +4,8 @@
 //    stays rolled (a runtime trip count; linx-unroll unrolls the others) carries no tile
 //    (E1104): a carried tile's place would change from one iteration to the next.
 //  - Every tile a block binds is 2-D and its storage is a SizeCode the binder may give:
-//    128 B .. 64 KiB for Local, .. 256 KiB for Shared (E1102).
+//    128 B .. 64 KiB for Local, .. 256 KiB for Shared (E1102); a tile stored row-major has
+//    rows of whole 32-byte units (E1109; linx-align-rows pads the ones it can).
 //  - Every partition view and tile array is proven slot by slot from its layout formula
 //    (LinxLayout.h, E1101): one contiguous CELL range per slot at its ordinal place, the
 //    slots a bijection over the parent's CELLs; a slot is at least one CELL (E1103), and
@@ -106,10 +107,25 @@ class Checker {
     if (!bytes) return report(Diag::LinxSizeCode, op, why);
     const int code = capacityCode(*bytes);
     if (code < 1 || code > maxSizeCode(t.space()))
-      report(Diag::LinxSizeCode, op,
-             "a " + t.str(nameOf) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
-                 (t.space() == Shared ? "256 KiB of a Shared binder" : "64 KiB of a Local binder") +
-                 "; cut the work into smaller tiles");
+      return report(Diag::LinxSizeCode, op,
+                    "a " + t.str(nameOf) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
+                        (t.space() == Shared ? "256 KiB of a Shared binder" : "64 KiB of a Local binder") +
+                        "; cut the work into smaller tiles");
+    checkRows(op, t);
+  }
+
+  // linx-align-rows pads every row it can; one it could not is reported here.
+  void checkRows(const Op& op, const Type& t) {
+    const int64_t element = dtypeBytes(t.dtype()), row = t.shape()[1] * element;
+    if (!storedInRows(t) || row % rowAlignBytes() == 0) return;
+    const int64_t padded = (row + rowAlignBytes() - 1) / rowAlignBytes() * rowAlignBytes() / element;
+    report(Diag::LinxRowAlign, op,
+           "a linx tile stored row-major has rows of whole " + std::to_string(rowAlignBytes()) +
+               "-byte units, but the rows of this " + t.str(nameOf) + " tile are " + std::to_string(row) +
+               " bytes, and they cannot be padded: its columns are tied to another extent (a matmul's, a "
+               "transpose's, a column-split slot's, a loop's) or to a tile not stored row-major; give it " +
+               std::to_string(padded) + " physical columns and keep its extent in the valid shape (valid = [" +
+               t.valid()[0].str(nameOf) + ", " + t.valid()[1].str(nameOf) + "]), or widen the tile it is computed from");
   }
 
   // A region range is exactly its bytes: a SizeCode the binder may give.
@@ -135,8 +151,8 @@ class Checker {
     if (slots->slotBytes < kCellBytes)
       return report(Diag::LinxSubCell, op,
                     "a slot of " + std::to_string(slots->slotBytes) + " bytes is smaller than one 128-byte CELL, the "
-                    "smallest range a modifier names; widen the slot's physical columns (keep its valid extent) so "
-                    "each slot is whole CELLs");
+                    "smallest range a modifier names; give the slots more rows, or more physical columns with the same "
+                    "valid extent, so each is whole CELLs");
     checkCode(op, "a slot", slots->slotBytes, parent.space());
     checkCode(op, "the parent", slots->parentBytes, parent.space());
   }
@@ -179,7 +195,7 @@ class LinxLegality final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"linx-legality", "check linx block forms, tile sizes and region slot proofs",
-                                PropRegionsDerived, PropLinxLegal, 0};
+                                PropRegionsDerived | PropLinxRowsAligned, PropLinxLegal, 0};
     return kInfo;
   }
   bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<Checker>(m, ctx.diags); }

@@ -21,4 +21,6 @@ const ir::TargetModel& linxModel() {
 
 int maxSizeCode(ir::SpaceId space) { return space == Shared ? 12 : 10; }
 
+int64_t rowAlignBytes() { return 32; }
+
 }  // namespace tilec::linx

@@ -14,4 +14,9 @@ const ir::TargetModel& linxModel();
 // (256 KiB) for Shared.
 int maxSizeCode(ir::SpaceId space);
 
+// The bytes a row-major Local tile's physical row is a whole multiple of: 32 (PTO's
+// RowMajor tiles need Cols * bits % 256 == 0, so a column of f32 is 8 physical columns
+// wide, as the seed's RowState Tile<Vec, float, M, 8, RowMajor, M, 1> is).
+int64_t rowAlignBytes();
+
 }  // namespace tilec::linx

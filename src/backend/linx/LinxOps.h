@@ -1,5 +1,6 @@
 // The linx backend's per-op table (LinxOps.def): which ops are blocks, on which engine,
-// with which opcode; header-only data read by linx-legality and the emitter.
+// with which opcode, and how their tiles share row columns; header-only data read by
+// linx-align-rows, linx-legality and the emitter.
 #pragma once
 #include <iterator>
 
@@ -8,17 +9,21 @@
 namespace tilec::linx {
 
 enum class LinxForm { Block, Fused, View, Marker, Fresh, Scalar, Control, None };
+// How an op's tiles share their rows' physical columns (LinxOps.def, "Rows").
+enum class LinxRows { Own, Statistic, Shared, FirstShared, Sliced, Reads, Tied };
 
 struct LinxOpInfo {
   ir::OpKind kind;
   LinxForm form;
+  LinxRows rows;
   const char* engine;  // BSTART.<engine>
   const char* opcode;
   const char* noForm;  // why an op of form None has none
 };
 
 inline constexpr LinxOpInfo kLinxOps[] = {
-#define TILEC_LINX_OP(E, FORM, ENGINE, OPCODE, WHY) {ir::OpKind::E, LinxForm::FORM, ENGINE, OPCODE, WHY},
+#define TILEC_LINX_OP(E, FORM, ROWS, ENGINE, OPCODE, WHY) \
+  {ir::OpKind::E, LinxForm::FORM, LinxRows::ROWS, ENGINE, OPCODE, WHY},
 #include "backend/linx/LinxOps.def"
 #undef TILEC_LINX_OP
 };

@@ -9,6 +9,7 @@ PassRegistry passes() {
   PassRegistry r;
   r.addAll(targetNeutralPasses());
   r.add("linx-unroll", &createLinxUnrollPass);
+  r.add("linx-align-rows", &createLinxAlignRowsPass);
   r.add("linx-pack-cells", &createLinxPackCellsPass);
   r.add("linx-legality", &createLinxLegalityPass);
   r.add("linx-offsets", &createLinxOffsetsPass);
@@ -16,9 +17,9 @@ PassRegistry passes() {
   return r;
 }
 
-const std::vector<std::string> kPipeline = {"verify",         "mark-resource-loops", "linx-unroll",
-                                            "unroll-loops",   "derive-regions",      "linx-pack-cells",     "linx-legality",
-                                            "linx-offsets",   "linx-hands"};
+const std::vector<std::string> kPipeline = {"verify",          "mark-resource-loops", "linx-unroll",  "unroll-loops",
+                                            "derive-regions",  "linx-align-rows",     "linx-pack-cells",
+                                            "linx-legality",   "linx-offsets",        "linx-hands"};
 
 }  // namespace
 

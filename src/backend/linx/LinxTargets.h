@@ -11,6 +11,7 @@ namespace tilec::linx {
 
 // The linx-only passes (one file each in this directory).
 std::unique_ptr<Pass> createLinxUnrollPass();
+std::unique_ptr<Pass> createLinxAlignRowsPass();
 std::unique_ptr<Pass> createLinxPackCellsPass();
 std::unique_ptr<Pass> createLinxLegalityPass();
 std::unique_ptr<Pass> createLinxOffsetsPass();

@@ -61,9 +61,11 @@ class CellPacker {
   void packRun(const std::vector<Op*>& run, const std::vector<int64_t>& coarse, bool rows, bool first, bool last) {
     const Type& slot = run.front()->operand(1)->type();
     const int64_t n = int64_t(run.size());
-    const Type carrierType = slot.withShape(rows ? std::vector<int64_t>{slot.shape()[0] * n, slot.shape()[1]}
-                                                 : std::vector<int64_t>{slot.shape()[0], slot.shape()[1] * n},
-                                            {});
+    // The n fragments side by side; across them the carrier keeps the fragments' valid
+    // extent (a padded column's one valid column).
+    const Type carrierType =
+        rows ? slot.withShape({slot.shape()[0] * n, slot.shape()[1]}, {Expr::constant(slot.shape()[0] * n), slot.valid()[1]})
+             : slot.withShape({slot.shape()[0], slot.shape()[1] * n}, {slot.valid()[0], Expr::constant(slot.shape()[1] * n)});
     Value* carrier = OpBuilder::before(*run.front()).createValue(OpKind::Create, {}, {}, carrierType, "carrier");
     const auto& fine = *run.front()->attr<std::vector<Expr>>("index");
     const int64_t fineRow = fine[0].constValue(), fineCol = fine[1].constValue();
@@ -97,7 +99,7 @@ class PackCells final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"linx-pack-cells", "pack sub-CELL tile-array writers into 128-byte carriers",
-                                PropRegionsDerived, 0, 0};
+                                PropRegionsDerived | PropLinxRowsAligned, 0, 0};
     return kInfo;
   }
   bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<CellPacker>(m, ctx.diags); }

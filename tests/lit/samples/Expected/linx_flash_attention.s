@@ -21,7 +21,7 @@ BSTART.TLSU TMOV, FP32
   ; TMOV  (%scores = tile.move %0)
 BSTOP
 BSTART.VEC TEXPANDS, FP32
-  B.IOT mask=1111, last, ->T<128B>            # 0x0008ee13
+  B.IOT mask=1111, last, ->T<1KB>             # 0x000a6e13
   ; TEXPANDS  (%m = tile.full %1)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -30,11 +30,11 @@ BSTART.VEC TMULS, FP32
   ; TMULS  (%4 = tile.muls %2, %3)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWMAX  (%5 = tile.row_max %4)
 BSTOP
 BSTART.VEC TMAX, FP32
-  B.IOT T#3, T#1, mask=1111, last, ->T<128B>  # 0x0028ce13
+  B.IOT T#3, T#1, mask=1111, last, ->T<1KB>   # 0x002a4e13
   ; TMAX  (%m_1 = tile.max %m, %5)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -43,11 +43,11 @@ BSTART.VEC TMULS, FP32
   ; TMULS  (%8 = tile.muls %6, %7)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWMAX  (%9 = tile.row_max %8)
 BSTOP
 BSTART.VEC TMAX, FP32
-  B.IOT T#3, T#1, mask=1111, last, ->T<128B>  # 0x0028ce13
+  B.IOT T#3, T#1, mask=1111, last, ->T<1KB>   # 0x002a4e13
   ; TMAX  (%m_2 = tile.max %m_1, %9)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -56,11 +56,11 @@ BSTART.VEC TMULS, FP32
   ; TMULS  (%12 = tile.muls %10, %11)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWMAX  (%13 = tile.row_max %12)
 BSTOP
 BSTART.VEC TMAX, FP32
-  B.IOT T#3, T#1, mask=1111, last, ->T<128B>  # 0x0028ce13
+  B.IOT T#3, T#1, mask=1111, last, ->T<1KB>   # 0x002a4e13
   ; TMAX  (%m_3 = tile.max %m_2, %13)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -69,15 +69,15 @@ BSTART.VEC TMULS, FP32
   ; TMULS  (%16 = tile.muls %14, %15)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWMAX  (%17 = tile.row_max %16)
 BSTOP
 BSTART.VEC TMAX, FP32
-  B.IOT T#3, T#1, mask=1111, last, ->U<128B>  # 0x0028ce93
+  B.IOT T#3, T#1, mask=1111, last, ->U<1KB>   # 0x002a4e93
   ; TMAX  (%m_4 = tile.max %m_3, %17)
 BSTOP
 BSTART.VEC TEXPANDS, FP32
-  B.IOT mask=1111, last, ->T<128B>            # 0x0008ee13
+  B.IOT mask=1111, last, ->T<1KB>             # 0x000a6e13
   ; TEXPANDS  (%l = tile.full %18)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -94,11 +94,11 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%23 = tile.exp %22)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWSUM  (%24 = tile.row_sum %23)
 BSTOP
 BSTART.VEC TADD, FP32
-  B.IOT T#5, T#1, mask=1111, last, ->T<128B>  # 0x0048ce13
+  B.IOT T#5, T#1, mask=1111, last, ->T<1KB>   # 0x004a4e13
   ; TADD  (%l_1 = tile.add %l, %24)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -115,11 +115,11 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%29 = tile.exp %28)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWSUM  (%30 = tile.row_sum %29)
 BSTOP
 BSTART.VEC TADD, FP32
-  B.IOT T#5, T#1, mask=1111, last, ->T<128B>  # 0x0048ce13
+  B.IOT T#5, T#1, mask=1111, last, ->T<1KB>   # 0x004a4e13
   ; TADD  (%l_2 = tile.add %l_1, %30)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -136,11 +136,11 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%35 = tile.exp %34)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWSUM  (%36 = tile.row_sum %35)
 BSTOP
 BSTART.VEC TADD, FP32
-  B.IOT T#5, T#1, mask=1111, last, ->T<128B>  # 0x0048ce13
+  B.IOT T#5, T#1, mask=1111, last, ->T<1KB>   # 0x004a4e13
   ; TADD  (%l_3 = tile.add %l_2, %36)
 BSTOP
 BSTART.VEC TMULS, FP32
@@ -157,15 +157,15 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%41 = tile.exp %40)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<1KB>        # 0x000a5e13
   ; TROWSUM  (%42 = tile.row_sum %41)
 BSTOP
 BSTART.VEC TADD, FP32
-  B.IOT T#5, T#1, mask=1111, last, ->T<128B>  # 0x0048ce13
+  B.IOT T#5, T#1, mask=1111, last, ->T<1KB>   # 0x004a4e13
   ; TADD  (%l_4 = tile.add %l_3, %42)
 BSTOP
 BSTART.SFU TRECIP, FP32
-  B.IOT T#1, mask=1111, last, ->U<128B>       # 0x0008de93
+  B.IOT T#1, mask=1111, last, ->U<1KB>        # 0x000a5e93
   ; TRECIP  (%inv = tile.recip %l_4)
 BSTOP
 BSTART.VEC TMULS, FP32

@@ -5,7 +5,7 @@ BSTART.TLSU TLOAD, FP32
   ; TLOAD  (%0 = tile.load %x)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT U#1, mask=1111, last, ->T<128B>       # 0x0108de13
+  B.IOT U#1, mask=1111, last, ->T<512B>       # 0x0109de13
   B.SUBVIEW 0, zero, 0, 5                     # 0x000002d3
   ; TROWMAX  (%1 = tile.row_max %b)
 BSTOP
@@ -19,7 +19,7 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%e = tile.exp %2)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT T#1, mask=1111, last, ->T<128B>       # 0x0008de13
+  B.IOT T#1, mask=1111, last, ->T<512B>       # 0x0009de13
   ; TROWSUM  (%3 = tile.row_sum %e)
 BSTOP
 BSTART.SFU TROWEXPANDDIV, FP32
@@ -28,7 +28,7 @@ BSTART.SFU TROWEXPANDDIV, FP32
   ; TROWEXPANDDIV  (%4 = tile.row_expand_div %e, %3)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT U#1, mask=1111, last, ->U<128B>       # 0x0108de93
+  B.IOT U#1, mask=1111, last, ->U<512B>       # 0x0109de93
   B.SUBVIEW 0, zero, 16, 5                    # 0x010002d3
   ; TROWMAX  (%5 = tile.row_max %b_1)
 BSTOP
@@ -42,7 +42,7 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%e_1 = tile.exp %6)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT U#1, mask=1111, last, ->U<128B>       # 0x0108de93
+  B.IOT U#1, mask=1111, last, ->U<512B>       # 0x0109de93
   ; TROWSUM  (%7 = tile.row_sum %e_1)
 BSTOP
 BSTART.SFU TROWEXPANDDIV, FP32
@@ -52,7 +52,7 @@ BSTART.SFU TROWEXPANDDIV, FP32
   ; TROWEXPANDDIV  (%8 = tile.row_expand_div %e_1, %7)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT U#5, mask=1111, last, ->U<128B>       # 0x0148de93
+  B.IOT U#5, mask=1111, last, ->U<512B>       # 0x0149de93
   B.SUBVIEW 0, zero, 32, 5                    # 0x020002d3
   ; TROWMAX  (%9 = tile.row_max %b_2)
 BSTOP
@@ -66,7 +66,7 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%e_2 = tile.exp %10)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT U#1, mask=1111, last, ->U<128B>       # 0x0108de93
+  B.IOT U#1, mask=1111, last, ->U<512B>       # 0x0109de93
   ; TROWSUM  (%11 = tile.row_sum %e_2)
 BSTOP
 BSTART.SFU TROWEXPANDDIV, FP32
@@ -76,7 +76,7 @@ BSTART.SFU TROWEXPANDDIV, FP32
   ; TROWEXPANDDIV  (%12 = tile.row_expand_div %e_2, %11)
 BSTOP
 BSTART.SFU TROWMAX, FP32
-  B.IOT U#9, mask=1111, last, ->U<128B>       # 0x0188de93
+  B.IOT U#9, mask=1111, last, ->U<512B>       # 0x0189de93
   B.SUBVIEW 0, zero, 48, 5                    # 0x030002d3
   ; TROWMAX  (%13 = tile.row_max %b_3)
 BSTOP
@@ -90,7 +90,7 @@ BSTART.SFU TEXP, FP32
   ; TEXP  (%e_3 = tile.exp %14)
 BSTOP
 BSTART.SFU TROWSUM, FP32
-  B.IOT U#1, mask=1111, last, ->U<128B>       # 0x0108de93
+  B.IOT U#1, mask=1111, last, ->U<512B>       # 0x0109de93
   ; TROWSUM  (%15 = tile.row_sum %e_3)
 BSTOP
 BSTART.SFU TROWEXPANDDIV, FP32
