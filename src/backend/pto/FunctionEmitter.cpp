@@ -160,6 +160,12 @@ FunctionEmitter::Operand FunctionEmitter::operand(const Value* v) {
   return buffer;
 }
 
+// PTOAS takes integer and float scalars with tiles but not `index`: an index operand (a loop
+// variable in IR text) is converted to the tile's element type.
+FunctionEmitter::Operand FunctionEmitter::elementScalar(const Value* v, DType element) {
+  return {scalars_.castAtUse(scalars_.value(v), element), &interned(scalarType(element))};
+}
+
 // ---- ops ----
 
 // Written piece by piece: most lines of a large kernel are these.
@@ -167,7 +173,7 @@ void FunctionEmitter::dps(const std::string& name, const std::vector<const Value
                           const Value* out, const std::string& attrs) {
   std::vector<Operand> operands;
   operands.reserve(ins.size());
-  for (const Value* v : ins) operands.push_back(operand(v));
+  for (const Value* v : ins) operands.push_back(v->type().isIndex() ? elementScalar(v, out->type().dtype()) : operand(v));
   const Operand dst = operand(out);
   std::ostream& os = body_.start();
   os << "pto." << name << " ins(";

@@ -62,6 +62,8 @@ class FunctionEmitter {
 
   // The SSA name and type of a tile (its buffer's alloc, or its view) or scalar.
   Operand operand(const ir::Value* v);
+  // Index scalar `v` as a scalar of the tiles' element type.
+  Operand elementScalar(const ir::Value* v, ir::DType element);
   // Names for the non-tile results of a for/if; returns the `%r = ` / `%r:2 = ` prefix.
   std::string bindScalarResults(const ir::Op& op, std::string& types);
   std::vector<std::string> indices(const std::vector<ir::Expr>& es);

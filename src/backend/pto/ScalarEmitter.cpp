@@ -110,6 +110,10 @@ std::string ScalarEmitter::cast(const std::string& indexValue, DType d, const st
   return op("arith.index_cast " + indexValue, "index to " + scalarType(d), hint);
 }
 
+std::string ScalarEmitter::castAtUse(const std::string& indexValue, DType d) {
+  return memoized("cast " + indexValue + " to " + scalarType(d), [&] { return cast(indexValue, d, ""); });
+}
+
 // ---- index expressions ----
 
 std::string ScalarEmitter::varIndex(const Value* v) {

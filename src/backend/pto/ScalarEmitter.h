@@ -59,6 +59,8 @@ class ScalarEmitter {
   std::string boolean(const ir::Expr& e, const std::string& hint = "");
   // `index` converted to scalar type `d` (index_cast for integers, i1 via compare).
   std::string cast(const std::string& indexValue, ir::DType d, const std::string& hint);
+  // The same for a conversion at a use: emitted once where it dominates the later uses.
+  std::string castAtUse(const std::string& indexValue, ir::DType d);
 
   void pushScope() { scopes_.emplace_back(); }
   void popScope() { scopes_.pop_back(); }
