@@ -6,6 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "backend/pto/AssembleForm.h"
 #include "backend/pto/PtoOps.h"
 #include "ir/OpDefs.h"
 
@@ -331,7 +332,7 @@ void FunctionEmitter::emitView(const Op& op) {
   if (op.kind() == OpKind::Slice) {
     const auto* offsets = op.attr<std::vector<Expr>>("offsets");
     if (!offsets) return fail(op, "tile.slice has no offsets");
-    emitSubview(name, op.operand(0), *offsets, r->type(), type);
+    emitSubview(name, src, *offsets, r->type(), type);
   } else {
     bool bitcast = op.kind() == OpKind::ReinterpretView &&
                    op.operand(0)->type().shape() == r->type().shape();
@@ -341,46 +342,62 @@ void FunctionEmitter::emitView(const Op& op) {
   views_[r] = {name, &interned(type)};
 }
 
-void FunctionEmitter::emitSubview(const std::string& name, const Value* source,
+void FunctionEmitter::emitSubview(const std::string& name, const Operand& parent,
                                   const std::vector<Expr>& offsets, const Type& part,
                                   const std::string& partType) {
   std::vector<std::string> offsetNames = indices(offsets);
   std::string valid;
   if (!part.hasFullValid()) valid = " valid [" + join(indices(part.valid())) + "]";
-  Operand src = operand(source);
-  body_.line(name + " = pto.subview " + src.name + "[" + join(offsetNames) + "] sizes [" +
+  body_.line(name + " = pto.subview " + parent.name + "[" + join(offsetNames) + "] sizes [" +
              std::to_string(part.shape()[0]) + ", " + std::to_string(part.shape()[1]) + "]" +
-             valid + " : " + *src.type + " -> " + partType);
+             valid + " : " + *parent.type + " -> " + partType);
 }
 
-// The source is moved into a subview of the target's buffer (which the result shares). On
-// a2a3 a subview with other strides than its parent gets the parent's shape in PTOAS, which
-// tmov rejects (its shapes must match), so such a window is written with tinsert, or, for
-// the i16 and i32 tiles tinsert lacks, by adding 0 into the subview (elementwise ops compare
-// valid shapes only); pto-legality checked that one of the two applies.
+// The tile `tile` seen as `view`, its row-major transpose: a pto.treshape alias of the same
+// bytes. When one of the view's valid extents is dynamic, PTOAS gives the treshape its
+// source's extents untransposed, so the view is typed with both dynamic (what
+// pto.set_validshape requires) and they are set.
+FunctionEmitter::Operand FunctionEmitter::rowView(const Operand& tile, const Type& view, const std::string& hint) {
+  TileBuf buf = tileBufOf(view);
+  const bool dynamic = !buf.validRows || !buf.validCols;
+  if (dynamic) buf.validRows = buf.validCols = std::nullopt;
+  const std::string& type = interned(tileBufType(buf));
+  std::string name = names_.fresh(hint + "_rows");
+  body_.line(name + " = pto.treshape " + tile.name + " : " + *tile.type + " -> " + type);
+  if (dynamic) body_.line("pto.set_validshape " + name + ", " + join(indices(view.valid())) + " : " + type);
+  return {std::move(name), &type};
+}
+
+// The form was chosen for the target (assembleWrite) and checked by pto-legality: a tmov
+// into a subview of the target's buffer (which the result shares), a tinsert at the offsets,
+// or adding 0 into the subview; column vectors PTOAS would widen are written in their
+// row-major views.
 void FunctionEmitter::emitAssemble(const Op& op) {
   const Value* target = op.operand(0);
   const Value* source = op.operand(1);
-  const auto* offsets = op.attr<std::vector<Expr>>("offsets");
-  if (!offsets) return fail(op, "tile.assemble has no offsets");
+  if (!op.attr<std::vector<Expr>>("offsets")) return fail(op, "tile.assemble has no offsets");
   if (isWriteBack(op)) return;  // the source was updated in place, in the target's window
-  const bool byInsert = target_ == Arch::A2A3 && !windowKeepsStrides(target->type(), source->type().shape());
-  const DType d = source->type().dtype();
-  if (byInsert && d != DType::I16 && d != DType::I32) {
-    Operand src = operand(source), dst = operand(target);
-    std::vector<std::string> at = indices(*offsets);
-    body_.line("pto.tinsert ins(" + src.name + ", " + join(at) + " : " + *src.type + ", index, index) outs(" +
-               dst.name + " : " + *dst.type + ")");
+  const AssembleWrite w = assembleWrite(op, target_);
+  if (w.form == AssembleForm::None)
+    return fail(op, std::string("tile.assemble has no form on ") + archName(target_));
+  Operand dst = operand(target), src = operand(source);
+  if (w.rowViews) {
+    dst = rowView(dst, w.target, dst.name.substr(1));
+    src = rowView(src, w.source, src.name.substr(1));
+  }
+  if (w.form == AssembleForm::Insert) {
+    body_.line("pto.tinsert ins(" + src.name + ", " + join(indices(w.offsets)) + " : " + *src.type +
+               ", index, index) outs(" + dst.name + " : " + *dst.type + ")");
     return;
   }
-  TileBuf region = tileBufOf(source->type());
-  region.space = target->type().space();
-  region.layout = target->type().layout();
-  std::string type = tileBufType(region);
+  TileBuf region = tileBufOf(w.source);
+  region.space = w.target.space();
+  region.layout = w.target.layout();
+  const std::string& type = interned(tileBufType(region));
   std::string name = names_.fresh(hintOr(target, "tile") + "_part");
-  emitSubview(name, target, *offsets, source->type(), type);
-  Operand src = operand(source);
-  if (byInsert) {
+  emitSubview(name, dst, w.offsets, w.source, type);
+  if (w.form == AssembleForm::AddZero) {
+    const DType d = w.source.dtype();
     std::string zero = scalars_.constant(d, int64_t(0));
     body_.line("pto.tadds ins(" + src.name + ", " + zero + " : " + *src.type + ", " + scalarType(d) + ") outs(" +
                name + " : " + type + ")");

@@ -50,9 +50,10 @@ class FunctionEmitter {
   void emitTransfer(const ir::Op& op, const ir::Value* tile, const ir::Value* tensor, bool load);
   void emitMatmulAcc(const ir::Op& op);
   void emitView(const ir::Op& op);
-  void emitSubview(const std::string& name, const ir::Value* source,
+  void emitSubview(const std::string& name, const Operand& parent,
                    const std::vector<ir::Expr>& offsets, const ir::Type& part,
                    const std::string& partType);
+  Operand rowView(const Operand& tile, const ir::Type& view, const std::string& hint);
   void emitAssemble(const ir::Op& op);
   void emitMove(const ir::Op& op);
   void emitSetValidShape(const ir::Op& op);

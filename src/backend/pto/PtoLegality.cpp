@@ -8,6 +8,7 @@
 #include <tuple>
 #include <optional>
 
+#include "backend/pto/AssembleForm.h"
 #include "backend/pto/PtoOps.h"
 #include "ir/IRText.h"
 #include "ir/NdShape.h"
@@ -370,39 +371,42 @@ class FunctionLegality {
                " valid elements; make the window cover exactly the valid shape");
   }
 
-  // PTOAS gives a subview that does not keep its parent's strides the parent's physical
-  // shape, and a2a3's tmov needs equal shapes: such an assemble is spelled as a vec tinsert
-  // (i8, f16, bf16, f32) or as adding 0 into the subview (i16, i32), on row-major tiles.
+  // An assemble whose window PTOAS would widen to the parent's shape needs a form the
+  // target has for it (AssembleForm.h): a tinsert, or on a2a3 an add of 0 into the
+  // subview, on row-major vec tiles of their dtypes.
   void checkAssemble(const Op& op) {
-    if (target_ != Arch::A2A3 || isWriteBack(op)) return;  // a write-back emits nothing
+    if (isWriteBack(op)) return;  // a write-back emits nothing
+    const AssembleWrite w = assembleWrite(op, target_);
+    if (w.form != AssembleForm::None) return;
+    const WindowWrites& rules = windowWrites(target_);
+    const bool addZero = !w.rowViews && rules.addZeroDTypes;
+    const uint32_t dtypes = rules.insertDTypes | (addZero ? rules.addZeroDTypes : 0);
+    const DType d = w.source.dtype();
+    const bool dtypeOk = dtypes & dtypeBit(d);
+    const Value* odd = rowMajorVec(w.source) ? op.operand(0) : op.operand(1);
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
-    if (target.rank() != 2 || windowKeepsStrides(target, src.shape())) return;
-    const DType d = src.dtype();
-    bool dtypeOk = d == DType::I8 || d == DType::I16 || d == DType::I32 || d == DType::F16 || d == DType::BF16 ||
-                   d == DType::F32;
-    auto rowMajorVec = [](const Type& t) {
-      return t.space() == Space::Vec && t.layout().blayout == BLayout::RowMajor &&
-             t.layout().slayout == SLayout::NoneBox;
-    };
-    if (dtypeOk && rowMajorVec(target) && rowMajorVec(src)) return;
-    const Value* odd = rowMajorVec(src) ? op.operand(0) : op.operand(1);
-    const bool fullWidth = src.shape()[1] == target.shape()[1];
-    const std::string why =
-        !dtypeOk ? "the tiles are " + std::string(dtypeName(d))
-                 : describe(odd) + " is a " + blayoutName(odd->type().layout().blayout) + " tile in " +
-                       spaceName(odd->type().space());
+    const bool rowBand = !w.rowViews && src.shape()[1] != target.shape()[1];
+    const std::string window = w.rowViews ? "that does not span all its rows"
+                               : rowBand  ? "that is not a full-width row band"
+                                          : "that does not keep the tile's strides";
+    const std::string form = std::string("a vec tinsert") +
+                             (w.rowViews ? " into the column's row-major view, which takes only "
+                              : addZero  ? " or a vec add into the window, which take only row-major vec tiles of "
+                                         : ", which takes only row-major vec tiles of ");
+    std::string accepted = dtypeList(dtypes);
+    if (size_t last = accepted.rfind(", "); last != std::string::npos) accepted.replace(last, 2, " or ");
+    const std::string why = !dtypeOk ? "the tiles are " + std::string(dtypeName(d))
+                                     : describe(odd) + " is a " + blayoutName(odd->type().layout().blayout) +
+                                           " tile in " + spaceName(odd->type().space());
     const std::string fix = !dtypeOk ? "cast to f32 around the assemble"
-                            : odd->type().layout().blayout == BLayout::ColMajor
-                                ? "keep the vectors as rows ([1, n] rather than [n, 1]), or compile for a5"
-                                : "assemble in vec";
+                            : odd->type().space() != Space::Vec ? "assemble in vec"
+                                                                : "keep both tiles row-major ([1, n] rather than [n, 1])";
     report(Diag::PtoAssembleInsert, op,
            "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
-               passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) + " that " +
-               (fullWidth ? "does not keep the tile's strides" : "is not a full-width row band") +
-               "; on a2a3 that is a vec tinsert or a vec add into the window, which take only row-major vec "
-               "tiles of i8, i16, i32, f16, bf16 or f32, but " + why + "; " + fix +
-               (fullWidth ? "" : ", or assemble whole rows (a source as wide as the target)"));
+               passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) + " " + window + "; on " +
+               targetStr() + " that is " + form + accepted + ", but " + why + "; " + fix +
+               (rowBand ? ", or assemble whole rows (a source as wide as the target)" : ""));
   }
 
   void checkMove(const Op& op) {

@@ -1,5 +1,7 @@
 #include "backend/pto/PtoModel.h"
 
+#include "backend/pto/PtoOps.h"
+
 namespace tilec::pto {
 namespace {
 
@@ -60,5 +62,14 @@ const TargetModel& ptoModel(Arch a) {
 }
 
 Arch archOf(const TargetModel& m) { return &m == &ptoModel(Arch::A5) ? Arch::A5 : Arch::A2A3; }
+
+// PTOAS's vec-to-vec tinsert verifiers (a2a3 i8/f16/bf16/f32, a5 also i32); the a2a3 TADDS
+// dtypes that tinsert lacks.
+const WindowWrites& windowWrites(Arch a) {
+  static const WindowWrites kA2A3{false, dtypeBit(DType::I8) | dtypes::F16F32 | dtypes::BF16,
+                                  dtypeBit(DType::I16) | dtypes::I32};
+  static const WindowWrites kA5{true, dtypeBit(DType::I8) | dtypes::I32 | dtypes::F16F32 | dtypes::BF16, 0};
+  return a == Arch::A5 ? kA5 : kA2A3;
+}
 
 }  // namespace tilec::pto

@@ -23,4 +23,16 @@ enum class Kernel : ir::KernelKind { Incore, Aic, Aiv };
 const ir::TargetModel& ptoModel(Arch a);
 Arch archOf(const ir::TargetModel& m);  // m is a PTO model
 
+// How a target writes a vec tile into a window of another that does not keep the parent's
+// strides (ir::windowKeepsStrides). PTOAS gives such a subview its parent's physical shape.
+struct WindowWrites {
+  // tmov into that subview: a5's copies the valid region whatever the shapes, except that
+  // PTOAS first reinterprets column-major vec tiles as rows, which needs their real shapes;
+  // a2a3's needs equal shapes.
+  bool moveIntoWidenedSubview;
+  uint32_t insertDTypes;   // pto.tinsert at the window's offsets into the parent (unboxed row-major vec tiles)
+  uint32_t addZeroDTypes;  // pto.tadds of 0 into the subview: elementwise ops compare valid shapes only
+};
+const WindowWrites& windowWrites(Arch a);
+
 }  // namespace tilec::pto
