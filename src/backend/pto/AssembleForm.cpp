@@ -1,5 +1,7 @@
 #include "backend/pto/AssembleForm.h"
 
+#include <algorithm>
+
 #include "backend/pto/PtoOps.h"
 
 namespace tilec::pto {
@@ -51,10 +53,16 @@ AssembleWrite assembleWrite(const Op& assemble, Arch arch) {
   }
   if (!rowMajorVec(w.target) || !rowMajorVec(w.source)) return w;
   const uint32_t d = dtypeBit(w.source.dtype());
+  const Expr step = Expr::constant(insertColumnStep(arch, w.source.dtype()));
+  const bool aligned = provablyEqual(Expr::mod(w.offsets[1], step), Expr::constant(0));
   // A subview of a treshape is not lowered by PTOAS: views take tinsert only.
-  if (rules.insertDTypes & d) w.form = AssembleForm::Insert;
+  if ((rules.insertDTypes & d) && aligned) w.form = AssembleForm::Insert;
   else if (!w.rowViews && (rules.addZeroDTypes & d)) w.form = AssembleForm::AddZero;
   return w;
+}
+
+int64_t insertColumnStep(Arch arch, DType d) {
+  return std::max<int64_t>(1, windowWrites(arch).insertAlignBytes / dtypeBytes(d));
 }
 
 }  // namespace tilec::pto

@@ -29,6 +29,9 @@ struct AssembleWrite {
 // The form of an assemble that is not a write-back (ir::isWriteBack).
 AssembleWrite assembleWrite(const ir::Op& assemble, Arch arch);
 
+// The column offsets tinsert takes on `arch` for `d` are multiples of this many elements.
+int64_t insertColumnStep(Arch arch, ir::DType d);
+
 // True for an unboxed row-major vec tile, what tinsert and the window tadds take.
 bool rowMajorVec(const ir::Type& t);
 

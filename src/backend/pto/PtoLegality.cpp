@@ -372,8 +372,8 @@ class FunctionLegality {
   }
 
   // An assemble whose window PTOAS would widen to the parent's shape needs a form the
-  // target has for it (AssembleForm.h): a tinsert, or on a2a3 an add of 0 into the
-  // subview, on row-major vec tiles of their dtypes.
+  // target has for it (AssembleForm.h): a tinsert at an aligned column, or on a2a3 an add
+  // of 0 into the subview, on row-major vec tiles of their dtypes.
   void checkAssemble(const Op& op) {
     if (isWriteBack(op)) return;  // a write-back emits nothing
     const AssembleWrite w = assembleWrite(op, target_);
@@ -383,6 +383,7 @@ class FunctionLegality {
     const uint32_t dtypes = rules.insertDTypes | (addZero ? rules.addZeroDTypes : 0);
     const DType d = w.source.dtype();
     const bool dtypeOk = dtypes & dtypeBit(d);
+    const bool layoutsOk = rowMajorVec(w.target) && rowMajorVec(w.source);
     const Value* odd = rowMajorVec(w.source) ? op.operand(0) : op.operand(1);
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
@@ -396,12 +397,22 @@ class FunctionLegality {
                                          : ", which takes only row-major vec tiles of ");
     std::string accepted = dtypeList(dtypes);
     if (size_t last = accepted.rfind(", "); last != std::string::npos) accepted.replace(last, 2, " or ");
-    const std::string why = !dtypeOk ? "the tiles are " + std::string(dtypeName(d))
-                                     : describe(odd) + " is a " + blayoutName(odd->type().layout().blayout) +
-                                           " tile in " + spaceName(odd->type().space());
-    const std::string fix = !dtypeOk ? "cast to f32 around the assemble"
-                            : odd->type().space() != Space::Vec ? "assemble in vec"
-                                                                : "keep both tiles row-major ([1, n] rather than [n, 1])";
+    const std::string step = std::to_string(insertColumnStep(target_, d));
+    const char* axis = w.rowViews ? "row" : "column";
+    std::string why, fix;
+    if (!dtypeOk) {
+      why = "the tiles are " + std::string(dtypeName(d));
+      fix = "cast to f32 around the assemble";
+    } else if (!layoutsOk) {
+      why = describe(odd) + " is a " + blayoutName(odd->type().layout().blayout) + " tile in " +
+            spaceName(odd->type().space());
+      fix = odd->type().space() != Space::Vec ? "assemble in vec" : "keep both tiles row-major ([1, n] rather than [n, 1])";
+    } else {
+      why = "the window starts at " + std::string(axis) + " " +
+            w.offsets[1].str([](const Value* v) { return v->name(); }) + ", and a tinsert on " + targetStr() +
+            " starts at a multiple of 32 bytes (" + step + " " + dtypeName(d) + " values)";
+      fix = "start the window at a " + std::string(axis) + " that is a multiple of " + step;
+    }
     report(Diag::PtoAssembleInsert, op,
            "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
                passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) + " " + window + "; on " +

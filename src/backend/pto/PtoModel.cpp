@@ -63,12 +63,13 @@ const TargetModel& ptoModel(Arch a) {
 
 Arch archOf(const TargetModel& m) { return &m == &ptoModel(Arch::A5) ? Arch::A5 : Arch::A2A3; }
 
-// PTOAS's vec-to-vec tinsert verifiers (a2a3 i8/f16/bf16/f32, a5 also i32); the a2a3 TADDS
-// dtypes that tinsert lacks.
+// PTOAS's vec-to-vec tinsert verifiers (a2a3 i8/f16/bf16/f32, a5 also i32); pto-isa's a2a3
+// TINSERT asserts a 32-byte aligned column offset (a5's copies unaligned columns too); the
+// a2a3 TADDS dtypes that tinsert lacks.
 const WindowWrites& windowWrites(Arch a) {
-  static const WindowWrites kA2A3{false, dtypeBit(DType::I8) | dtypes::F16F32 | dtypes::BF16,
+  static const WindowWrites kA2A3{false, dtypeBit(DType::I8) | dtypes::F16F32 | dtypes::BF16, 32,
                                   dtypeBit(DType::I16) | dtypes::I32};
-  static const WindowWrites kA5{true, dtypeBit(DType::I8) | dtypes::I32 | dtypes::F16F32 | dtypes::BF16, 0};
+  static const WindowWrites kA5{true, dtypeBit(DType::I8) | dtypes::I32 | dtypes::F16F32 | dtypes::BF16, 1, 0};
   return a == Arch::A5 ? kA5 : kA2A3;
 }
 

@@ -31,6 +31,7 @@ struct WindowWrites {
   // a2a3's needs equal shapes.
   bool moveIntoWidenedSubview;
   uint32_t insertDTypes;   // pto.tinsert at the window's offsets into the parent (unboxed row-major vec tiles)
+  int64_t insertAlignBytes;  // tinsert's column offset is a multiple of this many bytes
   uint32_t addZeroDTypes;  // pto.tadds of 0 into the subview: elementwise ops compare valid shapes only
 };
 const WindowWrites& windowWrites(Arch a);
