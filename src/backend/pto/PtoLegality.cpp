@@ -381,10 +381,6 @@ class FunctionLegality {
     const WindowWrites& rules = windowWrites(target_);
     const bool addZero = !w.rowViews && rules.addZeroDTypes;
     const uint32_t dtypes = rules.insertDTypes | (addZero ? rules.addZeroDTypes : 0);
-    const DType d = w.source.dtype();
-    const bool dtypeOk = dtypes & dtypeBit(d);
-    const bool layoutsOk = rowMajorVec(w.target) && rowMajorVec(w.source);
-    const Value* odd = rowMajorVec(w.source) ? op.operand(0) : op.operand(1);
     const Type& target = op.operand(0)->type();
     const Type& src = op.operand(1)->type();
     const bool rowBand = !w.rowViews && src.shape()[1] != target.shape()[1];
@@ -397,27 +393,30 @@ class FunctionLegality {
                                          : ", which takes only row-major vec tiles of ");
     std::string accepted = dtypeList(dtypes);
     if (size_t last = accepted.rfind(", "); last != std::string::npos) accepted.replace(last, 2, " or ");
-    const std::string step = std::to_string(insertColumnStep(target_, d));
-    const char* axis = w.rowViews ? "row" : "column";
-    std::string why, fix;
-    if (!dtypeOk) {
-      why = "the tiles are " + std::string(dtypeName(d));
-      fix = "cast to f32 around the assemble";
-    } else if (!layoutsOk) {
-      why = describe(odd) + " is a " + blayoutName(odd->type().layout().blayout) + " tile in " +
-            spaceName(odd->type().space());
-      fix = odd->type().space() != Space::Vec ? "assemble in vec" : "keep both tiles row-major ([1, n] rather than [n, 1])";
-    } else {
-      why = "the window starts at " + std::string(axis) + " " +
-            w.offsets[1].str([](const Value* v) { return v->name(); }) + ", and a tinsert on " + targetStr() +
-            " starts at a multiple of 32 bytes (" + step + " " + dtypeName(d) + " values)";
-      fix = "start the window at a " + std::string(axis) + " that is a multiple of " + step;
-    }
     report(Diag::PtoAssembleInsert, op,
            "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
                passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) + " " + window + "; on " +
-               targetStr() + " that is " + form + accepted + ", but " + why + "; " + fix +
+               targetStr() + " that is " + form + accepted + ", but " + whyNoForm(op, w, dtypes) +
                (rowBand ? ", or assemble whole rows (a source as wide as the target)" : ""));
+  }
+
+  // What keeps an assemble from its target's forms, then "; " and the fix: the dtype, a
+  // tile's space or layout, or else tinsert's column alignment.
+  std::string whyNoForm(const Op& op, const AssembleWrite& w, uint32_t dtypes) {
+    const DType d = w.source.dtype();
+    if (!(dtypes & dtypeBit(d))) return "the tiles are " + std::string(dtypeName(d)) + "; cast to f32 around the assemble";
+    if (!rowMajorVec(w.target) || !rowMajorVec(w.source)) {
+      const Value* odd = rowMajorVec(w.source) ? op.operand(0) : op.operand(1);
+      const Type& t = odd->type();
+      return describe(odd) + " is a " + blayoutName(t.layout().blayout) + " tile in " + spaceName(t.space()) + "; " +
+             (t.space() != Space::Vec ? "assemble in vec" : "keep both tiles row-major ([1, n] rather than [n, 1])");
+    }
+    const std::string axis = w.rowViews ? "row" : "column";
+    const std::string step = std::to_string(insertColumnStep(target_, d));
+    return "the window starts at " + axis + " " + w.offsets[1].str([](const Value* v) { return v->name(); }) +
+           ", and a tinsert on " + targetStr() + " starts at a multiple of " +
+           std::to_string(windowWrites(target_).insertAlignBytes) + " bytes (" + step + " " + dtypeName(d) +
+           " values); start the window at a " + axis + " that is a multiple of " + step;
   }
 
   void checkMove(const Op& op) {
