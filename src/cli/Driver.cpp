@@ -29,6 +29,7 @@
 #include "passes/PassInstrumentations.h"
 #include "support/AtomicFile.h"
 #include "support/DepFile.h"
+#include "support/Wording.h"
 #include "target/Registry.h"
 
 namespace tilec::cli {
@@ -202,8 +203,9 @@ int Driver::convert() {
                         "; it does not decode as " + codec->summary);
       return failure();
     }
-    std::string names;
-    for (const target::BinaryCodec* codec : target::allCodecs()) names += (names.empty() ? "" : ", ") + std::string(codec->summary);
+    std::vector<std::string> summaries;
+    for (const target::BinaryCodec* codec : target::allCodecs()) summaries.push_back(codec->summary);
+    const std::string names = listText(summaries, "or");
     diags_.report(Diag::BadBinary, {},
                   "'" + sources_.name(file_) + "' starts like none of the binaries tilec reads (" + names + ")");
     return failure();
@@ -244,10 +246,11 @@ std::vector<std::string> kernelNames(const ast::Module& m) {
   return names;
 }
 
+// The first names quoted, then how many more (a file may define thousands of kernels).
 std::string kernelList(const std::vector<std::string>& names) {
-  std::string list;
-  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
-  return list;
+  std::vector<std::string> quoted;
+  for (size_t i = 0; i < names.size() && i < kListedItems; ++i) quoted.push_back("'" + names[i] + "'");
+  return listText(quoted, "and", names.size());
 }
 
 }  // namespace
@@ -269,9 +272,11 @@ bool Driver::selectKernel(ir::Module& m) {
     bool oneKernel = opts_.run || (opts_.emit == EmitKind::TargetFormat && opts_.format->oneKernel);
     if (!oneKernel || opts_.syntaxOnly || fns.size() <= 1) return true;
     std::string what = opts_.run ? std::string("--run runs one") : std::string("a ") + opts_.format->extension + " file holds one";
-    diags_.report(Diag::SeveralKernels, {},
+    // At the second kernel, where the file stops fitting in one output.
+    diags_.report(Diag::SeveralKernels, fns[1]->loc(),
                   "'" + sources_.name(file_) + "' defines " + std::to_string(fns.size()) + " kernels (" +
-                      kernelList(kernelNames(m)) + ") but " + what + "; choose it with --kernel=NAME");
+                      kernelList(kernelNames(m)) + ") but " + what + "; choose it with --kernel=NAME")
+        .notes.push_back({"the first kernel, '" + fns[0]->name() + "', is defined here", fns[0]->loc()});
     return false;
   }
   if (!kernelNamed(kernelNames(m))) return false;
@@ -517,10 +522,10 @@ int Driver::runKernel(const ir::Function& f) {
   auto paramNamed = [&](const std::string& name, const char* flag) -> std::optional<unsigned> {
     auto it = byName.find(name);
     if (it != byName.end()) return it->second;
-    std::string names;
-    for (unsigned i = 0; i < f.numParams(); ++i) names += (i ? ", " : "") + f.param(i)->name();
+    std::vector<std::string> names;
+    for (unsigned i = 0; i < f.numParams(); ++i) names.push_back(f.param(i)->name());
     reportUsageError(std::string(flag) + " names '" + name + "', which is no parameter of kernel '" + f.name() +
-                     "' (" + names + ")");
+                     "' (" + listText(names) + ")");
     return std::nullopt;
   };
   for (const auto& [name, value] : opts_.runArgs) {

@@ -13,6 +13,7 @@
 #include "passes/PassInstrumentations.h"
 #include "target/Registry.h"
 #include "support/ArgvCompat.h"
+#include "support/Wording.h"
 
 namespace tilec::cli {
 
@@ -381,10 +382,10 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
     const size_t eq = flag.find('=');
     const std::string name = flag.substr(0, eq), value = eq == std::string::npos ? "" : flag.substr(eq + 1);
     if (!o.targetFlags.count(name)) {
-      std::string names;
-      for (const target::TargetFlag& f : o.target->flags) names += (names.empty() ? "" : ", ") + std::string(f.name);
+      std::vector<std::string> names;
+      for (const target::TargetFlag& f : o.target->flags) names.push_back(f.name);
       return usageError("--target-flag " + flag + ": target " + o.target->name + " has no flag '" + name + "'" +
-                        (names.empty() ? std::string("; it has none") : "; its flags are " + names));
+                        (names.empty() ? std::string("; it has none") : "; its flags are " + listText(names)));
     }
     if (value != "true" && value != "false")
       return usageError("--target-flag " + flag + ": the value is true or false");

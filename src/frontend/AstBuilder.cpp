@@ -1,6 +1,7 @@
 #include "frontend/AstBuilder.h"
 
 #include <cstdlib>
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 namespace {
@@ -242,7 +243,7 @@ std::unique_ptr<ast::TypeAnn> AstBuilder::typeAnn(P::TypeAnnContext* ctx) {
   if (auto* n = dynamic_cast<P::NamedTypeAnnContext*>(ctx)) {
     if (text(n->ID()) != "index") {
       diags_.report(Diag::UnknownTypeName, range(n),
-                    "unknown type '" + text(n->ID()) + "'; use a dtype, 'index' or 'tile<...>'");
+                    "unknown type " + quotedName(text(n->ID())) + "; use a dtype, 'index' or 'tile<...>'");
     }
     t->kind = ast::TypeAnn::Kind::Index;
     return t;
@@ -250,7 +251,7 @@ std::unique_ptr<ast::TypeAnn> AstBuilder::typeAnn(P::TypeAnnContext* ctx) {
   auto* tile = static_cast<P::TileTypeAnnContext*>(ctx);
   if (text(tile->ID()) != "tile") {
     diags_.report(Diag::UnknownTypeName, range(tile->ID()),
-                  "unknown type '" + text(tile->ID()) + "'; write 'tile<dtype, [shape], ...>'");
+                  "unknown type " + quotedName(text(tile->ID())) + "; write 'tile<dtype, [shape], ...>'");
   }
   t->kind = ast::TypeAnn::Kind::Tile;
   t->dtype = dtypeOf(tile->DTYPE());

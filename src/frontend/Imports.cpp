@@ -6,6 +6,7 @@
 
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 namespace fs = std::filesystem;
@@ -105,7 +106,7 @@ class ProgramLoader {
     std::string searched = "'" + candidates(import.path, sm_.name(importer)).front().string() + "'";
     for (const std::string& dir : options_.searchDirs) searched += ", '" + (fs::path(dir) / import.path).string() + "'";
     diags_.report(Diag::ImportNotFound, import.pathRange,
-                  "cannot find imported file '" + import.path + "' (looked for " + searched +
+                  "cannot find imported file " + quotedName(import.path) + " (looked for " + searched +
                       "); check the path, or add its directory with -I DIR");
     failed_ = true;
   }

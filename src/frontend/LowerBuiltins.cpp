@@ -6,6 +6,7 @@
 
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 
@@ -138,7 +139,7 @@ Val Lowerer::evalCall(const ast::Call& c) {
   if (!sig && target_.rawOp(c.callee)) return callRaw(c, *target_.rawOp(c.callee));
   if (!sig) {
     std::optional<std::string> guess = closestName(c.callee, builtinNames());
-    std::string message = "unknown function '" + c.callee + "'";
+    std::string message = "unknown function " + quotedName(c.callee);
     if (guess)
       error(Diag::UnknownBuiltin, c.calleeRange, message + "; did you mean '" + *guess + "'?")
           .fixes.push_back({c.calleeRange, *guess});
@@ -158,11 +159,11 @@ std::optional<Lowerer::CallArgs> Lowerer::checkCallArgs(const ast::Call& c, cons
   bool ok = true;
   if (sig.takesDType && !c.typeArg) {
     error(Diag::BuiltinArity, c.calleeRange,
-          "'" + c.callee + "' needs an element type; call it as " + sig.usage);
+          quotedName(c.callee) + " needs an element type; call it as " + sig.usage);
     ok = false;
   } else if (!sig.takesDType && c.typeArg) {
     error(Diag::BuiltinArity, c.typeArgRange,
-          "'" + c.callee + "' takes no type argument; remove '<" + ir::dtypeName(*c.typeArg) + ">'");
+          quotedName(c.callee) + " takes no type argument; remove '<" + ir::dtypeName(*c.typeArg) + ">'");
     ok = false;
   }
   for (const ast::Arg& a : c.args) {
@@ -179,10 +180,10 @@ std::optional<Lowerer::CallArgs> Lowerer::checkCallArgs(const ast::Call& c, cons
                              [&](const char* k) { return a.keyword == k; });
     if (!known) {
       error(Diag::BadKeywordArg, a.keywordRange,
-            "'" + c.callee + "' has no keyword argument '" + a.keyword + "'; " + keywordList(sig.keywords));
+            quotedName(c.callee) + " has no keyword argument " + quotedName(a.keyword) + "; " + keywordList(sig.keywords));
       ok = false;
     } else if (!args.keywords.emplace(a.keyword, &a).second) {
-      error(Diag::BadKeywordArg, a.keywordRange, "keyword argument '" + a.keyword + "' is given twice; remove one");
+      error(Diag::BadKeywordArg, a.keywordRange, "keyword argument " + quotedName(a.keyword) + " is given twice; remove one");
       ok = false;
     }
   }
@@ -190,7 +191,7 @@ std::optional<Lowerer::CallArgs> Lowerer::checkCallArgs(const ast::Call& c, cons
   if (n < sig.minArgs || n > sig.maxArgs) {
     SourceRange at = n > sig.maxArgs ? args.positional[sig.maxArgs]->range : c.range;
     error(Diag::BuiltinArity, at,
-          "'" + c.callee + "' takes " + count(sig.minArgs, "positional argument") + " but " + std::to_string(n) +
+          quotedName(c.callee) + " takes " + count(sig.minArgs, "positional argument") + " but " + std::to_string(n) +
               (n == 1 ? " was" : " were") + " given; call it as " + sig.usage);
     ok = false;
   }
@@ -297,11 +298,11 @@ std::optional<Lowerer::LayoutChoice> Lowerer::layoutArg(const ast::Expr* e) {
   const std::string name = ref ? ref->name : text(e->range);
   for (const char* allowed : target_.layouts)
     if (name == allowed) return LayoutChoice(ir::namedLayout(name));
-  std::string choices;
-  for (const char* allowed : target_.layouts) choices += std::string(choices.empty() ? "" : ", ") + allowed;
   error(Diag::BadKeywordValue, e->range,
-        choices.empty() ? std::string("target ") + target_.name + " lays tiles out itself; remove layout ="
-                        : "'" + name + "' is not a layout " + target_.name + " kernels may name; use " + choices);
+        target_.layouts.empty()
+            ? std::string("target ") + target_.name + " lays tiles out itself; remove layout ="
+            : quotedName(name) + " is not a layout " + target_.name + " kernels may name; " +
+                  useOneOf({target_.layouts.begin(), target_.layouts.end()}, "layout"));
   return std::nullopt;
 }
 
@@ -309,7 +310,9 @@ std::optional<ir::SpaceId> Lowerer::spaceNamed(const std::string& name, SourceRa
   std::optional<ir::SpaceId> space = target_.parseSpace(name);
   if (!space || *space == ir::kNoSpace) {
     error(Diag::BadKeywordValue, at,
-          "'" + name + "' is not a memory space; use " + target_.spaceList());
+          quotedName(name) + " is not a memory space" +
+              (target_.spaceNames().empty() ? ", and target " + std::string(target_.name) + " has none to name; remove space = ..."
+                                            : "; " + useOneOf(target_.spaceNames(), "memory space")));
     return std::nullopt;
   }
   return space;
@@ -340,8 +343,8 @@ Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
   unsigned index = t->index();
   if (!t->definingOp() && fn_->paramDir(index) == ir::ParamDir::In) {
     error(Diag::StoreToInput, tensor.range,
-          "'" + t->name() + "' is an input tensor and cannot be stored to; declare it out or inout")
-        .notes.push_back({"'" + t->name() + "' declared here", fn_->paramLoc(index)});
+          quotedName(t->name()) + " is an input tensor and cannot be stored to; declare it out or inout")
+        .notes.push_back({quotedName(t->name()) + " declared here", fn_->paramLoc(index)});
     return Val::poison(a.call.range);
   }
   std::vector<Operand> operands = {{src, tile.range}, {t, tensor.range}};
@@ -403,7 +406,7 @@ Val Lowerer::callCast(ir::OpKind kind, const CallArgs& a) {
     std::optional<ir::RoundMode> known = name ? ir::parseRoundMode(name->name) : std::nullopt;
     if (!known) {
       error(Diag::BadKeywordValue, m->range,
-            "'" + text(m->range) + "' is not a rounding mode; use " + ir::roundModeList());
+            quotedName(text(m->range)) + " is not a rounding mode; use " + ir::roundModeList());
       return Val::poison(a.call.range);
     }
     rmode = *known;
@@ -480,13 +483,13 @@ Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {
   if (!x || !y) return Val::poison(a.call.range);
   std::optional<int64_t> cx = x->asConst(), cy = y->asConst();
   if (cy && *cy == 0) {
-    error(Diag::ConstDivByZero, rhs.range, "division by zero in '" + text(a.call.range) + "'; use a non-zero divisor");
+    error(Diag::ConstDivByZero, rhs.range, "division by zero in " + quotedName(text(a.call.range)) + "; use a non-zero divisor");
     return Val::poison(a.call.range);
   }
   if (cx && cy) {
     // ceil(a / b) == -floor(-a / b); negating INT64_MIN overflows.
     if (*cx == INT64_MIN) {
-      error(Diag::ConstOverflow, a.call.range, "integer overflow in '" + text(a.call.range) + "'; use smaller values");
+      error(Diag::ConstOverflow, a.call.range, "integer overflow in " + quotedName(text(a.call.range)) + "; use smaller values");
       return Val::poison(a.call.range);
     }
     int64_t q = -*cx / *cy, r = -*cx % *cy;

@@ -5,6 +5,7 @@
 
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 namespace {
@@ -85,15 +86,15 @@ Val Lowerer::evalName(const ast::NameRef& n) {
   }
   if (findBuiltin(n.name)) {
     error(Diag::WrongValueKind, n.range,
-          "'" + n.name + "' is a built-in function, not a value; call it, e.g. " + n.name + "(...)");
+          quotedName(n.name) + " is a built-in function, not a value; call it, e.g. " + n.name + "(...)");
     return Val::poison(n.range);
   }
   std::optional<std::string> guess = closestName(n.name, scopes_.visibleNames());
   if (!guess) {
-    error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'; declare it before using it");
+    error(Diag::UnknownName, n.range, "unknown name " + quotedName(n.name) + "; declare it before using it");
     return Val::poison(n.range);
   }
-  Diagnostic& d = error(Diag::UnknownName, n.range, "unknown name '" + n.name + "'");
+  Diagnostic& d = error(Diag::UnknownName, n.range, "unknown name " + quotedName(n.name));
   d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
   d.fixes.push_back({n.range, *guess});
   return Val::poison(n.range);
@@ -165,7 +166,7 @@ Val Lowerer::intBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange 
   if (isComparison(op)) return Val::boolean(ir::Expr::cmp(cmpKind(op), lhs.expr, rhs.expr), whole);
   std::optional<int64_t> a = lhs.constInt(), b = rhs.constInt();
   if ((op == BinaryOp::Div || op == BinaryOp::Mod) && b && *b == 0) {
-    error(Diag::ConstDivByZero, whole, "division by zero in '" + text(whole) + "'; use a non-zero divisor");
+    error(Diag::ConstDivByZero, whole, "division by zero in " + quotedName(text(whole)) + "; use a non-zero divisor");
     return Val::poison(whole);
   }
   if (a && b) {
@@ -196,7 +197,7 @@ Val Lowerer::floatBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRang
     case BinaryOp::Mul: return Val::floating(a * b, whole);
     case BinaryOp::Div:
       if (b == 0) {
-        error(Diag::ConstDivByZero, whole, "division by zero in '" + text(whole) + "'; use a non-zero divisor");
+        error(Diag::ConstDivByZero, whole, "division by zero in " + quotedName(text(whole)) + "; use a non-zero divisor");
         return Val::poison(whole);
       }
       return Val::floating(a / b, whole);
@@ -296,7 +297,7 @@ ir::Value* Lowerer::scalarOperand(const Val& v, ir::DType dtype, const char* rol
       if (var && var->type() == ir::Type::scalar(dtype)) return const_cast<ir::Value*>(var);
       if (ir::isInteger(dtype)) return materialize(v.expr, ir::Type::scalar(dtype), v.range);
       error(Diag::ScalarOperand, v.range,
-            "the run-time integer '" + text(v.range) + "' cannot be used with a tile of dtype " +
+            "the run-time integer " + quotedName(text(v.range)) + " cannot be used with a tile of dtype " +
                 ir::dtypeName(dtype) + "; use a float constant or a float scalar parameter");
       return nullptr;
     }

@@ -5,6 +5,8 @@
 #include "frontend/Frontend.h"
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "ir/Describe.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 
@@ -154,18 +156,17 @@ std::string Lowerer::text(SourceRange r) const {
   return std::string(all.substr(r.begin, r.end - r.begin));
 }
 
-namespace {
-std::string sourceName(const ir::Value* v) {
-  return v->name().empty() ? "%" + std::to_string(v->id()) : v->name();
-}
-}  // namespace
+std::string Lowerer::typeText(const ir::Type& t) const { return ir::typeText(t); }
 
-std::string Lowerer::typeText(const ir::Type& t) const { return t.str(sourceName); }
+void Lowerer::nameValue(ir::Value* v, const std::string& name, SourceRange at) {
+  v->setName(name);
+  v->setOrigin(at);
+}
 
 void Lowerer::define(const std::string& name, BindKind kind, SourceRange at, Val v) {
   if (Binding* previous = scopes_.lookupInCurrent(name)) {
-    error(Diag::Redefinition, at, "'" + name + "' is already defined in this scope; choose another name")
-        .notes.push_back({"'" + name + "' first defined here", previous->declRange});
+    error(Diag::Redefinition, at, quotedName(name) + " is already defined in this scope; choose another name")
+        .notes.push_back({quotedName(name) + " first defined here", previous->declRange});
   }
   // Even a redefinition binds: later uses most likely mean the newer one.
   scopes_.define(Binding{name, kind, at, std::move(v), SourceRange{}});
@@ -213,12 +214,12 @@ Val Lowerer::constantValue(const ast::ConstDecl& c) {
   Val v = eval(*c.value);
   if (v.kind == ValKind::Int && !v.expr.isConst()) {
     error(Diag::NotConstant, c.value->range,
-          "the value of constant '" + c.name + "' is not known at compile time; use only literals and other constants");
+          "the value of constant " + quotedName(c.name) + " is not known at compile time; use only literals and other constants");
     return Val::poison(v.range);
   }
   if (!v.isPoison() && v.kind != ValKind::Int && v.kind != ValKind::Float) {
     error(Diag::WrongValueKind, c.value->range,
-          "constant '" + c.name + "' must be an integer or a float, but this is " + valKindName(v.kind) +
+          "constant " + quotedName(c.name) + " must be an integer or a float, but this is " + valKindName(v.kind) +
               "; use let for other values");
     return Val::poison(v.range);
   }
@@ -236,23 +237,23 @@ std::optional<Val> Lowerer::definedValue(const std::string& name, ValKind declar
   if (v.isPoison() || declared == ValKind::Poison || v.kind == declared) return v;
   if (declared == ValKind::Float && v.kind == ValKind::Int) return Val::floating(double(*v.constInt()), v.range);
   error(Diag::DefineKind, define->second->value->range,
-        "-D " + name + " is " + valKindName(v.kind) + ", but '" + name + "' is " + valKindName(declared) +
+        "-D " + name + " is " + valKindName(v.kind) + ", but " + quotedName(name) + " is " + valKindName(declared) +
             "; give -D " + name + " " + valKindName(declared) + " value")
-      .notes.push_back({"'" + name + "' declared here", declaredAt});
+      .notes.push_back({quotedName(name) + " declared here", declaredAt});
   return Val::poison(v.range);
 }
 
 void Lowerer::lowerKernel(const ast::Kernel& k, ir::Module& module) {
   auto [it, fresh] = kernelNames_.emplace(k.name, k.nameRange);
   if (!fresh) {
-    error(Diag::Redefinition, k.nameRange, "kernel '" + k.name + "' is defined twice; rename one of them")
-        .notes.push_back({"'" + k.name + "' first defined here", it->second});
+    error(Diag::Redefinition, k.nameRange, "kernel " + quotedName(k.name) + " is defined twice; rename one of them")
+        .notes.push_back({quotedName(k.name) + " first defined here", it->second});
   }
   std::optional<ir::KernelKind> kind = k.kind.empty() ? ir::KernelKind(0) : target_.parseKernelKind(k.kind);
   if (!kind) {
     error(Diag::BadKeywordValue, k.kindRange,
-          "target " + std::string(target_.name) + " has no '" + k.kind + "' kernels; use one of " +
-              target_.kernelKindList() + ", or leave the kind out");
+          "target " + std::string(target_.name) + " has no " + quotedName(k.kind) + " kernels; " +
+              useOneOf(target_.kernelKindNames(), "kernel kind") + ", or leave the kind out");
     kind = 0;
   }
   ir::Function& fn = module.addFunction(k.name, *kind);
@@ -274,21 +275,22 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
   for (const ast::Param& p : k.params) {
     if (p.isTensor && p.dir == ir::ParamDir::None)
       error(Diag::BadParam, p.range,
-            "tensor parameter '" + p.name + "' has no direction; write '" + p.name + ": in " +
+            "tensor parameter " + quotedName(p.name) + " has no direction; write '" + p.name + ": in " +
                 ir::dtypeName(p.dtype) + "[...]' (in, out or inout)");
     if (!p.isTensor && p.dir != ir::ParamDir::None)
       error(Diag::BadParam, p.range,
-            "scalar parameter '" + p.name + "' cannot have a direction; remove '" + ir::paramDirName(p.dir) +
+            "scalar parameter " + quotedName(p.name) + " cannot have a direction; remove '" + ir::paramDirName(p.dir) +
                 "' or give it dims to make it a tensor");
     if (p.isTensor && p.dims.empty())
-      error(Diag::BadParam, p.range, "tensor parameter '" + p.name + "' has no dims; write at least one, e.g. [16]");
+      error(Diag::BadParam, p.range, "tensor parameter " + quotedName(p.name) + " has no dims; write at least one, e.g. [16]");
     if (p.isTensor && int64_t(p.dims.size()) > limits_.maxTensorRank)
       error(Diag::TensorRankLimit, p.range,
-            "tensor parameter '" + p.name + "' has " + std::to_string(p.dims.size()) + " dims, more than the limit of " +
+            "tensor parameter " + quotedName(p.name) + " has " + std::to_string(p.dims.size()) + " dims, more than the limit of " +
                 std::to_string(limits_.maxTensorRank) +
                 " (--max-tensor-rank); merge adjacent dims, or raise the limit");
     ir::Type type = p.isTensor ? ir::Type() : ir::Type::scalar(p.dtype);
     ir::Value* v = fn.addParam(type, p.name, p.isTensor ? p.dir : ir::ParamDir::None, p.range);
+    v->setOrigin(p.nameRange);
     values.push_back(v);
     Val val;
     if (p.isTensor)
@@ -307,6 +309,7 @@ void Lowerer::defineParams(const ast::Kernel& k, ir::Function& fn) {
       continue;
     }
     ir::Value* v = fn.addParam(ir::Type::index(), s.name, ir::ParamDir::None, s.range);
+    v->setOrigin(s.range);
     define(s.name, BindKind::Size, s.range, Val::integer(ir::Expr::var(v), s.range));
   }
   std::vector<ir::Expr> required;  // runtime dims already checked
@@ -345,7 +348,7 @@ void Lowerer::requirePositive(const ir::Function& fn, const ast::Param& p, size_
   builder.setLoc(at);
   builder.create(ir::OpKind::SeqRequire, {},
                  {{"cond", ir::Expr::cmp(ir::CmpKind::GE, dim, ir::Expr::constant(1))},
-                  {"message", "tensor '" + p.name + "' dim " + std::to_string(axis) + " (" + text(at) +
+                  {"message", "tensor " + quotedName(p.name) + " dim " + std::to_string(axis) + " (" + text(at) +
                                   ") must be positive"}});
 }
 

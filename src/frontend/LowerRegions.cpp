@@ -4,6 +4,7 @@
 // and rebinds the name to the next one, and assembly consumes it for good, so a use after
 // it is an error here; whether every slot is written exactly once is derive-regions' proof.
 #include "frontend/Lowering.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 
@@ -37,7 +38,7 @@ std::optional<std::vector<ir::Expr>> Lowerer::slotIndex(const std::vector<ast::E
 bool Lowerer::usableArray(const Binding& b, SourceRange at) {
   if (!b.val.assembledAt) return true;
   error(Diag::RegionArrayConsumed, at,
-        "tile array '" + b.name + "' was consumed by assembly; use the tile assembly returned")
+        "tile array " + quotedName(b.name) + " was consumed by assembly; use the tile assembly returned")
       .notes.push_back({"assembled here", *b.val.assembledAt});
   return false;
 }
@@ -95,9 +96,9 @@ Val Lowerer::callAssembly(ir::OpKind kind, const CallArgs& a) {
   if (!usableArray(*b, a.pos(0).range) || !b->val.value) return Val::poison(a.call.range);
   if (b->val.value->block() != block_) {
     error(Diag::RegionArrayConsumed, a.call.range,
-          "assembly consumes tile array '" + b->name + "', which this loop or branch does not build: in a loop it " +
+          "assembly consumes tile array " + quotedName(b->name) + ", which this loop or branch does not build: in a loop it " +
               "would be consumed once per iteration; assemble it where its slots are written, and use that tile here")
-        .notes.push_back({"'" + b->name + "' declared here", b->declRange});
+        .notes.push_back({quotedName(b->name) + " declared here", b->declRange});
     return Val::poison(a.call.range);
   }
   Val whole = tileOp(kind, {{b->val.value, a.pos(0).range}}, {{"grid", b->val.grid}}, ir::Type(), a.call.range);
@@ -113,8 +114,8 @@ Val Lowerer::evalIndex(const ast::Index& x) {
   if (base.isPoison()) return Val::poison(x.range);
   if (base.kind == ValKind::TileArray) {
     error(Diag::RegionArrayConsumed, x.range,
-          base.assembledAt ? "tile array '" + x.name + "' was consumed by assembly; read the tile assembly returned"
-                           : "slots of tile array '" + x.name + "' cannot be read while it is built; read them after "
+          base.assembledAt ? "tile array " + quotedName(x.name) + " was consumed by assembly; read the tile assembly returned"
+                           : "slots of tile array " + quotedName(x.name) + " cannot be read while it is built; read them after "
                              "assembly, e.g. partview(assembly(" + x.name + "), [R, C])[i, j]");
     return Val::poison(x.range);
   }
@@ -122,7 +123,7 @@ Val Lowerer::evalIndex(const ast::Index& x) {
     std::string fix = base.kind == ValKind::Tile ? "cut it first: let p = partview(" + x.name + ", [R, C]);"
                                                  : "index a partition view";
     error(Diag::WrongValueKind, x.nameRange,
-          "'" + x.name + "' is " + valKindName(base.kind) + " and has no slots; " + fix);
+          quotedName(x.name) + " is " + valKindName(base.kind) + " and has no slots; " + fix);
     return Val::poison(x.range);
   }
   std::optional<std::vector<ir::Expr>> index = slotIndex(x.indices, x.range);
@@ -136,13 +137,13 @@ void Lowerer::lowerSlotWrite(const ast::Assign& a, Binding& b) {
   if (b.val.isPoison()) return;
   if (b.val.kind != ValKind::TileArray) {
     error(Diag::WrongValueKind, a.nameRange,
-          "'" + a.name + "' is " + valKindName(b.val.kind) +
+          quotedName(a.name) + " is " + valKindName(b.val.kind) +
               "; only a tile array's slots are written, e.g. arr[i, j] = e with arr = tile_array<f32>(...)");
     return;
   }
   if (a.compound) {
     error(Diag::RegionSlotTwice, a.opRange,
-          "a slot of tile array '" + a.name + "' is written once; compute the value first, then assign it with '='");
+          "a slot of tile array " + quotedName(a.name) + " is written once; compute the value first, then assign it with '='");
     return;
   }
   if (!usableArray(b, a.nameRange)) return;
@@ -152,7 +153,7 @@ void Lowerer::lowerSlotWrite(const ast::Assign& a, Binding& b) {
   Val next = tileOp(ir::OpKind::RegionInsert, {{b.val.value, a.nameRange}, {slot, v.range}},
                     {{"grid", b.val.grid}, {"index", *index}}, ir::Type(), a.range);
   if (next.isPoison()) return;
-  next.value->setName(a.name);
+  nameValue(next.value, a.name, a.nameRange);
   b.val.value = next.value;
   b.assignedAt = a.range;
 }

@@ -5,6 +5,7 @@
 // a runtime size inside it stays symbolic until a pass or the backend needs numbers.
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 
@@ -33,7 +34,7 @@ bool Lowerer::inSequence(const CallArgs& a) {
                               " kernel ...'"
                         : std::string("compile for a target with runtime sequences (tilec --list-targets)");
   error(Diag::SequenceOnly, a.call.calleeRange,
-        "'" + a.call.callee + "' moves data in a runtime sequence, and kernel '" + fn_->name() +
+        quotedName(a.call.callee) + " moves data in a runtime sequence, and kernel '" + fn_->name() +
             "' is not one; " + fix);
   return false;
 }
@@ -257,7 +258,7 @@ std::optional<std::vector<ir::Expr>> Lowerer::channelArgs(const CallArgs& a) {
     const ast::Expr* e = a.kw(key);
     if (!e) {
       error(Diag::BadPattern, a.call.range,
-            "'" + a.call.callee + "' needs its channel: add " + key + " = ... (a column and a channel number)");
+            quotedName(a.call.callee) + " needs its channel: add " + key + " = ... (a column and a channel number)");
       ok = false;
       continue;
     }
@@ -279,8 +280,8 @@ Val Lowerer::callTransfer(ir::OpKind kind, const CallArgs& a) {
   if (kind == ir::OpKind::DmaDrain && !tensor->definingOp() &&
       fn_->paramDir(tensor->index()) == ir::ParamDir::In) {
     error(Diag::StoreToInput, source.range,
-          "'" + tensor->name() + "' is an input tensor and cannot be drained into; declare it out or inout")
-        .notes.push_back({"'" + tensor->name() + "' declared here", fn_->paramLoc(tensor->index())});
+          quotedName(tensor->name()) + " is an input tensor and cannot be drained into; declare it out or inout")
+        .notes.push_back({quotedName(tensor->name()) + " declared here", fn_->paramLoc(tensor->index())});
     return Val::poison(a.call.range);
   }
   ir::AttrMap attrs = {{"channel", *channel}, {"offset", p->offset}, {"sizes", p->sizes}, {"strides", p->strides}};
@@ -323,11 +324,11 @@ Val Lowerer::callRaw(const ast::Call& c, const ir::RawOpDesc& desc) {
   bool ok = true;
   for (const ast::Arg& arg : c.args) ok = ok && arg.keyword.empty();
   if (!ok || given < desc.required || given > desc.args.size() || (desc.data && c.args.size() < 2) || c.typeArg) {
-    error(Diag::BadPattern, c.range, "'" + c.callee + "' is called as " + usage + ", with arguments by position");
+    error(Diag::BadPattern, c.range, quotedName(c.callee) + " is called as " + usage + ", with arguments by position");
     return Val::poison(c.range);
   }
   if (fn_->kind() != *target_.sequenceKind) {
-    error(Diag::SequenceOnly, c.calleeRange, "'" + c.callee + "' is a register operation of a runtime sequence, and kernel '" +
+    error(Diag::SequenceOnly, c.calleeRange, quotedName(c.callee) + " is a register operation of a runtime sequence, and kernel '" +
                                                  fn_->name() + "' is not one");
     return Val::poison(c.range);
   }

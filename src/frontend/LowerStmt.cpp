@@ -2,6 +2,7 @@
 #include <set>
 
 #include "frontend/Lowering.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 namespace {
@@ -87,8 +88,29 @@ struct Lowerer::Carried {
 
 void Lowerer::lowerBlock(const ast::Block& b) {
   scopes_.push();
-  for (const ast::StmtPtr& s : b.stmts) lowerStmt(*s);
+  const BlockPosition outer = position_;
+  for (size_t i = 0; i < b.stmts.size(); ++i) {
+    position_ = {&b, i};
+    lowerStmt(*b.stmts[i]);
+  }
+  position_ = outer;
   scopes_.pop();
+}
+
+bool Lowerer::assignedLater(const std::string& name) const {
+  if (!position_.block) return false;
+  std::vector<const ast::Stmt*> rest;
+  for (size_t i = position_.index + 1; i < position_.block->stmts.size(); ++i) rest.push_back(position_.block->stmts[i].get());
+  for (const auto& assigned : OuterAssignments().scan(rest))
+    if (assigned.first == name) return true;
+  return false;
+}
+
+std::string Lowerer::freshName(const std::string& base) {
+  for (int n = 2;; ++n) {
+    std::string name = base + std::to_string(n);
+    if (!scopes_.lookup(name) && !findBuiltin(name)) return name;
+  }
 }
 
 void Lowerer::lowerStmt(const ast::Stmt& s) {
@@ -102,17 +124,31 @@ void Lowerer::lowerStmt(const ast::Stmt& s) {
     case ast::StmtKind::Expr: {
       const ast::Expr& e = *static_cast<const ast::ExprStmt&>(s).expr;
       Val v = eval(e);
-      if (v.kind == ValKind::Tile) {
-        const auto* call = ast::dynCast<ast::Call>(&e);
-        std::string what = call ? "'" + call->callee + "'" : std::string("this expression");
-        std::string fix = call && !call->args.empty() && ast::dynCast<ast::NameRef>(call->args[0].value.get())
-                              ? "assign it, e.g. " + text(call->args[0].value->range) + " = " + text(e.range)
-                              : "bind it with let or remove the statement";
-        error(Diag::UnusedResult, e.range, "the result of " + what + " is discarded; " + fix);
-      }
+      if (v.kind == ValKind::Tile) discardedTile(e, v.value->type());
       return;
     }
   }
+}
+
+// `exp(x);`: the author most likely meant to update the variable the call reads first, so
+// the fix assigns the result back to it when it is a var of the result's type, and
+// otherwise binds it to a new let (assigning to a let is E0703; a var that changed type in a
+// loop, E0712).
+void Lowerer::discardedTile(const ast::Expr& e, const ir::Type& result) {
+  const auto* call = ast::dynCast<ast::Call>(&e);
+  const auto* first = call && !call->args.empty() ? ast::dynCast<ast::NameRef>(call->args[0].value.get()) : nullptr;
+  const Binding* target = first ? scopes_.lookup(first->name) : nullptr;
+  const bool assignBack = target && target->kind == BindKind::Var && target->val.kind == ValKind::Tile &&
+                          target->val.value->type() == result;
+  const std::string prefix = assignBack ? first->name + " = "
+                                        : "let " + freshName(first ? first->name : call ? call->callee : "t") + " = ";
+  const std::string what = call ? quotedName(call->callee) : std::string("this expression");
+  const std::string expr = text(e.range);
+  const std::string shown = expr.size() <= 40 ? expr : call ? call->callee + "(...)" : "...";
+  Diagnostic& d = error(Diag::UnusedResult, e.range,
+                        "the result of " + what + " is discarded; " +
+                            (assignBack ? "assign it back to the var: " : "bind it: ") + prefix + shown + ";");
+  d.fixes.push_back({SourceRange{e.range.file, e.range.begin, e.range.begin}, prefix});
 }
 
 // ---------------------------------------------------------------- bindings
@@ -124,23 +160,14 @@ void Lowerer::lowerBind(const ast::Bind& b) {
     v = Val::poison(v.range);
   }
   if (b.type && !v.isPoison()) checkAnnotation(*b.type, v);
-  if ((v.kind == ValKind::Tile || v.kind == ValKind::TileArray) && v.value->name().empty()) v.value->setName(b.name);
+  if ((v.kind == ValKind::Tile || v.kind == ValKind::TileArray) && v.value->name().empty()) nameValue(v.value, b.name, b.nameRange);
   define(b.name, b.isMutable ? BindKind::Var : BindKind::Let, b.nameRange, v);
+  scopes_.lookup(b.name)->keywordRange = {b.range.file, b.range.begin, b.range.begin + 3};  // `let` or `var`
 }
 
 void Lowerer::lowerAssign(const ast::Assign& a) {
   Binding* b = scopes_.lookup(a.name);
-  if (!b) {
-    eval(*a.value);
-    std::optional<std::string> guess = closestName(a.name, scopes_.visibleNames());
-    Diagnostic& d = error(Diag::UnknownName, a.nameRange,
-                          "unknown name '" + a.name + "'; declare it with var before assigning to it");
-    if (guess) {
-      d.notes.push_back({"did you mean '" + *guess + "'?", scopes_.lookup(*guess)->declRange});
-      d.fixes.push_back({a.nameRange, *guess});
-    }
-    return;
-  }
+  if (!b) return undeclaredAssign(a);
   if (observer_) observer_->resolved(a.nameRange, *b);
   if (!a.indices.empty()) return lowerSlotWrite(a, *b);
   switch (b->kind) {
@@ -150,18 +177,19 @@ void Lowerer::lowerAssign(const ast::Assign& a) {
       std::string what = b->val.kind == ValKind::Tensor ? "tensor parameter" : b->kind == BindKind::Size ? "size" : "parameter";
       std::string fix = b->val.kind == ValKind::Tensor ? "write tensors with store(...)"
                                                       : "copy it into a var first: var x = " + a.name + ";";
-      error(Diag::AssignToParam, a.nameRange, "cannot assign to " + what + " '" + a.name + "'; " + fix)
-          .notes.push_back({"'" + a.name + "' declared here", b->declRange});
+      error(Diag::AssignToParam, a.nameRange, "cannot assign to " + what + " " + quotedName(a.name) + "; " + fix)
+          .notes.push_back({quotedName(a.name) + " declared here", b->declRange});
       return;
     }
     default: {
       const char* what = b->kind == BindKind::Const ? "constant" : b->kind == BindKind::Let ? "let binding"
                                                                                             : "loop variable";
-      std::string fix = b->kind == BindKind::Let ? "declare it with var to reassign it"
-                                                 : "use a var declared with another name";
-      error(Diag::AssignToImmutable, a.nameRange,
-            std::string("cannot assign to ") + what + " '" + a.name + "'; " + fix)
-          .notes.push_back({"'" + a.name + "' declared here", b->declRange});
+      const bool let = b->kind == BindKind::Let && b->keywordRange.valid();
+      std::string fix = let ? "declare it with var to reassign it" : "use a var declared with another name";
+      Diagnostic& d = error(Diag::AssignToImmutable, a.nameRange,
+                            std::string("cannot assign to ") + what + " " + quotedName(a.name) + "; " + fix);
+      d.notes.push_back({quotedName(a.name) + " declared here", b->declRange});
+      if (let) d.fixes.push_back({b->keywordRange, "var"});
       return;
     }
   }
@@ -175,14 +203,42 @@ void Lowerer::lowerAssign(const ast::Assign& a) {
   }
   if (!v.isPoison() && !b->val.isPoison() && v.kind != b->val.kind) {
     error(Diag::WrongValueKind, a.value->range,
-          "'" + a.name + "' holds " + valKindName(b->val.kind) + " and cannot be assigned " + valKindName(v.kind) +
+          quotedName(a.name) + " holds " + valKindName(b->val.kind) + " and cannot be assigned " + valKindName(v.kind) +
               "; declare a new variable for it")
-        .notes.push_back({"'" + a.name + "' declared here", b->declRange});
+        .notes.push_back({quotedName(a.name) + " declared here", b->declRange});
     v = Val::poison(v.range);
   }
-  if (v.kind == ValKind::Tile && v.value->name().empty()) v.value->setName(a.name);
+  if (v.kind == ValKind::Tile && v.value->name().empty()) nameValue(v.value, a.name, a.nameRange);
   b->val = v;
   b->assignedAt = a.range;
+}
+
+// `x = e;` with no x declared: a misspelled var when one is close, otherwise a missing
+// declaration (let, or var when the block assigns x again). Either way x is then declared,
+// as poison, so its later uses and assignments report nothing more.
+void Lowerer::undeclaredAssign(const ast::Assign& a) {
+  eval(*a.value);
+  std::vector<std::string> vars;
+  for (const std::string& name : scopes_.visibleNames())
+    if (scopes_.lookup(name)->kind == BindKind::Var) vars.push_back(name);
+  const std::optional<std::string> guess = closestName(a.name, vars);
+  const bool plain = a.indices.empty() && !a.compound;
+  const char* keyword = assignedLater(a.name) ? "var" : "let";
+  if (guess) {
+    Diagnostic& d = error(Diag::UnknownName, a.nameRange,
+                          "unknown name " + quotedName(a.name) + "; did you mean the var " + quotedName(*guess) + "?");
+    d.notes.push_back({quotedName(*guess) + " declared here", scopes_.lookup(*guess)->declRange});
+    d.fixes.push_back({a.nameRange, *guess});
+  } else if (plain) {
+    error(Diag::UnknownName, a.nameRange,
+          "unknown name " + quotedName(a.name) + "; declare it where it is first assigned: " + keyword + " " +
+              (a.name.size() <= 40 ? a.name : "...") + " = ...;")
+        .fixes.push_back({SourceRange{a.nameRange.file, a.nameRange.begin, a.nameRange.begin}, std::string(keyword) + " "});
+  } else {
+    error(Diag::UnknownName, a.nameRange,
+          "unknown name " + quotedName(a.name) + "; declare it before " + (a.compound ? "updating it" : "writing its slots"));
+  }
+  define(a.name, BindKind::Var, a.nameRange, Val::poison(a.nameRange));
 }
 
 void Lowerer::checkAnnotation(const ast::TypeAnn& t, const Val& v) {
@@ -244,14 +300,19 @@ std::vector<Lowerer::Carried> Lowerer::carriedBindings(const std::vector<const a
     if (!b || b->val.isPoison() || (b->kind != BindKind::Var && b->val.kind != ValKind::TileArray)) continue;
     if (!isCarriable(b->val.kind)) {
       error(Diag::CarriedTypeChange, at,
-            "'" + name + "' holds " + valKindName(b->val.kind) +
+            quotedName(name) + " holds " + valKindName(b->val.kind) +
                 ", which cannot change inside a loop or branch; assign it outside, or declare a new let inside")
-          .notes.push_back({"'" + name + "' declared here", b->declRange});
+          .notes.push_back({quotedName(name) + " declared here", b->declRange});
       continue;
     }
     out.push_back({b, b->val, carriedType(b->val), at});
   }
   return out;
+}
+
+ir::Value* Lowerer::carriedValue(ir::Value* v, const Carried& c) {
+  nameValue(v, c.binding->name, c.binding->declRange);
+  return v;
 }
 
 ir::Type Lowerer::carriedType(const Val& v) const {
@@ -290,9 +351,9 @@ void Lowerer::checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& e
   if (v->type() == expected) return;
   const std::string& name = c.binding->name;
   error(Diag::CarriedTypeChange, at,
-        "'" + name + "' is " + typeText(expected) + " " + expectedWhere + " but " + typeText(v->type()) + " " +
+        quotedName(name) + " is " + typeText(expected) + " " + expectedWhere + " but " + typeText(v->type()) + " " +
             actualWhere + "; give it the same type on every path (cast, move or set_valid_shape)")
-      .notes.push_back({"'" + name + "' declared here", c.binding->declRange});
+      .notes.push_back({quotedName(name) + " declared here", c.binding->declRange});
 }
 
 // ---------------------------------------------------------------- loops
@@ -335,7 +396,7 @@ void Lowerer::lowerFor(const ast::For& f) {
     for (size_t i = 0; i < carried.size(); ++i)
       if (std::optional<ir::Type> t = narrowedSeed(carried[i], loop.next[i], *loop.op)) {
         carried[i].type = *t;
-        inits[i] = block_->create(ir::OpKind::Create, f.range)->addResult(*t, carried[i].binding->name);
+        inits[i] = carriedValue(block_->create(ir::OpKind::Create, f.range)->addResult(*t), carried[i]);
         narrowed = true;
       }
   if (narrowed) {
@@ -349,7 +410,7 @@ void Lowerer::lowerFor(const ast::For& f) {
   ir::Op* yield = loop.op->body().create(ir::OpKind::Yield, f.range);
   for (ir::Value* v : loop.next) yield->addOperand(v);
   for (const Carried& c : carried)
-    c.binding->val = valueOfArg(c.outer, loop.op->addResult(c.type, c.binding->name), f.range);
+    c.binding->val = valueOfArg(c.outer, carriedValue(loop.op->addResult(c.type), c), f.range);
 }
 
 // The loop op with its body lowered, and the value each carried binding has at the end of
@@ -364,9 +425,10 @@ Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, const std::vector<Car
   loop->setAttr("mode", f.mode);
   for (ir::Value* v : inits) loop->addOperand(v);
   ir::Block& body = loop->addRegion().block();
-  ir::Value* iv = body.addArg(ir::Type::index(), f.var);
+  ir::Value* iv = body.addArg(ir::Type::index());
+  nameValue(iv, f.var, f.varRange);
   std::vector<ir::Value*> args;
-  for (const Carried& c : carried) args.push_back(body.addArg(c.type, c.binding->name));
+  for (const Carried& c : carried) args.push_back(carriedValue(body.addArg(c.type), c));
 
   ir::Block* outerBlock = block_;
   block_ = &body;
@@ -378,7 +440,7 @@ Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, const std::vector<Car
   for (const Carried& c : carried)
     if (c.binding->val.kind == ValKind::TileArray && c.binding->val.assembledAt)
       error(Diag::RegionArrayConsumed, *c.binding->val.assembledAt,
-            "tile array '" + c.binding->name + "' is assembled inside the loop that writes its slots, so the next " +
+            "tile array " + quotedName(c.binding->name) + " is assembled inside the loop that writes its slots, so the next " +
                 "iteration would write slots of an array that assembly has consumed; assemble it after the loop")
           .notes.push_back({"its slots are written here", c.firstAssign});
   std::vector<ir::Value*> next;
@@ -454,7 +516,7 @@ void Lowerer::lowerIf(const ast::If& i) {
   block_ = outerBlock;
 
   for (const Carried& c : carried)
-    c.binding->val = valueOfArg(c.outer, branch->addResult(c.type, c.binding->name), i.range);
+    c.binding->val = valueOfArg(c.outer, carriedValue(branch->addResult(c.type), c), i.range);
 }
 
 void Lowerer::lowerElse(const ast::Stmt& s) {

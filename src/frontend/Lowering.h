@@ -78,6 +78,7 @@ struct Binding {
   SourceRange declRange;
   Val val;
   SourceRange assignedAt;  // the latest assignment, for carried-type errors
+  SourceRange keywordRange = {};  // the `let` or `var` of a declaration, for fixes that change it
 };
 
 // Lexical scopes: a stack of frames owning their bindings, and for each name the stack
@@ -145,12 +146,22 @@ class Lowerer {
                        std::vector<ir::Expr>& required);
   void defineParams(const ast::Kernel& k, ir::Function& fn);
   void define(const std::string& name, BindKind kind, SourceRange at, Val v);
+  // Gives `v` the name the author wrote at `at`: its printed name and its origin (what
+  // messages call it).
+  static void nameValue(ir::Value* v, const std::string& name, SourceRange at);
   Diagnostic& error(Diag id, SourceRange at, std::string message);
   std::string text(SourceRange r) const;
   std::string typeText(const ir::Type& t) const;
 
   // LowerStmt.cpp
   void lowerBlock(const ast::Block& b);
+  // Whether a statement after the current one in its block (nested ones included) assigns
+  // `name` without declaring it first.
+  bool assignedLater(const std::string& name) const;
+  // `base` with the first number from 2 on that makes a name neither visible nor a built-in.
+  std::string freshName(const std::string& base);
+  void discardedTile(const ast::Expr& e, const ir::Type& result);
+  void undeclaredAssign(const ast::Assign& a);
   void lowerStmt(const ast::Stmt& s);
   void lowerBind(const ast::Bind& b);
   void lowerAssign(const ast::Assign& a);
@@ -165,6 +176,8 @@ class Lowerer {
   struct Carried;
   std::vector<Carried> carriedBindings(const std::vector<const ast::Stmt*>& stmts, SourceRange construct);
   ir::Type carriedType(const Val& v) const;
+  // `v`, a value carrying `c` into, through or out of a loop or branch, named after it.
+  static ir::Value* carriedValue(ir::Value* v, const Carried& c);
   Val valueOfArg(const Val& like, ir::Value* v, SourceRange r) const;
   ir::Value* yieldValue(const Carried& c, SourceRange at);
   void checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& expected, SourceRange at,
@@ -263,6 +276,12 @@ class Lowerer {
   std::map<std::string, Val> definedValues_;  // each -D evaluated once, when first used
   std::set<std::string> skippedSizes_;        // the dyn sizes of the kernels --kernel skips
   Scopes scopes_;
+  // The statement being lowered: its block and its index there.
+  struct BlockPosition {
+    const ast::Block* block = nullptr;
+    size_t index = 0;
+  };
+  BlockPosition position_;
   ir::Function* fn_ = nullptr;
   ir::Block* block_ = nullptr;  // where new ops go
   std::map<std::string, SourceRange> kernelNames_;

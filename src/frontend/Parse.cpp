@@ -17,6 +17,7 @@
 #include "support/PhaseTimes.h"
 #include "frontend/SyntaxErrors.h"
 #include "frontend/TokenRanges.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 namespace {
@@ -37,13 +38,13 @@ struct Lexed {
 
 std::string describeChar(const std::string& text) {
   unsigned char c = static_cast<unsigned char>(text.empty() ? 0 : text[0]);
-  if (c >= 0x20 && c < 0x7F) return "'" + text + "'";
+  if (c >= 0x20 && c < 0x7F) return quotedName(text);
   char buf[32];
   if (c < 0x80) {
     std::snprintf(buf, sizeof buf, "U+%04X", unsigned(c));
     return buf;
   }
-  return "'" + text + "'";
+  return quotedName(text);
 }
 
 std::optional<PendingDiag> nestingError(antlr4::CommonTokenStream& tokens, const TokenRanges& ranges) {

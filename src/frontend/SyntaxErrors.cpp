@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "TileParser.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 namespace {
@@ -73,7 +74,7 @@ std::string joinAlternatives(const std::vector<std::string>& items) {
 // "before ')'" / "at end of file".
 std::string where(const antlr4::Token* t) {
   if (!t || t->getType() == antlr4::Token::EOF) return "at end of file";
-  return "before '" + t->getText() + "'";
+  return "before " + quotedName(t->getText());
 }
 
 bool isKeyword(size_t type, const antlr4::dfa::Vocabulary& voc) {
@@ -148,7 +149,7 @@ void HouseErrorStrategy::reportExpected(antlr4::Parser* p, antlr4::Token* offend
   std::string what = describeExpected(expected, voc);
   if (what.empty()) {
     std::string found = offending && offending->getType() != antlr4::Token::EOF
-                            ? "'" + offending->getText() + "'"
+                            ? quotedName(offending->getText())
                             : std::string("end of file");
     sink_.add(ranges_.of(offending), "unexpected " + found + "; check the syntax near here");
     return;
@@ -179,7 +180,7 @@ void HouseErrorStrategy::reportUnwantedToken(antlr4::Parser* p) {
   else if (single)
     sink_.add(ranges_.of(t), "expected " + what + " " + where(t));
   else
-    sink_.add(ranges_.of(t), "unexpected '" + t->getText() + "'; remove it");
+    sink_.add(ranges_.of(t), "unexpected " + quotedName(t->getText()) + "; remove it");
 }
 
 antlr4::Token* HouseErrorStrategy::recoverInline(antlr4::Parser* p) {
@@ -189,7 +190,7 @@ antlr4::Token* HouseErrorStrategy::recoverInline(antlr4::Parser* p) {
     return DefaultErrorStrategy::recoverInline(p);
   if (!inErrorRecoveryMode(p)) {
     beginErrorCondition(p);
-    sink_.add(ranges_.of(t), "'" + t->getText() + "' is a keyword and cannot be used as a name; choose another name");
+    sink_.add(ranges_.of(t), quotedName(t->getText()) + " is a keyword and cannot be used as a name; choose another name");
   }
   p->consume();
   reportMatch(p);
@@ -206,7 +207,7 @@ void HouseErrorStrategy::reportMissingToken(antlr4::Parser* p) {
   if (what.empty()) what = "more input";
   std::string after = expected.contains(size_t(TileParser::SEMI)) && expected.size() == 1
                           ? semicolonContext(p->getContext())
-                          : previous ? "'" + previous->getText() + "'" : std::string("this");
+                          : previous ? quotedName(previous->getText()) : std::string("this");
   SourceRange at = previous ? ranges_.after(previous) : ranges_.of(p->getCurrentToken());
   sink_.add(at, "expected " + what + " after " + after);
 }

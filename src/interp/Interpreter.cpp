@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "ir/Describe.h"
 #include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 
@@ -52,7 +53,9 @@ void forEachIndex(const std::vector<int64_t>& extents, const std::function<void(
   }
 }
 
-std::string valueName(const Value* v) { return v->name().empty() ? "%" + std::to_string(v->id()) : "'" + v->name() + "'"; }
+// The interpreter runs without the source at hand: a value by the name the author gave
+// it (parameters, lets, loop variables), an op by its spelling.
+std::string valueName(const Value* v) { return "'" + exprText(Expr::var(v)) + "'"; }
 
 // The element arithmetic each op does, by op kind (a table, not a switch with a default:
 // the op kinds it lists are the ones the runner hands it).
@@ -153,22 +156,22 @@ struct Interpreter::Impl {
 
   const RtValue& get(const Value* v, const Op& at) const {
     auto it = env.find(v);
-    if (it == env.end()) throw RunError(at.loc(), std::string(at.name()) + " reads " + valueName(v) + " before it has a value");
+    if (it == env.end()) throw RunError(at.loc(), spellingOf(at.kind()) + " reads " + valueName(v) + " before it has a value");
     return it->second;
   }
   const Tile& tile(const Value* v, const Op& at) const {
     const auto* t = std::get_if<Tile>(&get(v, at));
-    if (!t) throw RunError(at.loc(), std::string(at.name()) + " expects a tile in " + valueName(v));
+    if (!t) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a tile in " + valueName(v));
     return *t;
   }
   const Tensor& tensor(const Value* v, const Op& at) const {
     const auto* t = std::get_if<Tensor>(&get(v, at));
-    if (!t) throw RunError(at.loc(), std::string(at.name()) + " expects a tensor in " + valueName(v));
+    if (!t) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a tensor in " + valueName(v));
     return *t;
   }
   Scalar scalar(const Value* v, const Op& at) const {
     const auto* s = std::get_if<Scalar>(&get(v, at));
-    if (!s) throw RunError(at.loc(), std::string(at.name()) + " expects a scalar in " + valueName(v));
+    if (!s) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a scalar in " + valueName(v));
     return *s;
   }
 
@@ -190,7 +193,7 @@ struct Interpreter::Impl {
   // A tile of `type` with every element poison; its valid extents evaluated.
   Tile blank(const Type& type, const Op& at) const {
     if (type.elementCount() > limits.maxTileElements)
-      throw RunError(at.loc(), std::string(at.name()) + " makes a tile of " + std::to_string(type.elementCount()) +
+      throw RunError(at.loc(), spellingOf(at.kind()) + " makes a tile of " + std::to_string(type.elementCount()) +
                                    " elements, more than the interpreter holds (" +
                                    std::to_string(limits.maxTileElements) + ")");
     Tile t{type.dtype(), type.shape(), evalAll(type.valid(), at), {}, {}};
@@ -199,7 +202,7 @@ struct Interpreter::Impl {
     t.defined.assign(n, 0);
     for (size_t i = 0; i < t.valid.size(); ++i)
       if (t.valid[i] < 1 || t.valid[i] > t.shape[i])
-        throw RunError(at.loc(), std::string(at.name()) + " makes a tile whose valid extent " +
+        throw RunError(at.loc(), spellingOf(at.kind()) + " makes a tile whose valid extent " +
                                      std::to_string(t.valid[i]) + " of axis " + std::to_string(i) +
                                      " is outside [1, " + std::to_string(t.shape[i]) + "]");
     return t;
@@ -215,7 +218,7 @@ struct Interpreter::Impl {
   Num read(const Tile& t, const std::vector<int64_t>& at, const Value* v, const Op& op) const {
     int64_t i = flatten(at, t.shape);
     if (!t.defined[size_t(i)])
-      throw RunError(op.loc(), std::string(op.name()) + " reads element " + nd::shapeStr(at) + " of " + valueName(v) +
+      throw RunError(op.loc(), spellingOf(op.kind()) + " reads element " + nd::shapeStr(at) + " of " + valueName(v) +
                                    ", which holds no defined value (poison: never written, or outside the "
                                    "valid extents it was computed under)");
     return t.elems[size_t(i)];
@@ -281,7 +284,7 @@ struct Interpreter::Impl {
       case BinOp::Sub: z = int64_t(uint64_t(x) - uint64_t(y)); break;
       case BinOp::Mul: z = int64_t(uint64_t(x) * uint64_t(y)); break;
       case BinOp::Div:
-        if (y == 0) throw RunError(op.loc(), std::string(op.name()) + " divides an integer by zero");
+        if (y == 0) throw RunError(op.loc(), spellingOf(op.kind()) + " divides an integer by zero");
         z = (x == INT64_MIN && y == -1) ? x : x / y;
         break;
       case BinOp::Max: z = std::max(x, y); break;
@@ -409,7 +412,7 @@ struct Interpreter::Impl {
         Tensor t = tensor(op.operand(0), op);
         t.dims = evalAll(op.result()->type().dims(), op);
         if (product(t.dims) != int64_t(t.data->elems.size()))
-          throw RunError(op.loc(), "tensor.view of " + nd::shapeStr(tensor(op.operand(0), op).dims) + " as " +
+          throw RunError(op.loc(), "the tensor view of " + nd::shapeStr(tensor(op.operand(0), op).dims) + " as " +
                                        nd::shapeStr(t.dims) + " changes the element count");
         return set(op.result(), t);
       }
@@ -474,7 +477,7 @@ struct Interpreter::Impl {
   void runFor(const Op& op) {
     int64_t lb = eval(*op.attr<Expr>("lb"), op), ub = eval(*op.attr<Expr>("ub"), op);
     int64_t stepBy = eval(*op.attr<Expr>("step"), op);
-    if (stepBy <= 0) throw RunError(op.loc(), "scf.for steps by " + std::to_string(stepBy) + "; a step must be positive");
+    if (stepBy <= 0) throw RunError(op.loc(), "the for loop steps by " + std::to_string(stepBy) + "; a step must be positive");
     const Block& body = op.body();
     std::vector<RtValue> carried;
     for (const Value* v : op.operands()) carried.push_back(get(v, op));
@@ -514,12 +517,12 @@ struct Interpreter::Impl {
       window.insert(window.end(), t.valid.begin(), t.valid.end());
     }
     if (product(window) != product(t.valid))
-      throw RunError(op.loc(), std::string(op.name()) + " moves the window " + nd::shapeStr(window) + " (" +
+      throw RunError(op.loc(), spellingOf(op.kind()) + " moves the window " + nd::shapeStr(window) + " (" +
                                    std::to_string(product(window)) + " elements) but the tile's valid extents " +
                                    nd::shapeStr(t.valid) + " hold " + std::to_string(product(t.valid)));
     for (size_t a = 0; a < x.dims.size(); ++a)
       if (offsets[a] < 0 || offsets[a] + window[a] > x.dims[a])
-        throw RunError(op.loc(), std::string(op.name()) + " window " + nd::shapeStr(window) + " at " + nd::shapeStr(offsets) +
+        throw RunError(op.loc(), spellingOf(op.kind()) + " window " + nd::shapeStr(window) + " at " + nd::shapeStr(offsets) +
                                      " runs past the " + nd::shapeStr(x.dims) + " tensor on axis " + std::to_string(a));
     return {window, offsets};
   }
@@ -579,7 +582,7 @@ struct Interpreter::Impl {
     for (size_t k = 0; k < sizes.size(); ++k) {
       n.push_back(eval(sizes[k], op));
       st.push_back(eval(strides[k], op));
-      if (n.back() < 0) throw RunError(op.loc(), std::string(op.name()) + " has a negative size");
+      if (n.back() < 0) throw RunError(op.loc(), spellingOf(op.kind()) + " has a negative size");
     }
     const int64_t offset = eval(*op.attr<Expr>("offset"), op);
     const int64_t elements = cappedCount(x.dims, RunLimits::kMaxTensorElements);
@@ -588,7 +591,7 @@ struct Interpreter::Impl {
       int64_t i = offset;
       for (size_t k = 0; k < at.size(); ++k) i += at[k] * st[k];
       if (i < 0 || i >= elements)
-        throw RunError(op.loc(), std::string(op.name()) + " reaches element " + std::to_string(i) +
+        throw RunError(op.loc(), spellingOf(op.kind()) + " reaches element " + std::to_string(i) +
                                      " of a tensor of " + std::to_string(elements) + " elements");
       f(size_t(i));
     });
@@ -605,7 +608,7 @@ struct Interpreter::Impl {
     std::deque<Num>& fifo = channels[channelOf(op)];
     forEachElement(op, x, [&](size_t i) {
       if (fifo.empty())
-        throw RunError(op.loc(), "dma.drain takes more elements than were filled into its channel (the host "
+        throw RunError(op.loc(), "'drain' takes more elements than were filled into its channel (the host "
                                  "models the device as a loopback)");
       x.data->elems[i] = fifo.front();
       fifo.pop_front();
@@ -818,7 +821,7 @@ struct Interpreter::Impl {
       for (size_t i = 0; i < at.size(); ++i) src[i] += fromAt[i], dst[i] += toAt[i];
       for (size_t i = 0; i < at.size(); ++i)
         if (src[i] >= from.shape[i] || dst[i] >= to.shape[i])
-          throw RunError(op.loc(), std::string(op.name()) + " moves element " + nd::shapeStr(src) + " of the " + nd::shapeStr(from.shape) +
+          throw RunError(op.loc(), spellingOf(op.kind()) + " moves element " + nd::shapeStr(src) + " of the " + nd::shapeStr(from.shape) +
                                        " tile to " + nd::shapeStr(dst) + " of the " + nd::shapeStr(to.shape) + " tile, past one of them");
       size_t i = size_t(flatten(dst, to.shape)), j = size_t(flatten(src, from.shape));
       to.elems[i] = from.elems[j];
@@ -840,7 +843,7 @@ struct Interpreter::Impl {
     const auto& grid = *op.attr<std::vector<int64_t>>("grid");
     for (size_t axis = 0; axis < 2; ++axis)
       if (index[axis] < 0 || index[axis] >= grid[axis])
-        throw RunError(op.loc(), std::string(op.name()) + " names slot [" + std::to_string(index[0]) + ", " +
+        throw RunError(op.loc(), spellingOf(op.kind()) + " names slot [" + std::to_string(index[0]) + ", " +
                                      std::to_string(index[1]) + "] of a " + nd::shapeStr(grid) + " grid");
     return {index[0] * slot[0], index[1] * slot[1]};
   }

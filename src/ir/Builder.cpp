@@ -73,12 +73,18 @@ Op* OpBuilder::clone(const Op& op, ValueMapping& mapping) {
   for (const auto& [key, value] : op.attrs()) copy->setAttr(key, remap(value, mapping));
   for (unsigned i = 0; i < op.numResults(); ++i) {
     const Value* r = op.result(i);
-    mapping[r] = copy->addResult(remap(r->type(), mapping), r->name());
+    Value* c = copy->addResult(remap(r->type(), mapping), r->name());
+    c->setOrigin(r->origin());
+    mapping[r] = c;
   }
   for (unsigned i = 0; i < op.numRegions(); ++i) {
     const Block& from = op.body(i);
     Block& to = copy->addRegion().block();
-    for (const auto& arg : from.args()) mapping[arg.get()] = to.addArg(remap(arg->type(), mapping), arg->name());
+    for (const auto& arg : from.args()) {
+      Value* c = to.addArg(remap(arg->type(), mapping), arg->name());
+      c->setOrigin(arg->origin());
+      mapping[arg.get()] = c;
+    }
     OpBuilder inner(to);
     for (const auto& nested : from.ops()) inner.clone(*nested, mapping);
   }

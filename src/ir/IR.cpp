@@ -7,6 +7,7 @@
 
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
+#include "support/Wording.h"
 
 namespace tilec::ir {
 
@@ -49,6 +50,11 @@ size_t AttrMap::erase(std::string_view key) {
 
 Block* Value::block() const { return def_ ? def_->parentBlock() : block_; }
 
+SourceRange Value::origin() const {
+  if (origin_.valid() || !def_) return origin_;
+  return def_->loc();
+}
+
 Function* Value::function() const { return def_ ? def_->function() : block_ ? block_->function() : nullptr; }
 
 namespace {
@@ -74,9 +80,7 @@ std::optional<E> byName(const std::array<const char*, N>& names, std::string_vie
 
 template <size_t N>
 std::string nameList(const std::array<const char*, N>& names) {
-  std::string out;
-  for (size_t i = 0; i < N; ++i) out += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i];
-  return out;
+  return listText({names.begin(), names.end()}, "or");
 }
 
 // Indexed by the enums' values.

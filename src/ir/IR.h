@@ -46,9 +46,15 @@ class Value {
  public:
   const Type& type() const { return type_; }
   void setType(Type t) { type_ = std::move(t); }
-  // Name hint from the source ("acc", "x"); the printer makes names unique.
+  // Name hint from the source ("acc", "x") or made by a pass ("acc_mm0"); the printer
+  // makes names unique. Messages name a value by its origin instead (ir/Describe.h).
   const std::string& name() const { return name_; }
   void setName(std::string n) { name_ = std::move(n); }
+  // The source text this value stands for: the name the author gave it (a let, var,
+  // parameter or loop variable, or %x in .tir), the value a pass made it from (its
+  // origin), or else the construct of its defining op; invalid when there is none.
+  SourceRange origin() const;
+  void setOrigin(SourceRange r) { origin_ = r; }
   uint32_t id() const { return id_; }                 // unique and increasing within a Function
   Op* definingOp() const { return def_; }             // null for block arguments
   Block* ownerBlock() const { return block_; }        // for block arguments
@@ -69,9 +75,10 @@ class Value {
   Type type_;
   std::string name_;
   uint32_t id_ = 0;
+  unsigned index_ = 0;
+  SourceRange origin_;
   Op* def_ = nullptr;
   Block* block_ = nullptr;
-  unsigned index_ = 0;
   std::vector<Use> uses_;
 };
 

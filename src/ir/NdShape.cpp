@@ -1,5 +1,6 @@
 #include "ir/NdShape.h"
 
+#include "ir/Describe.h"
 #include "ir/IR.h"
 
 namespace tilec::nd {
@@ -51,12 +52,7 @@ bool collapsesContiguously(const std::vector<Expr>& part, const std::vector<Expr
 
 namespace {
 
-// Values print by their source name, as a .tile author wrote them.
-std::string num(const Expr& e) {
-  return e.str([](const ir::Value* v) {
-    return v->name().empty() ? "%" + std::to_string(v->id()) : v->name();
-  });
-}
+std::string num(const Expr& e) { return ir::exprText(e); }
 
 // True when `a > b` is certain (both constant); symbolic extents never "overflow".
 bool certainlyExceeds(const Expr& a, const Expr& b) {

@@ -4,8 +4,10 @@
 #include "ir/OpDefs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
+#include "ir/Describe.h"
 #include "ir/NdShape.h"
 
 namespace tilec::ir {
@@ -28,8 +30,8 @@ const std::vector<OpInfo>& allOps() {
   static const std::vector<OpInfo> kOps = {
 #define A(KEY, KIND, REQUIRED) AttrSpec{#KEY, AttrKind::KIND, REQUIRED}
 #define ATTRS(...) std::vector<AttrSpec>{__VA_ARGS__}
-#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) \
-  {OpKind::E, NAME, OPS, RES, REG, uint32_t(TRAITS), TIED, SCRATCH, schema(ATTRS_, RES)},
+#define TILEC_OP(E, NAME, SPELLING, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) \
+  {OpKind::E, NAME, SPELLING, OPS, RES, REG, uint32_t(TRAITS), TIED, SCRATCH, schema(ATTRS_, RES)},
 #include "ir/Ops.def"
 #undef TILEC_OP
 #undef ATTRS
@@ -108,13 +110,8 @@ namespace {
 
 // ---- message helpers ----
 
-// Values print by their source name, as a .tile author wrote them.
-std::string valueText(const Value* v) {
-  return v->name().empty() ? "%" + std::to_string(v->id()) : v->name();
-}
-
-std::string str(const Expr& e) { return e.str(valueText); }
-std::string str(const Type& t) { return t.str(valueText); }
+std::string str(const Expr& e) { return exprText(e); }
+std::string str(const Type& t) { return typeText(t); }
 
 std::string listStr(const std::vector<Expr>& es) {
   std::string s = "[";
@@ -149,8 +146,9 @@ using Result = std::variant<Type, OpError>;
 class Rules {
  public:
   explicit Rules(const InferInput& in) : in_(in), info_(opInfo(in.kind)) {
-    std::string_view n = info_.name;
-    op_ = std::string(n.substr(0, 5) == "tile." ? n.substr(5) : n);
+    const std::string spelling = info_.spelling;  // a built-in reads as a word: "matmul inner dimensions differ"
+    const bool builtin = std::isalpha(static_cast<unsigned char>(spelling[0])) && spelling.find(' ') == std::string::npos;
+    op_ = builtin ? spelling : spellingOf(in.kind);
   }
 
   // Operand count and attribute schema: the rules every op kind has.
@@ -170,7 +168,7 @@ class Rules {
   // The typing rule of the op kind: the table's Rule column.
   Rule rule() const {
     static const Rule kRules[] = {
-#define TILEC_OP(E, NAME, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) &Rules::RULE,
+#define TILEC_OP(E, NAME, SPELLING, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) &Rules::RULE,
 #include "ir/Ops.def"
 #undef TILEC_OP
     };
@@ -305,12 +303,14 @@ class Rules {
     return std::nullopt;
   }
 
+  // `what` names an entry as .tile writes it: "offset", "window extent".
   std::optional<OpError> checkOffsetsCount(const std::vector<Expr>* offsets, size_t rank,
-                                           const char* key, const char* of) const {
+                                           const char* what, const char* of) const {
     if (offsets && offsets->size() == rank) return std::nullopt;
-    return fail(Diag::OffsetCount, op_ + " has " + std::to_string(offsets ? offsets->size() : 0) +
-                                       " '" + key + "' entries but the " + of + " has rank " +
-                                       std::to_string(rank) + "; give one entry per axis");
+    const size_t n = offsets ? offsets->size() : 0;
+    return fail(Diag::OffsetCount, op_ + " has " + std::to_string(n) + " " + what + (n == 1 ? "" : "s") +
+                                       " but the " + of + " has rank " + std::to_string(rank) + "; give one " + what +
+                                       " per axis");
   }
 
   // A box of `extents` at `offsets` inside `dims`; an error only when provably outside.
@@ -357,11 +357,11 @@ class Rules {
                       "; use a tile of at most the tensor's rank",
                   tileOperand);
     const auto* offsets = exprList("offsets");
-    if (auto e = checkOffsetsCount(offsets, tensor.rank(), "offsets", "tensor")) return e;
+    if (auto e = checkOffsetsCount(offsets, tensor.rank(), "offset", "tensor")) return e;
     if (auto e = checkValid(tile, tileOperand)) return e;
     const auto* window = exprList("window");
     if (window) {
-      if (auto e = checkOffsetsCount(window, tensor.rank(), "window", "tensor")) return e;
+      if (auto e = checkOffsetsCount(window, tensor.rank(), "window extent", "tensor")) return e;
       return checkInside(*offsets, *window, tensor.dims(), "window", "tensor", int(tensorIndex));
     }
     if (in_.kind == OpKind::Load)
@@ -882,7 +882,7 @@ class Rules {
                                               "; keep the source's rank",
                   0);
     const auto* offsets = exprList("offsets");
-    if (auto e = checkOffsetsCount(offsets, src.rank(), "offsets", "source tile")) return *e;
+    if (auto e = checkOffsetsCount(offsets, src.rank(), "offset", "source tile")) return *e;
     if (auto e = checkInside(*offsets, constExprs(t.shape()), constExprs(src.shape()), "region",
                              "source tile", 0))
       return *e;
@@ -902,7 +902,7 @@ class Rules {
                                               " tile; reshape the source to the target's rank",
                   1);
     const auto* offsets = exprList("offsets");
-    if (auto e = checkOffsetsCount(offsets, target.rank(), "offsets", "target tile")) return *e;
+    if (auto e = checkOffsetsCount(offsets, target.rank(), "offset", "target tile")) return *e;
     if (auto e = checkInside(*offsets, constExprs(src.shape()), constExprs(target.shape()), "region",
                              "target tile", 1))
       return *e;
@@ -1039,7 +1039,7 @@ class Rules {
 
   const InferInput& in_;
   const OpInfo& info_;
-  std::string op_;  // the name used in messages: "matmul", "scf.for"
+  std::string op_;  // the name used in messages: "matmul", "'+'", "slot write"
 };
 
 std::string resultTypeMessage(const Op& op, const Type& actual, const Type& inferred) {

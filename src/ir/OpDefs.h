@@ -38,7 +38,8 @@ struct AttrSpec {
 
 struct OpInfo {
   OpKind kind;
-  const char* name;   // "tile.add"
+  const char* name;   // "tile.add", the .tir spelling
+  const char* spelling;  // "+", how .tile writes it: how messages name the op
   int numOperands;    // -1: variadic; an optional scratch operand is not counted
   int numResults;     // -1: variadic
   int numRegions;

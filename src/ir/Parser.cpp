@@ -11,6 +11,7 @@
 
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
+#include "support/Wording.h"
 
 namespace tilec::ir {
 namespace {
@@ -293,6 +294,7 @@ class Parser {
       failed_ = true;
       return false;
     }
+    if (v) v->setOrigin(range(name));  // messages name it as written: '%x'
     makeVisible(key, v);
     return true;
   }
@@ -1119,7 +1121,8 @@ class Parser {
     if (!parseParams(f)) return false;
     auto kind = at(Tok::Ident) ? target_.parseKernelKind(tok().text) : std::nullopt;
     if (!kind)
-      return error(tok(), "expected the function kind (" + target_.kernelKindList() + "), found " + describe(tok()));
+      return error(tok(), "expected the function kind (" + listText(target_.kernelKindNames(), "or") + "), found " +
+                              describe(tok()));
     advance();
     f.setKind(*kind);
     if (!expect(Tok::LBrace, "'{' to open the function body")) return false;

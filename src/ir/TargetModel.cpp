@@ -14,23 +14,13 @@ SpaceId TargetModel::spaceWithRole(SpaceRole r) const {
   return kNoSpace;
 }
 
-namespace {
-template <class T, class Name>
-std::string joinNames(const std::vector<T>& xs, size_t from, Name name) {
-  std::string s;
-  for (size_t i = from; i < xs.size(); ++i)
-    s += std::string(i == from ? "" : i + 1 == xs.size() ? " or " : ", ") + name(xs[i]);
-  return s;
-}
-}  // namespace
-
-std::string TargetModel::spaceList() const {
-  return joinNames(spaces, 1, [](const SpaceDesc& d) { return d.name; });
+std::vector<std::string> TargetModel::spaceNames() const {
+  std::vector<std::string> names;
+  for (size_t i = 1; i < spaces.size(); ++i) names.push_back(spaces[i].name);
+  return names;
 }
 
-std::string TargetModel::kernelKindList() const {
-  return joinNames(kernelKinds, 0, [](const char* k) { return k; });
-}
+std::vector<std::string> TargetModel::kernelKindNames() const { return {kernelKinds.begin(), kernelKinds.end()}; }
 
 std::optional<KernelKind> TargetModel::parseKernelKind(std::string_view name) const {
   for (size_t i = 0; i < kernelKinds.size(); ++i)

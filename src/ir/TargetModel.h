@@ -64,10 +64,10 @@ struct TargetModel {
   std::optional<SpaceId> parseSpace(std::string_view name) const;
   bool hasRole(SpaceId s, SpaceRole r) const { return s < spaces.size() && (spaces[s].roles & r); }
   SpaceId spaceWithRole(SpaceRole r) const;  // the first; kNoSpace when none has it
-  std::string spaceList() const;             // "vec, mat, ... or scaling", for messages
+  std::vector<std::string> spaceNames() const;  // the spaces a kernel may name, for messages
   const char* kernelKindName(KernelKind k) const { return k < kernelKinds.size() ? kernelKinds[k] : "?"; }
   std::optional<KernelKind> parseKernelKind(std::string_view name) const;
-  std::string kernelKindList() const;  // "incore, aic or aiv"
+  std::vector<std::string> kernelKindNames() const;  // "incore", "aic", "aiv"
 };
 
 // A model with no spaces and one kernel kind, for IR that never names a space (tests of

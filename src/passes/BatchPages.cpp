@@ -4,6 +4,7 @@
 
 #include "ir/NdShape.h"
 #include "ir/OpDefs.h"
+#include "passes/PassUtils.h"
 
 namespace tilec::passes {
 
@@ -92,10 +93,12 @@ OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name, b
   const size_t n = t.rank();
   sourceBatch_ = batchDims(t);
   const int64_t rows = pageCount(sourceBatch_) * t.shape()[n - 2];
-  Value* flat = build_.createValue(OpKind::Reshape, {source}, {}, t.reshapedTo({rows, t.shape()[n - 1]}, {}),
-                                   name_ + "_2d");
-  transposed_ = build_.createValue(OpKind::TransposeView, {flat}, {{"axes", std::vector<int64_t>{0, 1}}}, {},
-                                   name_ + "_t");
+  Value* flat = madeFrom(build_.createValue(OpKind::Reshape, {source}, {}, t.reshapedTo({rows, t.shape()[n - 1]}, {}),
+                                            name_ + "_2d"),
+                         operand);
+  transposed_ = madeFrom(build_.createValue(OpKind::TransposeView, {flat}, {{"axes", std::vector<int64_t>{0, 1}}}, {},
+                                            name_ + "_t"),
+                         operand);
 }
 
 Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
@@ -108,9 +111,10 @@ Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
   const Type& t = operand_->type();
   const size_t n = t.rank();
   const int64_t cols = t.shape()[n - 1];
-  return build_.createValue(OpKind::Slice, {transposed_},
-                            {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(flat * cols)}}},
-                            transposed_->type().withShape({t.shape()[n - 2], cols}, {}), name);
+  return madeFrom(build_.createValue(OpKind::Slice, {transposed_},
+                                     {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(flat * cols)}}},
+                                     transposed_->type().withShape({t.shape()[n - 2], cols}, {}), name),
+                  operand_);
 }
 
 // The page's window of the whole load: the load's offsets moved to the batch index on the
@@ -127,10 +131,12 @@ Value* OperandPages::loadPage(const std::vector<int64_t>& index, const std::stri
   for (size_t i = 0; i + 2 < n; ++i)
     if (whole.shape()[i] != 1) offsets[lead + i] = offsets[lead + i] + index[i];
   Type page = whole.reshapedTo({whole.shape()[n - 2], whole.shape()[n - 1]}, {whole.valid()[n - 2], whole.valid()[n - 1]});
-  Value* loaded = build_.createValue(OpKind::Load, {load_->operand(0)}, {{"offsets", offsets}}, page,
-                                     transposedLoad_ ? name + "_load" : name);
-  cached = transposedLoad_ ? build_.createValue(OpKind::TransposeView, {loaded},
-                                                {{"axes", std::vector<int64_t>{0, 1}}}, {}, name)
+  Value* loaded = madeFrom(build_.createValue(OpKind::Load, {load_->operand(0)}, {{"offsets", offsets}}, page,
+                                              transposedLoad_ ? name + "_load" : name),
+                           operand_);
+  cached = transposedLoad_ ? madeFrom(build_.createValue(OpKind::TransposeView, {loaded},
+                                                         {{"axes", std::vector<int64_t>{0, 1}}}, {}, name),
+                                      operand_)
                            : loaded;
   return cached;
 }
@@ -167,11 +173,13 @@ Value* operandPage(OpBuilder& build, Value* operand, const std::vector<int64_t>&
     shape.push_back(t.shape()[i]);
     valid.push_back(t.valid()[i]);
   }
-  Value* slice = build.createValue(OpKind::Slice, {operand}, {{"offsets", offsets}}, t.withShape(shape, valid),
-                                   name + "_page");
+  Value* slice = madeFrom(build.createValue(OpKind::Slice, {operand}, {{"offsets", offsets}}, t.withShape(shape, valid),
+                                            name + "_page"),
+                          operand);
   std::vector<int64_t> flat{t.shape()[n - 2], t.shape()[n - 1]};
-  return build.createValue(OpKind::Reshape, {slice}, {}, t.reshapedTo(flat, {t.valid()[n - 2], t.valid()[n - 1]}),
-                           name);
+  return madeFrom(build.createValue(OpKind::Reshape, {slice}, {}, t.reshapedTo(flat, {t.valid()[n - 2], t.valid()[n - 1]}),
+                                    name),
+                  operand);
 }
 
 Value* asBatchPage(OpBuilder& build, Value* value, size_t rank, const std::string& name) {
@@ -180,7 +188,7 @@ Value* asBatchPage(OpBuilder& build, Value* value, size_t rank, const std::strin
   std::vector<Expr> valid(rank - 2, Expr::constant(1));
   shape.insert(shape.end(), t.shape().begin(), t.shape().end());
   valid.insert(valid.end(), t.valid().begin(), t.valid().end());
-  return build.createValue(OpKind::Reshape, {value}, {}, t.reshapedTo(shape, valid), name);
+  return madeFrom(build.createValue(OpKind::Reshape, {value}, {}, t.reshapedTo(shape, valid), name), value);
 }
 
 std::vector<Expr> pageOffsets(const std::vector<int64_t>& at) {

@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "ir/Describe.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "support/Wording.h"
 
 namespace tilec {
 namespace {
@@ -92,8 +94,8 @@ class RegionDeriver {
       if (current->uses().size() != 1) {
         if (current->uses().empty())
           diags_.report(Diag::RegionEscape, array.loc(),
-                        "tile array '" + name(array) + "' is never assembled; finish it with assembly(" +
-                            name(array) + ") once every slot is written");
+                        "tile array " + name(array) + " is never assembled; finish it with assembly(" +
+                            sourceText(array.result(), diags_.sources()) + ") once every slot is written");
         return;  // more than one use: the verifier's linearity error
       }
       Op* user = current->uses().front().user;
@@ -103,8 +105,8 @@ class RegionDeriver {
       if (!slot) return;
       if (auto [it, fresh] = written.emplace(*slot, user); !fresh) {
         Diagnostic& d = diags_.report(Diag::RegionSlotTwice, user->loc(),
-                                      "slot " + slotStr(*slot) + " of tile array '" + name(array) +
-                                          "' is written a second time; write each slot exactly once");
+                                      "slot " + slotStr(*slot) + " of tile array " + name(array) +
+                                          " is written a second time; write each slot exactly once");
         passes::addNote(d, it->second->loc(), "first written here");
         return;
       }
@@ -139,34 +141,29 @@ class RegionDeriver {
     const bool branch = user.kind() == OpKind::Yield && user.parentBlock()->parentOp() &&
                         user.parentBlock()->parentOp()->kind() == OpKind::If;
     diags_.report(Diag::RegionEscape, user.loc(),
-                  "tile array '" + name(array) + "' " +
+                  "tile array " + name(array) + " " +
                       (branch ? "is written under a condition; write every slot on every path, outside the branch"
-                              : "is carried by " + std::string(user.name()) +
+                              : "is carried by " + describe(user, diags_.sources()) +
                                     ", which is not a slot write; slot-writing loops must be unrolled "
                                     "(run mark-resource-loops and unroll-loops first)"));
   }
 
   void reportMissing(const Op& array, const Op& assembly, const std::vector<int64_t>& grid,
                      const std::map<std::vector<int64_t>, Op*>& written) {
-    std::string missing;
-    int64_t count = 0;
+    std::vector<std::string> missing;
+    size_t count = 0;
     for (int64_t i = 0; i < grid[0]; ++i)
       for (int64_t j = 0; j < grid[1]; ++j)
-        if (!written.count({i, j}) && count++ < 8) missing += std::string(missing.empty() ? "" : ", ") + slotStr({i, j});
-    if (count > 8) missing += " and " + std::to_string(count - 8) + " more";
+        if (!written.count({i, j}) && count++ < kListedItems) missing.push_back(slotStr({i, j}));
     Diagnostic& d = diags_.report(Diag::RegionSlotMissing, assembly.loc(),
-                                  "tile array '" + name(array) + "' is assembled with " + std::to_string(count) +
+                                  "tile array " + name(array) + " is assembled with " + std::to_string(count) +
                                       " of its " + std::to_string(grid[0] * grid[1]) + " slots never written (" +
-                                      missing + "); write every slot before assembly");
+                                      listText(missing, "and", count) + "); write every slot before assembly");
     passes::addNote(d, array.loc(), "the array is created here");
   }
 
-  static std::string name(const Op& array) {
-    return array.result()->name().empty() ? std::string("array") : array.result()->name();
-  }
-  static std::string text(const Expr& e) {
-    return e.str([](const Value* v) { return v->name(); });
-  }
+  std::string name(const Op& array) const { return describe(array.result(), diags_.sources()); }
+  static std::string text(const Expr& e) { return exprText(e); }
 
   Function& f_;
   DiagnosticEngine& diags_;

@@ -14,6 +14,7 @@
 // would grow a function past --max-ops is E0621. Linear in the ops plus the pages they
 // unroll into.
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/NdShape.h"
 #include "passes/BatchPages.h"
 #include "passes/Pass.h"
@@ -44,7 +45,7 @@ class ExpandBatchMatmul final : public Pass {
         ops += pages * kOpsPerPage;
         if (ops > ctx.limits.maxOps) {
           ctx.diags.report(Diag::TooManyOps, op->loc(),
-                           std::string(op->name()) + " unrolls into " + std::to_string(pages) +
+                           describe(*op, ctx.diags.sources()) + " unrolls into " + std::to_string(pages) +
                                " pages, which would grow kernel '" + f->name() + "' to about " +
                                std::to_string(ops) + " ops, more than the limit of " +
                                std::to_string(ctx.limits.maxOps) +
@@ -96,7 +97,7 @@ class ExpandBatchMatmul final : public Pass {
     if (!accumulate && !fused) {
       Type gather = result->type();
       if (gather.space() != kNoSpace) gather = gather.withSpace(kNoSpace, *gather.model());
-      whole = build.createValue(OpKind::Create, {}, {}, gather, base);
+      whole = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, gather, base), result);
     }
     passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
     passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
@@ -107,8 +108,8 @@ class ExpandBatchMatmul final : public Pass {
       Value* l = lhsPages.at(at, p);
       Value* r = rhsPages.at(at, p);
       if (fused)
-        return storePage(op, build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), at,
-                         adjacent ? &build : nullptr);
+        return storePage(op, passes::madeFrom(build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), result),
+                         at, adjacent ? &build : nullptr);
       const std::vector<Expr> offsets = passes::pageOffsets(at);
       Value* page;
       if (accumulate) {
@@ -117,8 +118,8 @@ class ExpandBatchMatmul final : public Pass {
       } else {
         page = build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_mm" + idx);
       }
-      Value* nd = passes::asBatchPage(build, page, rank, base + "_nd" + idx);
-      whole = build.createValue(OpKind::Assemble, {whole, nd}, {{"offsets", offsets}}, {}, base);
+      Value* nd = passes::asBatchPage(build, passes::madeFrom(page, result), rank, base + "_nd" + idx);
+      whole = passes::madeFrom(build.createValue(OpKind::Assemble, {whole, nd}, {{"offsets", offsets}}, {}, base), result);
     });
     if (fused) {
       for (const Use& u : std::vector<Use>(result->uses().begin(), result->uses().end()))

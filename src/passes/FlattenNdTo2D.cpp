@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "ir/NdShape.h"
 #include "passes/BatchPages.h"
@@ -88,8 +89,10 @@ class Preconditions {
     ok_ = false;
   }
 
+  std::string describe(const Value* v) const { return ir::describe(v, diags_.sources()); }
+  std::string describe(const Op& op) const { return ir::describe(op, diags_.sources()); }
+
   void checkOp(const Op& op) {
-    const OpInfo& info = opInfo(op.kind());
     switch (op.kind()) {
       case OpKind::Slice:
         return checkSlice(op);
@@ -104,7 +107,7 @@ class Preconditions {
       case OpKind::BatchMatmul:
       case OpKind::BatchMatmulAcc:
         return fail(Diag::NdBatchMatmul, op,
-                    std::string(info.name) +
+                    describe(op) +
                         " is unrolled into one 2-D matmul per batch page (by expand-batch-matmul) only "
                         "when every batch axis is fully valid and there are at most " +
                         std::to_string(limits_.maxUnroll) +
@@ -134,15 +137,15 @@ class Preconditions {
                               std::max(axes[0], axes[1]) == rank - 1;
         if (!pageAxes)
           return fail(Diag::NdTransposeView, op,
-                      std::string(info.name) + " swaps axes " + std::to_string(axes[0]) + " and " +
+                      describe(op) + " swaps axes " + std::to_string(axes[0]) + " and " +
                           std::to_string(axes.size() > 1 ? axes[1] : axes[0]) + " of a " + std::to_string(rank) +
                           "-D tile, a batch axis among them: a batched matmul reads an operand transposed only "
                           "within its pages (the last two axes); load the operand with its axes in the order "
                           "the matmul needs");
         fail(Diag::NdTransposeView, op,
-             std::string(info.name) + " of a " + std::to_string(rank) +
+             describe(op) + " of a " + std::to_string(rank) +
                  "-D tile is lowered only as an operand of a batched matmul (its pages become column "
-                 "bands of one 2-D transposed view); copy with tile.transpose, or feed it to batch_matmul");
+                 "bands of one 2-D transposed view); copy with transpose(...), or feed it to batch_matmul");
         return;
       }
     }
@@ -156,10 +159,10 @@ class Preconditions {
     for (const Value* v : tiles) {
       const Type& t = v->type();
       if (!isNdTile(t) || nd::packedIsPhysical(t)) continue;
-      std::string name = v->name().empty() ? "" : " '" + v->name() + "'";
+      const std::string tile = v->definingOp() == &op ? "it makes" : describe(v);
       return fail(Diag::NdPartialInnerAxis, op,
-                  std::string(opInfo(op.kind()).name) + " addresses the " + nd::shapeStr(t.shape()) +
-                      " tile" + name + " by position, but its valid extents " +
+                  describe(op) + " addresses the " + nd::shapeStr(t.shape()) + " tile " + tile +
+                      " by position, but its valid extents " +
                       nd::exprsStr(t.valid()) +
                       " leave holes between valid rows once the tile is 2-D (an axis inside the "
                       "outermost partial one is partial too), so no 2-D valid shape can say which "
@@ -397,23 +400,29 @@ class Rewriter {
     // The result's valid extents are the input page's, swapped (batch axes are full).
     const std::vector<Expr> pageValid{ndOut.valid()[n - 1], ndOut.valid()[n - 2]};
     OpBuilder build = OpBuilder::before(op);
+    // Messages call the pages and scratch what they call the input, the rest the result.
     auto slice = [&](Value* from, Expr row, std::vector<Expr> valid, const std::string& name) {
-      return build.createValue(OpKind::Slice, {from}, {{"offsets", std::vector<Expr>{std::move(row), Expr::constant(0)}}},
-                               flatIn.withShape({a, b}, std::move(valid)), name);
+      return passes::madeFrom(
+          build.createValue(OpKind::Slice, {from}, {{"offsets", std::vector<Expr>{std::move(row), Expr::constant(0)}}},
+                            flatIn.withShape({a, b}, std::move(valid)), name),
+          in);
     };
-
-    const std::string base = op.result()->name().empty() ? "transpose" : op.result()->name();
-    Value* acc = build.createValue(OpKind::Create, {}, {}, nd::collapseTile(ndOut), base);
-    Value* pool = build.createValue(OpKind::Create, {}, {}, flatIn.withFullValid(), base + "_scratch");
+    Value* result = op.result();
+    const std::string base = result->name().empty() ? "transpose" : result->name();
+    Value* acc = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, nd::collapseTile(ndOut), base), result);
+    Value* pool = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, flatIn.withFullValid(), base + "_scratch"), in);
     for (int64_t p = 0; p < pages; ++p) {
       std::string idx = std::to_string(p);
       const Expr pageIndex = Expr::constant(p);
       Value* page = slice(in, pageIndex * pageValid[0], pageValid, base + "_page" + idx);
       Value* scratch = slice(pool, Expr::constant(p * a), {}, base + "_scratch" + idx);
-      Value* tr = build.createValue(OpKind::Transpose, {page, scratch}, {{"axes", std::vector<int64_t>{0, 1}}}, {},
-                                    base + "_t" + idx);
-      acc = build.createValue(OpKind::Assemble, {acc, tr},
-                              {{"offsets", std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)}}}, {}, base);
+      Value* tr = passes::madeFrom(build.createValue(OpKind::Transpose, {page, scratch},
+                                                     {{"axes", std::vector<int64_t>{0, 1}}}, {}, base + "_t" + idx),
+                                   result);
+      acc = passes::madeFrom(build.createValue(OpKind::Assemble, {acc, tr},
+                                               {{"offsets", std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)}}},
+                                               {}, base),
+                             result);
     }
     op.result()->replaceAllUsesWith(acc);
     op.parentBlock()->erase(&op);

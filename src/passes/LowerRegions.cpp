@@ -37,7 +37,7 @@ Value* lowered(Op& op) {
 void lowerOp(Op& op) {
   Value* replacement = lowered(op);
   if (!replacement) return;
-  if (replacement->name().empty()) replacement->setName(op.result()->name());
+  if (replacement->name().empty()) passes::madeFrom(replacement, op.result())->setName(op.result()->name());
   op.result()->replaceAllUsesWith(replacement);
   op.parentBlock()->erase(&op);
 }

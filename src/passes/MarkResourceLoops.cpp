@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "ir/Describe.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 #include "ir/OpDefs.h"
@@ -88,14 +89,14 @@ class MarkResourceLoops final : public Pass {
         if (l->body().numArgs() && l->body().arg(0) == v) loop = l;
       if (!loop) {
         diags.report(Diag::ResourceLoop, user.loc(),
-                     std::string(user.name()) + " picks its " + what + " with '" + v->name() +
-                         "', a value known only at run time; a " + what + " is hardware the sequence must name, so "
+                     describe(user, diags.sources()) + " picks its " + what + " with " + describe(v, diags.sources()) +
+                         ", a value known only at run time; a " + what + " is hardware the sequence must name, so "
                          "use constants or the variable of a loop with constant bounds");
         continue;
       }
       if (!hasConstantBounds(*loop)) {
         diags.report(Diag::ResourceLoop, loop->loc(),
-                     "this loop picks the " + std::string(what) + " of " + user.name() +
+                     "this loop picks the " + std::string(what) + " of " + describe(user, diags.sources()) +
                          " with its variable, so it is unrolled, but its bounds are runtime values; loop over "
                          "the " + what + "s with constant bounds and keep the runtime loop inside");
         continue;

@@ -23,6 +23,7 @@
 #include <set>
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "passes/BatchPages.h"
 #include "passes/Pass.h"
 #include "passes/PackRowWindows.h"
@@ -116,7 +117,7 @@ class FunctionPacking {
     for (Op* op : c.accumulates)
       if (op->result()->type().shape() != page.shape() || op->result()->type().dtype() != page.dtype())
         c.reasons.push_back({Reason::Geometry,
-                             "it is accumulated by two tile.batch_matmul_acc with different page geometries (" +
+                             "it is accumulated by two batch_matmul_acc with different page geometries (" +
                                  passes::shapeStr(page.shape()) + " and " +
                                  passes::shapeStr(op->result()->type().shape()) + "), so no one packed shape fits both",
                              op});
@@ -126,14 +127,14 @@ class FunctionPacking {
       judgeUses(c, v);
       const Type& t = v->type();
       if (t.shape() != page.shape() || t.dtype() != page.dtype())
-        c.reasons.push_back({Reason::Geometry, passes::describe(v) + " has type " + t.str(nameOf) +
+        c.reasons.push_back({Reason::Geometry, describe(v) + " has type " + typeText(t) +
                                                    ", not the accumulator's pages", v->definingOp()});
       else if (!t.hasFullValid())
-        c.reasons.push_back({Reason::Geometry, passes::describe(v) +
+        c.reasons.push_back({Reason::Geometry, describe(v) +
                                                    " has a partial valid shape, which pages placed side by side "
                                                    "in one tile cannot describe", v->definingOp()});
       if (t.space() != kNoSpace && t.space() != accSpace)
-        c.reasons.push_back({Reason::Use, passes::describe(v) + " is declared in " + t.spaceName() +
+        c.reasons.push_back({Reason::Use, describe(v) + " is declared in " + t.spaceName() +
                                               ", but only the matrix unit writes an accumulator, in " +
                                               model_.spaceName(accSpace), v->definingOp()});
     }
@@ -185,7 +186,7 @@ class FunctionPacking {
       case OpKind::DmaWait: case OpKind::SeqRequire: case OpKind::SeqRaw: case OpKind::RegionPart:
       case OpKind::RegionArray: case OpKind::RegionInsert: case OpKind::RegionAssembly:
         c.reasons.push_back({Reason::CannotWriteAcc,
-                             "it is produced by " + std::string(def->name()) +
+                             "it is produced by " + describe(*def) +
                                  ", which cannot write an accumulator: only the matrix unit writes acc",
                              def});
         return;
@@ -203,11 +204,11 @@ class FunctionPacking {
       }
       if (user->kind() == OpKind::Move)
         c.reasons.push_back({Reason::VectorDrain,
-                             "it is moved out by tile.move for vector work, and the moved pages keep acc's "
+                             "it is moved out by " + describe(*user) + " for vector work, and the moved pages keep acc's "
                              "box layout, which an assemble cannot write into one row-major vector tile",
                              user});
       else
-        c.reasons.push_back({Reason::Use, "it is read by " + std::string(user->name()) +
+        c.reasons.push_back({Reason::Use, "it is read by " + describe(*user) +
                                               ", which reads it as one tile rather than one page at a time", user});
     }
   }
@@ -235,8 +236,8 @@ class FunctionPacking {
               "batch: one page fails the same way)";
         break;
       case Reason::VectorDrain:
-        fix = "store each page to memory and load it again for the vector work, or write the batch loop in "
-              "the kernel (a plain batched matmul followed by vector work has the same limit)";
+        fix = "store the accumulator to a tensor and do the vector work in a second kernel that loads it "
+              "(compile each kernel with --kernel): one kernel does cube or vector work, not both (E0404)";
         break;
       case Reason::Geometry: case Reason::Use:
         fix = "write the batch loop in the kernel and accumulate each page in its own 2-D tile with "
@@ -245,7 +246,7 @@ class FunctionPacking {
         break;
     }
     Diagnostic& d = diags_.report(id, c.accumulates.front()->loc(),
-                                  "tile.batch_matmul_acc cannot lay out a batch-" + std::to_string(b) +
+                                  describe(*c.accumulates.front()) + " cannot lay out a batch-" + std::to_string(b) +
                                       " accumulator of " + geometry + " " + dtypeName(page.dtype()) +
                                       " pages: " + why.text + "; " + fix);
     if (why.kind == Reason::Geometry || why.kind == Reason::Use)
@@ -281,8 +282,9 @@ class FunctionPacking {
   static std::vector<Expr> windowAt(int64_t p, int64_t n) { return {Expr::constant(0), Expr::constant(p * n)}; }
   static Value* window(OpBuilder& build, Value* acc, int64_t p, const Type& page, const std::string& name) {
     const int64_t m = page.shape()[page.rank() - 2], n = page.shape().back();
-    return build.createValue(OpKind::Slice, {acc}, {{"offsets", windowAt(p, n)}}, acc->type().withShape({m, n}, {}),
-                             name);
+    return passes::madeFrom(
+        build.createValue(OpKind::Slice, {acc}, {{"offsets", windowAt(p, n)}}, acc->type().withShape({m, n}, {}), name),
+        acc);
   }
 
   // One matmul_acc per page into the page's column window of `acc` (a fresh tile of the
@@ -291,7 +293,7 @@ class FunctionPacking {
     Value* result = op.result();
     const std::string base = result->name().empty() ? "acc" : result->name();
     OpBuilder build = OpBuilder::before(op);
-    if (!acc) acc = build.createValue(OpKind::Create, {}, {}, result->type(), base);
+    if (!acc) acc = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, result->type(), base), result);
     Value* lhs = op.operand(op.numOperands() - 2);
     Value* rhs = op.operand(op.numOperands() - 1);
     passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
@@ -301,9 +303,10 @@ class FunctionPacking {
       Value* w = window(build, acc, p, page, base + "_page" + idx);
       Value* l = lhsPages.at(at, p);
       Value* r = rhsPages.at(at, p);
-      Value* updated = build.createValue(OpKind::MatmulAcc, {w, l, r}, init, {}, base + "_mm" + idx);
-      acc = build.createValue(OpKind::Assemble, {acc, updated}, {{"offsets", windowAt(p, page.shape().back())}},
-                              {}, base);
+      Value* updated = passes::madeFrom(build.createValue(OpKind::MatmulAcc, {w, l, r}, init, {}, base + "_mm" + idx), result);
+      acc = passes::madeFrom(build.createValue(OpKind::Assemble, {acc, updated},
+                                               {{"offsets", windowAt(p, page.shape().back())}}, {}, base),
+                             result);
     });
     result->replaceAllUsesWith(acc);
     op.parentBlock()->erase(&op);
@@ -322,7 +325,8 @@ class FunctionPacking {
     store.parentBlock()->erase(&store);
   }
 
-  static std::string nameOf(const Value* v) { return "%" + v->name(); }
+  std::string describe(const Value* v) const { return ir::describe(v, diags_.sources()); }
+  std::string describe(const Op& op) const { return ir::describe(op, diags_.sources()); }
 
   Function& f_;
   DiagnosticEngine& diags_;

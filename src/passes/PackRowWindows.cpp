@@ -7,6 +7,7 @@
 #include <map>
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "passes/PassUtils.h"
 
@@ -110,7 +111,7 @@ class RowWindows {
       else if (t.shape()[1] != n || !provablyEqual(at[1], Expr::constant(0)))
         c.reject("a window is not a full-width row band", w);
       else if (!provablyEqual(Expr::mod(at[0], Expr::constant(r)), Expr::constant(0)))
-        c.reject("the row offset " + at[0].str([](const Value* v) { return v->name(); }) +
+        c.reject("the row offset " + exprText(at[0]) +
                      " is not provably a multiple of the window height " + std::to_string(r), w);
       else if (!t.hasFullValid())
         c.reject("a window has a partial valid shape", w);
@@ -128,7 +129,7 @@ class RowWindows {
       if (Op* def = v->definingOp()) {
         if (def->kind() == OpKind::Create) c.allocations.push_back(def);
         else if (def->kind() != OpKind::For && def->kind() != OpKind::If && !isWriteBack(*def))
-          c.reject(describe(v) + " is produced by " + def->name() + ", not by a write-back of a window", def);
+          c.reject(describe(v) + " is produced by " + describe(*def) + ", not by a write-back of a window", def);
         if (isWriteBack(*def)) c.writeBacks.push_back(def);
       }
       for (const Use& u : v->uses()) {
@@ -138,7 +139,7 @@ class RowWindows {
         bool writeBack = user->kind() == OpKind::Assemble && u.index == 0 && isWriteBack(*user);
         if (user->kind() == OpKind::Store && u.index == 0) c.drains.push_back(u.user);
         else if (!window && !carried && !writeBack)
-          c.reject(describe(v) + " is read by " + user->name() + ", which reads it in its logical row order", user);
+          c.reject(describe(v) + " is read by " + describe(*user) + ", which reads it in its logical row order", user);
       }
     }
   }
@@ -148,7 +149,7 @@ class RowWindows {
     const Value* acc = c.allocations.size() == 1 ? c.allocations[0]->result() : first->operand(0);
     Diagnostic& d = diags_.report(
         Diag::AccRowWindows, first->result()->uses()[0].user->loc(),
-        "tile.matmul_acc cannot lay out the row windows of accumulator " + describe(acc) + ": " +
+        describe(*first->result()->uses()[0].user) + " cannot lay out the row windows of accumulator " + describe(acc) + ": " +
             c.reason +
             "; update equal, aligned, full-width row windows of one created accumulator in place "
             "(w = slice(acc, [t*R, 0], [R, N]); w = matmul_acc(w, ...); acc = assemble(acc, w, [t*R, 0])) "
@@ -175,9 +176,10 @@ class RowWindows {
       OpBuilder build = OpBuilder::before(*store);
       const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_rows";
       for (int64_t i = 0; i < t; ++i) {
-        Value* part = build.createValue(OpKind::Slice, {acc},
-                                        {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(i * n)}}},
-                                        acc->type().withShape({r, n}, {}), base + std::to_string(i));
+        Value* part = madeFrom(build.createValue(OpKind::Slice, {acc},
+                                                 {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(i * n)}}},
+                                                 acc->type().withShape({r, n}, {}), base + std::to_string(i)),
+                               acc);
         std::vector<Expr> at = offsets;
         at[at.size() - 2] = at[at.size() - 2] + i * r;
         build.create(OpKind::Store, {part, store->operand(1)}, {{"offsets", at}});
@@ -185,6 +187,9 @@ class RowWindows {
       store->parentBlock()->erase(store);
     }
   }
+
+  std::string describe(const Value* v) const { return ir::describe(v, diags_.sources()); }
+  std::string describe(const Op& op) const { return ir::describe(op, diags_.sources()); }
 
   Function& f_;
   DiagnosticEngine& diags_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "ir/IRText.h"
 #include "ir/NdShape.h"
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
@@ -21,12 +20,6 @@ void collectPreorder(Block& b, std::vector<Op*>& out) {
 
 void joinIfTiles(Value* a, Value* b, const std::function<void(Value*, Value*)>& join) {
   if (isTile(a) && isTile(b)) join(a, b);
-}
-
-// A printed name (without '%') as messages quote it: 'acc', or '%3' for a number.
-std::string quotedName(const std::string& name) {
-  bool numbered = name.find_first_not_of("0123456789") == std::string::npos;
-  return "'" + (numbered ? "%" + name : name) + "'";
 }
 
 }  // namespace
@@ -126,13 +119,6 @@ void forEachTileJoin(const std::vector<Op*>& ops, bool views, const std::functio
   }
 }
 
-std::string describe(const Value* v) {
-  const Function* fn = v->function();
-  return quotedName(fn ? ValueNames(*fn)(v) : v->name());
-}
-
-std::string describe(const Value* v, const ValueNames& names) { return quotedName(names(v)); }
-
 bool loadThroughRowView(Op& load, const std::vector<Expr>& window, DiagnosticEngine& diags) {
   const Type& tensor = load.operand(0)->type();
   if (!nd::collapsesContiguously(window, tensor.dims())) {
@@ -145,7 +131,7 @@ bool loadThroughRowView(Op& load, const std::vector<Expr>& window, DiagnosticEng
   Value* view = OpBuilder::before(load).createValue(
       OpKind::TensorView, {load.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
       load.operand(0)->name() + "_2d");
-  load.setOperand(0, view);
+  load.setOperand(0, madeFrom(view, load.operand(0)));
   load.setAttr("offsets", nd::foldOffsets(*load.attr<std::vector<Expr>>("offsets"), tensor.dims()));
   load.removeAttr("window");
   return true;
@@ -168,6 +154,11 @@ SourceRange definitionLoc(const Value* v) {
   return {};
 }
 
+ir::Value* madeFrom(ir::Value* made, const ir::Value* from) {
+  made->setOrigin(from->origin());
+  return made;
+}
+
 void addNote(Diagnostic& d, SourceRange range, std::string message) {
   d.notes.push_back({std::move(message), range});
 }
@@ -175,7 +166,7 @@ void addNote(Diagnostic& d, SourceRange range, std::string message) {
 ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name) {
   ir::Value* v = ir::OpBuilder::before(op).createValue(ir::OpKind::Create, {}, {}, std::move(type),
                                                                std::move(name));
-  op.addOperand(v);
+  op.addOperand(madeFrom(v, op.operand(0)));
   return v;
 }
 

@@ -11,10 +11,6 @@
 #include "support/Diagnostics.h"
 #include "ir/ValueMap.h"
 
-namespace tilec::ir {
-class ValueNames;
-}
-
 namespace tilec::passes {
 
 // Every op of `f` in pre-order (an op before the ops of its regions).
@@ -58,7 +54,8 @@ void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
                      const std::function<void(ir::Value*, ir::Value*)>& join);
 
 // Creates a `tile.create` of `type` right before `op` and appends its result to op's
-// operands: the scratch tile some PTO instructions need (trow*, ttrans).
+// operands: the scratch tile some PTO instructions need (trow*, ttrans). Messages call it
+// what they call op's source (operand 0), whose shape it has.
 ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
 
 // A load into a matmul stage (mat) with its default (NZ) layout reads `window` of its
@@ -67,12 +64,11 @@ ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
 // it. The window must be one contiguous run of rows; otherwise E0607 and false.
 bool loadThroughRowView(ir::Op& load, const std::vector<ir::Expr>& window, DiagnosticEngine& diags);
 
-// `'acc'` for a named value, otherwise a description of where it comes from.
-std::string describe(const ir::Value* v);
-// The same with the function's names already made, for a pass that describes many values
-// of a function it does not change (each call of the first form names the whole function).
-std::string describe(const ir::Value* v, const ir::ValueNames& names);
 std::string shapeStr(const std::vector<int64_t>& shape);
+
+// `made`, a value a pass made to stand for (a part or a copy of) `from`: messages call it
+// what they call `from` (Value::origin).
+ir::Value* madeFrom(ir::Value* made, const ir::Value* from);
 
 // Where a note about `v` should point: its defining op, or its block's owner.
 SourceRange definitionLoc(const ir::Value* v);

@@ -2,6 +2,7 @@
 // an op uses or defines is 2-D, no batched matmul is left, every assemble offset is a (row, col) pair, every
 // transpose carries its scratch. Produces PropTileOps2D, which backends require; they
 // rely on it instead of checking again. Linear in the number of ops.
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 
@@ -27,22 +28,22 @@ class TileOps2D final : public Pass {
     for (auto& f : m.functions())
       f->walk([&](Op& op) {
         if (op.kind() == OpKind::BatchMatmul || op.kind() == OpKind::BatchMatmulAcc)
-          return fail(op, std::string(op.name()) + " has no 2-D form; run expand-batch-matmul before this point");
+          return fail(op, describe(op, ctx.diags.sources()) + " has no 2-D form; run expand-batch-matmul before this point");
         for (Value* v : op.operands())
           if (v->type().isTile() && v->type().rank() != 2)
-            return fail(op, std::string(op.name()) + " has a " + std::to_string(v->type().rank()) +
+            return fail(op, describe(op, ctx.diags.sources()) + " has a " + std::to_string(v->type().rank()) +
                                 "-D tile operand; run flatten-nd-to-2d before this point");
         for (Value* r : op.results())
           if (r->type().isTile() && r->type().rank() != 2)
-            return fail(op, std::string(op.name()) + " produces a " + std::to_string(r->type().rank()) +
+            return fail(op, describe(op, ctx.diags.sources()) + " produces a " + std::to_string(r->type().rank()) +
                                 "-D tile; run flatten-nd-to-2d before this point");
         if (op.kind() == OpKind::Assemble) {
           const auto* offs = op.attr<std::vector<Expr>>("offsets");
           if (!offs || offs->size() != 2)
-            fail(op, "tile.assemble needs a (row, col) offset after flattening");
+            fail(op, describe(op, ctx.diags.sources()) + " needs a (row, col) offset after flattening");
         }
         if (op.kind() == OpKind::Transpose && op.numOperands() != 2)
-          fail(op, "tile.transpose has no scratch operand, which its lowering needs; run "
+          fail(op, describe(op, ctx.diags.sources()) + " has no scratch operand, which its lowering needs; run "
                    "insert-transpose-scratch before this point");
       });
     return ok;

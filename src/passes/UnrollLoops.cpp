@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -123,7 +124,8 @@ class UnrollLoops final : public Pass {
     if (!error) return true;
     Diagnostic& d = diags.report(error->id, culprit->loc(), error->message);
     passes::addNote(d, loop.loc(),
-                    "in the iteration " + loop.body().arg(0)->name() + " = " + std::to_string(iv) + " of this loop, which is unrolled");
+                    "in the iteration " + sourceText(loop.body().arg(0), diags.sources()) + " = " + std::to_string(iv) +
+                        " of this loop, which is unrolled");
     return false;
   }
 
@@ -133,7 +135,8 @@ class UnrollLoops final : public Pass {
     OpBuilder b = OpBuilder::before(loop);
     for (int64_t k = 0; k < trip.trips; ++k) {
       const Expr iv = Expr::constant(trip.lb + k * trip.step);
-      Value* ivValue = b.createValue(OpKind::IndexExpr, {}, {{"value", iv}}, body.arg(0)->type(), body.arg(0)->name());
+      Value* ivValue = passes::madeFrom(
+          b.createValue(OpKind::IndexExpr, {}, {{"value", iv}}, body.arg(0)->type(), body.arg(0)->name()), body.arg(0));
       ValueMapping mapping{{body.arg(0), ivValue}};
       for (unsigned i = 1; i < body.numArgs(); ++i) mapping[body.arg(i)] = carried[i - 1];
       for (const auto& op : body.ops()) {

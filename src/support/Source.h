@@ -18,6 +18,7 @@ struct SourceRange {
   uint32_t begin = 0;
   uint32_t end = 0;
   bool valid() const { return file != kNoFile; }
+  bool operator==(const SourceRange& o) const { return file == o.file && begin == o.begin && end == o.end; }
   static SourceRange join(SourceRange a, SourceRange b);
 };
 

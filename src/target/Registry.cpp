@@ -5,6 +5,7 @@
 #include "backend/linx/LinxCodec.h"
 #include "backend/linx/LinxTargets.h"
 #include "backend/pto/PtoTargets.h"
+#include "support/Wording.h"
 
 namespace tilec::target {
 namespace {
@@ -46,9 +47,9 @@ const BinaryCodec* findCodec(std::string_view name) {
 }
 
 std::string targetNames() {
-  std::string out;
-  for (const TargetDesc* t : registry()) out += (out.empty() ? "" : ", ") + std::string(t->name);
-  return out;
+  std::vector<std::string> names;
+  for (const TargetDesc* t : registry()) names.push_back(t->name);
+  return listText(names);
 }
 
 }  // namespace tilec::target

@@ -16,7 +16,7 @@ const INPUT = 'tests/editors/Inputs/diagnostics.tile';
 
 const EXPECTED = [
   { line: 5, column: 3, severity: 'warning', code: 'E0723',
-    message: "the result of 'exp' is discarded; assign it, e.g. t = exp(t)" },
+    message: "the result of 'exp' is discarded; bind it: let t2 = exp(t);" },
   { line: 6, column: 20, severity: 'error', code: 'E0701', message: "unknown name 'tt'" },
   { line: 4, column: 7, severity: 'info', code: undefined, message: "did you mean 't'?" },
 ];

@@ -418,7 +418,7 @@ TEST_CASE("frontend lower errors: unused results, void values and bad loop steps
       "}\n");
   CHECK(l.ir.empty());
   CHECK(l.errors() ==
-        "3:3 E0723 the result of 'exp' is discarded; assign it, e.g. t = exp(t)\n"
+        "3:3 E0723 the result of 'exp' is discarded; bind it: let t2 = exp(t);\n"
         "4:11 E0710 store(...) has no result to bind; call it as a statement\n"
         "5:24 E0720 the loop step must be positive, but it is 0; count upwards with a positive step\n"
         "6:36 E0714 division by zero in 'ceildiv(16, 0)'; use a non-zero divisor\n");
@@ -447,7 +447,7 @@ TEST_CASE("frontend lower: a warning alone still produces IR") {
       "  exp(t);\n"
       "  store(y, [0], t);\n"
       "}\n");
-  CHECK(l.errors() == "3:3 E0723 the result of 'exp' is discarded; assign it, e.g. t = exp(t)\n");
+  CHECK(l.errors() == "3:3 E0723 the result of 'exp' is discarded; bind it: let t2 = exp(t);\n");
   CHECK(l.verified);
   CHECK(l.ir ==
         "func @k(%x: tensor<f32, [16]> in, %y: tensor<f32, [16]> out) incore {\n"

@@ -193,7 +193,7 @@ TEST_CASE("op rules are reported with their own codes, naming the operand") {
   auto e = verify(fn("  %a = tile.create : tile<f32, [16, 64]>\n  %b = tile.create : tile<f32, [16, 1]>\n"
                      "  %c = tile.add %a, %b : tile<f32, [16, 64]>\n"));
   REQUIRE(e.size() == 1);
-  CHECK(e[0] == "4:3: E0202: add operands have different shapes ([16, 64] and [16, 1]); to combine each row with a "
+  CHECK(e[0] == "4:3: E0202: '+' operands have different shapes ([16, 64] and [16, 1]); to combine each row with a "
                 "per-row value use row_expand_add(tile, column)");
   auto c = parsed(fn("  %a = tile.create : tile<f32, [16, 64]>\n  %b = tile.create : tile<f16, [16, 64]>\n"
                      "  %c = tile.mul %a, %b : tile<f32, [16, 64]>\n"));

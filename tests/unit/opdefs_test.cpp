@@ -137,7 +137,7 @@ TEST_CASE("load") {
   CHECK(e.operand == 0);
   e = Infer{OpKind::Load, {x}, offsets(ks({0})), t}.error();
   CHECK(e.id == Diag::OffsetCount);
-  CHECK(e.message == "load has 1 'offsets' entries but the tensor has rank 2; give one entry per axis");
+  CHECK(e.message == "load has 1 offset but the tensor has rank 2; give one offset per axis");
   e = Infer{OpKind::Load, {x}, offsets(ks({0, 0})), tile(DType::F32, {16, 512})}.error();
   CHECK(e.id == Diag::DTypeMismatch);
   CHECK(e.message == "load moves f32 elements but the tensor holds bf16; use a tile of dtype bf16 and cast it");
@@ -234,7 +234,7 @@ TEST_CASE("elementwise binary ops") {
   CHECK(e.operand == 1);
   e = Infer{OpKind::Sub, {a, tile(DType::F32, {16, 1})}}.error();
   CHECK(e.id == Diag::ShapeMismatch);
-  CHECK(e.message == "sub operands have different shapes ([16, 64] and [16, 1]); to combine each row with a per-row "
+  CHECK(e.message == "'-' operands have different shapes ([16, 64] and [16, 1]); to combine each row with a per-row "
                      "value use row_expand_sub(tile, column)");
   e = Infer{OpKind::Max, {a, tile(DType::F32, {8, 64})}}.error();
   CHECK(e.message == "max operands have different shapes ([16, 64] and [8, 64]); make the shapes equal");
@@ -242,7 +242,7 @@ TEST_CASE("elementwise binary ops") {
   CHECK(e.id == Diag::ValidShapeMismatch);
   e = Infer{OpKind::Div, {v, tile(DType::F32, {16, 64}, pto::Mat)}}.error();
   CHECK(e.id == Diag::SpaceMismatch);
-  CHECK(e.message == "div operands are in different memory spaces (vec and mat); move one of them with move(t, space = ...)");
+  CHECK(e.message == "'/' operands are in different memory spaces (vec and mat); move one of them with move(t, space = ...)");
   CHECK(Infer{OpKind::Min, {a, f32}}.error().id == Diag::OperandKind);
 }
 

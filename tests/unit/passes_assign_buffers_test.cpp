@@ -217,10 +217,10 @@ TEST_CASE("assign-buffers: an accumulator read after matmul_acc updated it (E040
   CHECK_FALSE(h.run({"verify", "infer-memory-space", "assign-buffers"}));
   CHECK(h.diagnostics() ==
         Lines{
-            "5:3: E0406: accumulator 'acc' is updated in place by tile.matmul_acc but its old "
+            "5:3: E0406: accumulator '%acc' is updated in place by 'tile.matmul_acc' but its old "
             "value is read afterwards; read the updated value instead, or start a separate "
-            "accumulator with tile.matmul",
-            "  note 6:3: the old value of 'acc' is read here"});
+            "accumulator with matmul",
+            "  note 6:3: the old value of '%acc' is read here"});
 }
 
 TEST_CASE("assign-buffers: accumulators clobbered across loop iterations or by a loop (E0406)") {
@@ -241,15 +241,15 @@ TEST_CASE("assign-buffers: accumulators clobbered across loop iterations or by a
   CHECK_FALSE(h.run({"verify", "infer-memory-space", "assign-buffers"}));
   CHECK(h.diagnostics() ==
         Lines{
-            "6:5: E0406: accumulator 'acc' is updated in place by tile.matmul_acc but its old "
+            "6:5: E0406: accumulator '%acc' is updated in place by 'tile.matmul_acc' but its old "
             "value is read afterwards; read the updated value instead, or start a separate "
-            "accumulator with tile.matmul",
-            "  note 6:5: the old value of 'acc' is read here again in the next iteration of the "
+            "accumulator with matmul",
+            "  note 6:5: the old value of '%acc' is read here again in the next iteration of the "
             "loop",
-            "9:3: E0406: accumulator 'acc' starts a loop-carried value that the loop updates in "
+            "9:3: E0406: accumulator '%acc' starts a loop-carried value that the loop updates in "
             "place, but its value from before the loop is read afterwards; finish reading it "
             "before the loop, or carry a separate tile",
-            "  note 13:3: the old value of 'acc' is read here"});
+            "  note 13:3: the old value of '%acc' is read here"});
 }
 
 TEST_CASE("assign-buffers: a carried accumulator overwritten while still read (E0406)") {
@@ -266,9 +266,9 @@ TEST_CASE("assign-buffers: a carried accumulator overwritten while still read (E
   CHECK_FALSE(h.run({"verify", "infer-memory-space", "assign-buffers"}));
   CHECK(h.diagnostics() ==
         Lines{
-            "5:3: E0406: 'y' becomes the next iteration's value in the buffer of accumulator "
-            "'x', but 'x' is read after 'y' is computed; finish reading 'x' first",
-            "  note 7:5: the old value of 'x' is read here"});
+            "5:3: E0406: '%y' becomes the next iteration's value in the buffer of accumulator "
+            "'%x', but '%x' is read after '%y' is computed; finish reading '%x' first",
+            "  note 7:5: the old value of '%x' is read here"});
 }
 
 TEST_CASE("assign-buffers: swapped loop carries cannot share buffers (E0407)") {
@@ -283,8 +283,8 @@ TEST_CASE("assign-buffers: swapped loop carries cannot share buffers (E0407)") {
   CHECK_FALSE(h.run({"verify", "infer-memory-space", "assign-buffers"}));
   CHECK(h.diagnostics() ==
         Lines{
-            "4:3: E0407: 'x' and 'y_copy' must share one buffer through this scf.for but 'x' is "
-            "read after 'y_copy' is written; compute the merged values into fresh tiles instead "
+            "4:3: E0407: '%x' and '%y' must share one buffer through 'scf.for' but '%x' is "
+            "read after '%y' is written; compute the merged values into fresh tiles instead "
             "of reusing them",
-            "  note 5:5: the old value of 'x' is read here"});
+            "  note 5:5: the old value of '%x' is read here"});
 }

@@ -149,11 +149,10 @@ TEST_CASE("infer-memory-space: a declared space that conflicts with an accumulat
                "  %tb = tile.load %b {offsets = [0, 0]} : tile<f32, [16, 16], right>\n"
                "  %m = tile.matmul_acc %acc, %ta, %tb : tile<f32, [16, 16], vec>\n"));
   CHECK_FALSE(h.run({"infer-memory-space"}));
-  CHECK(h.diagnostics() ==
-        Lines{
-            "5:3: E0402: tile.matmul_acc needs 'acc' in acc but it is declared in vec; declare it "
-            "in acc or leave its space out",
-            "  note 2:3: 'acc' is declared in vec here"});
+  CHECK(h.diagnostics() == Lines{
+          "5:3: E0402: 'tile.matmul_acc' needs '%acc' in acc but it is declared in vec; declare it in acc or "
+          "leave its space out",
+          "  note 2:3: '%acc' is declared in vec here"});
 }
 
 TEST_CASE("infer-memory-space: two declared spaces joined by a view conflict (E0402)") {
@@ -161,11 +160,10 @@ TEST_CASE("infer-memory-space: two declared spaces joined by a view conflict (E0
                "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], mat>\n"
                "  %y = tile.reshape %x : tile<f32, [8, 32], vec>\n"));
   CHECK_FALSE(h.run({"infer-memory-space"}));
-  CHECK(h.diagnostics() ==
-        Lines{
-            "3:3: E0402: tiles that share storage need one memory space: 'y' is declared in vec "
-            "but 'x' in mat; declare them in the same space",
-            "  note 2:3: 'x' is declared in mat here"});
+  CHECK(h.diagnostics() == Lines{
+          "3:3: E0402: tiles that share storage need one memory space: '%y' is declared in vec but '%x' in "
+          "mat; declare them in the same space",
+          "  note 2:3: '%x' is declared in mat here"});
 }
 
 TEST_CASE("infer-memory-space: vector work on a tile loaded for a matmul (E0401)") {
@@ -175,11 +173,11 @@ TEST_CASE("infer-memory-space: vector work on a tile loaded for a matmul (E0401)
                "  %e = tile.exp %ta : tile<f32, [16, 16]>\n"
                "  %m = tile.matmul %ta, %tb : tile<f32, [16, 16]>\n"));
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
-  CHECK(h.diagnostics() ==
-        Lines{
-            "4:3: E0401: tile.exp is vector work but 'ta' is in mat; load the data a second time "
-            "into a separate tile for the vector work",
-            "  note 5:3: 'ta' is placed in mat because of this tile.matmul"});
+  CHECK(h.diagnostics() == Lines{
+          "4:3: E0401: 'tile.exp' is vector work but '%ta' is in mat, for cube work, and no kernel does both; "
+          "do the cube work and the vector work in two kernels chained through a tensor, one storing it and "
+          "the other loading it, each compiled with --kernel",
+          "  note 5:3: '%ta' is placed in mat because of 'tile.matmul'"});
 }
 
 TEST_CASE("infer-memory-space: a matmul operand computed by vector work (E0401)") {
@@ -189,11 +187,11 @@ TEST_CASE("infer-memory-space: a matmul operand computed by vector work (E0401)"
                "  %e = tile.exp %ta : tile<f32, [16, 16]>\n"
                "  %m = tile.matmul %tb, %e : tile<f32, [16, 16]>\n"));
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
-  CHECK(h.diagnostics() ==
-        Lines{
-            "5:3: E0401: tile.matmul needs its rhs 'e' in right (loaded through mat) but it is "
-            "computed by vector work in vec; store it to a tensor and load it for the matmul",
-            "  note 4:3: 'e' is placed in vec because of this tile.exp"});
+  CHECK(h.diagnostics() == Lines{
+          "5:3: E0401: 'tile.matmul' needs its rhs '%e' in right (loaded through mat) but it is computed by "
+          "vector work in vec, and no kernel does both; compute it and do the matmul in two kernels chained "
+          "through a tensor, one storing it and the other loading it, each compiled with --kernel",
+          "  note 4:3: '%e' is placed in vec because of 'tile.exp'"});
 }
 
 TEST_CASE("infer-memory-space: vector work writing an accumulator (E0401)") {
@@ -206,8 +204,9 @@ TEST_CASE("infer-memory-space: vector work writing an accumulator (E0401)") {
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
   CHECK(h.codes() == Lines{"3:3: E0401"});
   CHECK(h.diagnostics()[0] ==
-        "3:3: E0401: tile.exp is vector work but 'acc' is in acc; use a separate tile for the "
-        "vector work");
+          "3:3: E0401: 'tile.exp' is vector work but '%acc' is in acc, for cube work, and no kernel does both; "
+          "do the cube work and the vector work in two kernels chained through a tensor, one storing it and "
+          "the other loading it, each compiled with --kernel");
 }
 
 const char* kAccToVec =
@@ -221,16 +220,15 @@ const char* kAccToVec =
 TEST_CASE("infer-memory-space: an accumulator feeding vector work on a2a3 (E0403)") {
   Harness h(fn("incore", kAccToVec));
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
-  CHECK(h.diagnostics() ==
-        Lines{
-            "5:3: E0403: tile.exp is vector work on accumulator 'm' but a2a3 has no acc-to-vec "
-            "path; store it to a tensor and load it again, or split the kernel into an aic "
-            "kernel and an aiv kernel",
-            "  note 4:3: 'm' is an accumulator because of this tile.matmul",
-            "6:3: E0403: tile.add is vector work on accumulator 'm' but a2a3 has no acc-to-vec "
-            "path; store it to a tensor and load it again, or split the kernel into an aic "
-            "kernel and an aiv kernel",
-            "  note 4:3: 'm' is an accumulator because of this tile.matmul"});
+  CHECK(h.diagnostics() == Lines{
+          "5:3: E0403: 'tile.exp' is vector work on the accumulator '%m', but a2a3 has no path from acc to vec "
+          "and no kernel does both; make '%m' and do the vector work in two kernels chained through a tensor, "
+          "one storing it and the other loading it, each compiled with --kernel",
+          "  note 4:3: '%m' is an accumulator because of 'tile.matmul'",
+          "6:3: E0403: 'tile.add' is vector work on the accumulator '%m', but a2a3 has no path from acc to vec "
+          "and no kernel does both; make '%m' and do the vector work in two kernels chained through a tensor, "
+          "one storing it and the other loading it, each compiled with --kernel",
+          "  note 4:3: '%m' is an accumulator because of 'tile.matmul'"});
 }
 
 TEST_CASE("infer-memory-space: on a5 vector work reads an acc-to-vec move (then the kernel mixes)") {
@@ -262,11 +260,11 @@ const char* kMixed =
 TEST_CASE("infer-memory-space: an incore kernel mixing cube and vector work (E0404)") {
   Harness h(fn("incore", kMixed));
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
-  CHECK(h.diagnostics() ==
-        Lines{
-            "6:3: E0404: kernel 'k' mixes cube and vector work (tile.load is vector work); split "
-            "it into an aic kernel and an aiv kernel",
-            "  note 2:3: cube work starts here (tile.load)"});
+  CHECK(h.diagnostics() == Lines{
+          "7:3: E0404: kernel 'k' mixes cube and vector work ('tile.exp' is vector work); split it into an aic "
+          "kernel for the cube work and an aiv kernel for the vector work, passing values between the two "
+          "through tensors (compile each with --kernel)",
+          "  note 4:3: 'tile.matmul' is cube work"});
 }
 
 TEST_CASE("infer-memory-space: equal amounts of both kinds: reported at the later side (E0404)") {
@@ -276,18 +274,19 @@ TEST_CASE("infer-memory-space: equal amounts of both kinds: reported at the late
                "  %v = tile.load %b {offsets = [0, 0]} : tile<f32, [16, 16]>\n"
                "  %e = tile.exp %v : tile<f32, [16, 16]>\n"));
   CHECK_FALSE(h.run({"verify", "infer-memory-space"}));
-  CHECK(h.codes() == Lines{"4:3: E0404"});
+  CHECK(h.codes() == Lines{
+          "5:3: E0404"});
 }
 
 TEST_CASE("infer-memory-space: aic and aiv kernels doing the other core's work (E0405)") {
   Harness aic(fn("aic", kMixed));
   CHECK_FALSE(aic.run({"verify", "infer-memory-space"}));
-  CHECK(aic.diagnostics() ==
-        Lines{
-            "6:3: E0405: aic kernel 'k' does vector work (tile.load); move that work into an aiv "
-            "kernel",
-            "  note 1:1: 'k' is declared aic here"});
+  CHECK(aic.diagnostics() == Lines{
+          "7:3: E0405: aic kernel 'k' does vector work ('tile.exp'); do that work in an aiv kernel, passing "
+          "values between the two through tensors",
+          "  note 1:1: 'k' is declared aic here"});
   Harness aiv(fn("aiv", kMixed));
   CHECK_FALSE(aiv.run({"verify", "infer-memory-space"}));
-  CHECK(aiv.codes() == Lines{"2:3: E0405"});
+  CHECK(aiv.codes() == Lines{
+          "4:3: E0405"});
 }

@@ -73,13 +73,13 @@ TEST_CASE("pto-legality: per-op dtypes per target (E0501)") {
       "  %k = tile.div %j, %j : tile<i32, [16, 16]>\n"
       "  tile.store %k, %e {offsets = [0, 0]}\n"
       "}\n";
-  CHECK(legality(text) ==
-        Lines{"3:3: E0501: tile.add does not support bf16 on a2a3; convert to f32 with tile.cast first",
-              "4:3: E0501: tile.mul does not support bf16 on a2a3; convert to f32 with tile.cast first",
-              "8:3: E0501: tile.div supports only f32, f16 on a2a3 but 'j' is i32; cast it to a "
-              "supported dtype first"});
-  CHECK(legality(text, pto::ptoModel(pto::Arch::A5)) ==
-        Lines{"4:3: E0501: tile.mul does not support bf16 on a5; convert to f32 with tile.cast first"});
+  CHECK(legality(text) == Lines{
+          "3:3: E0501: 'tile.add' does not support bf16 on a2a3; convert '%x' to f32 with cast<f32>(...) first",
+          "4:3: E0501: 'tile.mul' does not support bf16 on a2a3; convert '%y' to f32 with cast<f32>(...) first",
+          "8:3: E0501: 'tile.div' supports only f32, f16 on a2a3 but '%j' is i32; cast it to a supported dtype "
+          "first"});
+  CHECK(legality(text, pto::ptoModel(pto::Arch::A5)) == Lines{
+          "4:3: E0501: 'tile.mul' does not support bf16 on a5; convert '%y' to f32 with cast<f32>(...) first"});
 }
 
 TEST_CASE("pto-legality: loads and stores move only the GM dtypes (E0501)") {
@@ -96,9 +96,9 @@ TEST_CASE("pto-legality: matmul operand spaces (E0503)") {
             "  %r = tile.move %y : tile<f32, [16, 16], right>\n"
             "  %m = tile.matmul %x, %r : tile<f32, [16, 16], acc>\n"
             "}\n");
-  CHECK(unverified(h) ==
-        Lines{"5:3: E0503: tile.matmul needs lhs in left, rhs in right and the result in acc but "
-              "they are in mat, right and acc; move the operands with tile.move"});
+  CHECK(unverified(h) == Lines{
+          "5:3: E0503: 'tile.matmul' needs lhs in left, rhs in right and the result in acc but they are in "
+          "mat, right and acc; move the operands with move(..., space = left) and move(..., space = right)"});
 }
 
 TEST_CASE("pto-legality: matmul physical shapes and dtypes (E0504, E0505)") {
@@ -110,12 +110,11 @@ TEST_CASE("pto-legality: matmul physical shapes and dtypes (E0504, E0505)") {
   CHECK_FALSE(h.run({"pto-legality"}));
   CHECK(h.codes() == Lines{"6:3: E0504", "6:3: E0505", "7:3: E0509", "7:3: E0512"});
   CHECK(h.diagnostics()[0] ==
-        "6:3: E0504: tile.matmul physical shapes must chain as [M, K] x [K, N] = [M, N] but they "
-        "are [16, 32] x [32, 16] = [16, 32]; make the tile shapes agree");
+          "6:3: E0504: the physical shapes of 'tile.matmul' must chain as [M, K] x [K, N] = [M, N] but they "
+          "are [16, 32] x [32, 16] = [16, 32]; make the tile shapes agree");
   CHECK(h.diagnostics()[1] ==
-        "6:3: E0505: tile.matmul supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, f16), "
-        "(f32, bf16, bf16) and (f32, f32, f32) but got (f16, f16, f16); cast the operands with "
-        "tile.cast");
+          "6:3: E0505: 'tile.matmul' supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, f16), (f32, "
+          "bf16, bf16) and (f32, f32, f32) but got (f16, f16, f16); cast the operands with cast<...>(...)");
 }
 
 TEST_CASE("pto-legality: matmul valid m, k, n in [1, 4095] (E0506)") {
@@ -137,13 +136,13 @@ TEST_CASE("pto-legality: load and store spaces per target (E0507, E0508)") {
             "  tile.store %x, %b {offsets = [0, 0]}\n"
             "}\n",
             pto::ptoModel(pto::Arch::A5));
-  CHECK(unverified(h) ==
-        Lines{"2:3: E0507: tile.load can fill only vec or mat tiles but 'x' is in left; load into "
-              "mat and move it with tile.move",
-              "4:3: E0508: tile.store on a5 stores only vec or acc tiles but 'y' is in mat; store "
-              "from a vec or acc tile instead",
-              "5:3: E0508: tile.store on a5 stores only vec or acc tiles but 'x' is in left; store "
-              "from a vec or acc tile instead"});
+  CHECK(unverified(h) == Lines{
+          "2:3: E0507: load can fill only vec or mat tiles but '%x' is in left; load it with space = mat and "
+          "move it with move(..., space = left)",
+          "4:3: E0508: store on a5 stores only vec or acc tiles but '%y' is in mat; store from a vec or acc "
+          "tile instead",
+          "5:3: E0508: store on a5 stores only vec or acc tiles but '%x' is in left; store from a vec or acc "
+          "tile instead"});
 }
 
 TEST_CASE("pto-legality: accumulator stores read f32 or i32 (E0509)") {
@@ -151,9 +150,9 @@ TEST_CASE("pto-legality: accumulator stores read f32 or i32 (E0509)") {
             "  %acc = tile.create : tile<f16, [16, 16], acc>\n"
             "  tile.store %acc, %c {offsets = [0, 0]}\n"
             "}\n");
-  CHECK(unverified(h) ==
-        Lines{"3:3: E0509: accumulator stores read f32 or i32 tiles and write f32, i32, f16 or "
-              "bf16 tensors, but 'acc' is f16 and 'c' is f16; accumulate in f32 or i32"});
+  CHECK(unverified(h) == Lines{
+          "3:3: E0509: accumulator stores read f32 or i32 tiles and write f32, i32, f16 or bf16 tensors, but "
+          "'%acc' is f16 and '%c' is f16; accumulate in f32 or i32"});
 }
 
 TEST_CASE("pto-legality: move pairs per target (E0510)") {
@@ -166,13 +165,13 @@ TEST_CASE("pto-legality: move pairs per target (E0510)") {
       "  %v = tile.move %acc : tile<f32, [16, 16], vec>\n"
       "}\n";
   Harness a2(text);
-  CHECK(unverified(a2) ==
-        Lines{"5:3: E0510: tile.move from acc to left is not supported on a2a3 (supported: mat to "
-              "left, right, bias or scaling; vec to vec; acc to mat); go through mat, or store "
-              "the tile and load it again",
-              "6:3: E0510: tile.move from acc to vec is not supported on a2a3 (supported: mat to "
-              "left, right, bias or scaling; vec to vec; acc to mat); go through mat, or store "
-              "the tile and load it again"});
+  CHECK(unverified(a2) == Lines{
+          "5:3: E0510: 'tile.move' moves '%acc' from acc to left, which a2a3 does not support (supported: mat "
+          "to left, right, bias or scaling; vec to vec; acc to mat); move it to mat first: move(move(..., "
+          "space = mat), space = left)",
+          "6:3: E0510: 'tile.move' moves '%acc' from acc to vec, which a2a3 does not support (supported: mat "
+          "to left, right, bias or scaling; vec to vec; acc to mat); no kernel moves it there on a2a3: store "
+          "it to a tensor in one kernel and load it in another (two kernels, each compiled with --kernel)"});
   Harness a5(text, pto::ptoModel(pto::Arch::A5));
   CHECK(a5.run({"assign-buffers", "pto-legality"}) == false);
   CHECK(a5.codes() == Lines{"5:3: E0510"});
@@ -184,9 +183,9 @@ TEST_CASE("pto-legality: a store window must hold the tile's valid elements (E05
       "  %x = tile.load %a {offsets = [0, 0, 0]} : tile<f32, [16, 16]>\n"
       "  tile.store %x, %c {offsets = [0, 0, 0], window = [1, 8, 16]}\n"
       "}\n";
-  CHECK(legality(text) ==
-        Lines{"3:3: E0511: tile.store writes a window of 128 elements but 'x' has 256 valid "
-              "elements; make the window cover exactly the valid shape"});
+  CHECK(legality(text) == Lines{
+          "3:3: E0511: 'tile.store' writes a window of 128 elements but '%x' has 256 valid elements; make the "
+          "window cover exactly the valid shape"});
 }
 
 TEST_CASE("pto-legality: windows stay inside static tensor dims, also at the last iteration (E0512)") {
@@ -205,13 +204,11 @@ TEST_CASE("pto-legality: windows stay inside static tensor dims, also at the las
             "  scf.for %k = 0 to %S step 16 {\n"
             "    %w = tile.load %a {offsets = [%k, 0]} : tile<f32, [16, 64]>\n"
             "  }\n"
-            "}\n") ==
-        Lines{"5:5: E0512: tile.load window runs past dim 0 of 'a': offset + size reaches 80 but "
-              "the dim is 64; keep the window inside the tensor (give a partial tile a smaller "
-              "valid shape)",
-              "6:5: E0512: tile.store window runs past dim 0 of 'b': offset + size reaches 80 but "
-              "the dim is 64; keep the window inside the tensor (give a partial tile a smaller "
-              "valid shape)"});
+            "}\n") == Lines{
+          "5:5: E0512: 'tile.load' runs past dim 0 of '%a' in the iteration i = 4: offset + size reaches 80 "
+          "but the dim is 64; keep the window inside the tensor (give a partial tile a smaller valid shape)",
+          "6:5: E0512: 'tile.store' runs past dim 0 of '%b' in the iteration i = 4: offset + size reaches 80 "
+          "but the dim is 64; keep the window inside the tensor (give a partial tile a smaller valid shape)"});
 }
 
 TEST_CASE("pto-legality: vec rows and column vectors are 32-byte aligned (E0513)") {
@@ -219,13 +216,11 @@ TEST_CASE("pto-legality: vec rows and column vectors are 32-byte aligned (E0513)
                  "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 3]>\n"
                  "  %z = tile.create : tile<f32, [3, 1]>\n"
                  "  tile.store %z, %c {offsets = [0, 0]}\n"
-                 "}\n") ==
-        Lines{"2:3: E0513: vec tile rows must be a multiple of 32 bytes but 'x' is [16, 3] of f32 "
-              "(12 bytes per row); pad its columns to a multiple of 8 and keep the real extent in "
-              "the valid shape",
-              "3:3: E0513: vec column vectors must be a multiple of 32 bytes but 'z' is [3, 1] of "
-              "f32 (12 bytes per column); pad its rows to a multiple of 8 and keep the real extent "
-              "in the valid shape"});
+                 "}\n") == Lines{
+          "2:3: E0513: vec tile rows must be a multiple of 32 bytes but '%x' is [16, 3] of f32 (12 bytes per "
+          "row); pad its columns to a multiple of 8 and keep the real extent in the valid shape",
+          "3:3: E0513: vec column vectors must be a multiple of 32 bytes but '%z' is [3, 1] of f32 (12 bytes "
+          "per column); pad its rows to a multiple of 8 and keep the real extent in the valid shape"});
 }
 
 TEST_CASE("pto-legality: boxed tiles are whole fractals (E0514)") {
@@ -234,22 +229,22 @@ TEST_CASE("pto-legality: boxed tiles are whole fractals (E0514)") {
                  "  %r = tile.move %x : tile<f16, [20, 16], right>\n"
                  "  %t = tile.create : tile<f32, [20, 20], acc>\n"
                  "  tile.store %t, %c {offsets = [0, 0]}\n"
-                 "}\n") ==
-        Lines{"2:3: E0514: mat tiles of f16 are stored in 16 x 16 fractals but 'x' is [20, 16]; "
-              "pad its shape to whole fractals and keep the real extent in the valid shape",
-              "3:3: E0514: right tiles of f16 are stored in 16 x 16 fractals but 'r' is [20, 16]; "
-              "pad its shape to whole fractals and keep the real extent in the valid shape",
-              "4:3: E0514: acc tiles of f32 are stored in 16 x 16 fractals but 't' is [20, 20]; "
-              "pad its shape to whole fractals and keep the real extent in the valid shape"});
+                 "}\n") == Lines{
+          "2:3: E0514: mat tiles of f16 are stored in 16 x 16 fractals but '%x' is [20, 16]; pad its shape to "
+          "whole fractals and keep the real extent in the valid shape",
+          "3:3: E0514: right tiles of f16 are stored in 16 x 16 fractals but '%r' is [20, 16]; pad its shape "
+          "to whole fractals and keep the real extent in the valid shape",
+          "4:3: E0514: acc tiles of f32 are stored in 16 x 16 fractals but '%t' is [20, 20]; pad its shape to "
+          "whole fractals and keep the real extent in the valid shape"});
 }
 
 TEST_CASE("pto-legality: constant valid extents in [1, 4095] (E0515)") {
   CHECK(legality("func @k(%h: tensor<f16, [1, 8192]> out) incore {\n"
                  "  %f = tile.create : tile<f16, [1, 8192]>\n"
                  "  tile.store %f, %h {offsets = [0, 0]}\n"
-                 "}\n") ==
-        Lines{"2:3: E0515: valid extents of PTO tiles must be in [1, 4095] but dim 1 of 'f' is "
-              "8192; split the tile into smaller ones"});
+                 "}\n") == Lines{
+          "2:3: E0515: valid extents of PTO tiles must be in [1, 4095] but dim 1 of '%f' is 8192; split the "
+          "tile into smaller ones"});
 }
 
 // pto-legality requires nd-legalized, so the 2-D rules are checked once, by tile-ops-2d.
@@ -263,20 +258,20 @@ TEST_CASE("tile-ops-2d: N-D tiles, batched matmuls and scratch-less transposes (
             "  %m = tile.batch_matmul %l, %r : tile<f32, [2, 16, 16], acc>\n"
             "}\n");
   CHECK(!h.run({"tile-ops-2d"}));
-  CHECK(h.diagnostics() ==
-        Lines{"2:3: E0611: tile.load produces a 3-D tile; run flatten-nd-to-2d before this point",
-              "4:3: E0611: tile.transpose has no scratch operand, which its lowering needs; run "
-              "insert-transpose-scratch before this point",
-              "5:3: E0611: tile.load produces a 3-D tile; run flatten-nd-to-2d before this point",
-              "6:3: E0611: tile.load produces a 3-D tile; run flatten-nd-to-2d before this point",
-              "7:3: E0611: tile.batch_matmul has no 2-D form; run expand-batch-matmul before this point"});
+  CHECK(h.diagnostics() == Lines{
+          "2:3: E0611: 'tile.load' produces a 3-D tile; run flatten-nd-to-2d before this point",
+          "4:3: E0611: 'tile.transpose' has no scratch operand, which its lowering needs; run "
+          "insert-transpose-scratch before this point",
+          "5:3: E0611: 'tile.load' produces a 3-D tile; run flatten-nd-to-2d before this point",
+          "6:3: E0611: 'tile.load' produces a 3-D tile; run flatten-nd-to-2d before this point",
+          "7:3: E0611: 'tile.batch_matmul' has no 2-D form; run expand-batch-matmul before this point"});
 }
 
 // E0518 for seven 32 KiB tiles e0..e6 and the first sum s1, all live at once.
 const char* const kSevenTilesAndASum =
     "1:1: E0518: vec tiles of kernel 'k' need 256 KiB at their peak but a2a3 has 184 KiB of UB; live there: "
-    "'e0' (32 KiB), 'e1' (32 KiB), 'e2' (32 KiB), 'e3' (32 KiB), 'e4' (32 KiB), 'e5' (32 KiB), 'e6' (32 KiB), "
-    "'s1' (32 KiB); use smaller tiles, or end a tile's use before the next one is made";
+    "'%e0' (32 KiB), '%e1' (32 KiB), '%e2' (32 KiB), '%e3' (32 KiB), '%e4' (32 KiB), '%e5' (32 KiB), "
+    "'%e6' (32 KiB) and '%s1' (32 KiB); use smaller tiles, or end a tile's use before the next one is made";
 
 TEST_CASE("check-capacity: the tiles live at one point must fit, not the sum of all (E0518)") {
   // A chain of seven 32 KiB tiles: two live at a time, 64 KiB at the peak.
@@ -355,16 +350,15 @@ TEST_CASE("pto-legality: tile.full fills vec or mat tiles with a value of their 
                  "  %z = arith.const {value = 0.0} : f32\n"
                  "  %acc = tile.full %z : tile<f32, [16, 16], acc>\n"
                  "  tile.store %acc, %c {offsets = [0, 0]}\n"
-                 "}\n") ==
-        Lines{"3:3: E0521: tile.full can fill only vec or mat tiles but 'acc' is in acc; start "
-              "the accumulation with tile.matmul (or matmul_acc with init) instead of filling "
-              "the accumulator"});
+                 "}\n") == Lines{
+          "3:3: E0521: full can fill only vec or mat tiles but '%acc' is in acc; start the accumulation with "
+          "matmul (or matmul_acc with init) instead of filling the accumulator"});
   CHECK(legality("func @k(%c: tensor<f16, [16, 16]> out, %s: f32) incore {\n"
                  "  %f = tile.full %s : tile<f16, [16, 16]>\n"
                  "  tile.store %f, %c {offsets = [0, 0]}\n"
-                 "}\n") ==
-        Lines{"2:3: E0522: the fill value of tile.full must have the tile's dtype f16 but 's' is "
-              "f32; give the value the tile's dtype"});
+                 "}\n") == Lines{
+          "2:3: E0522: the fill value of full must have the tile's dtype f16 but '%s' is f32; give the value "
+          "the tile's dtype"});
 }
 
 TEST_CASE("pto-legality: tensors of rank above 5 cannot be partitioned (E0523)") {

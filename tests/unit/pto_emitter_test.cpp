@@ -272,7 +272,7 @@ TEST_CASE("pto emitter: buffer ids as the IR states them: sparse, huge, out of p
   OutputBuffer missing;
   CHECK_FALSE(pto::emitModule(*h.module, missing, h.diags));  // -5 is no id
   CHECK(h.diagnostics() == tilec::testing::Lines{
-                               "12:3: E0524: tile.add result has no buffer id; run the PTO pass pipeline first"});
+                               "12:3: E0524: the result of 'tile.add' has no buffer id; run the PTO pass pipeline first"});
   h.module->functions()[0]->body().ops().back()->operand(0)->definingOp()->setAttr("buffers", std::vector<int64_t>{4});
   OutputBuffer os;
   REQUIRE(pto::emitModule(*h.module, os, h.diags));
@@ -294,7 +294,7 @@ TEST_CASE("pto emitter: IR without buffer ids is rejected (E0524)") {
   CHECK_FALSE(pto::emitModule(*h.module, os, h.diags));
   CHECK(os.str().find("func.func") == std::string::npos);  // stopped before the function
   CHECK(h.diagnostics() == tilec::testing::Lines{
-                               "2:3: E0524: tile.load result has no buffer id; run the PTO pass "
+                               "2:3: E0524: the result of 'tile.load' has no buffer id; run the PTO pass "
                                "pipeline first"});
 }
 

@@ -14,6 +14,7 @@
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/SeqOps.h"
 #include "backend/aie/ShimPattern.h"
+#include "ir/Describe.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -61,7 +62,7 @@ class SequenceLegality {
         return checkRaw(op);
       case aie::SeqForm::TileWork:
         diags_.report(Diag::AieTileOp, op.loc(),
-                      std::string(op.name()) + " works on tiles, but a runtime sequence only moves data between "
+                      describe(op, diags_.sources()) + " works on tiles, but a runtime sequence only moves data between "
                       "host tensors and DMA channels; the cores' kernels are compiled on their own");
         return;
     }
@@ -97,7 +98,7 @@ class SequenceLegality {
         *number < aie::kShimChannels)
       return true;
     diags_.report(Diag::AieChannel, op.loc(),
-                  std::string(op.name()) + " uses column " + text(channel[0]) + ", channel " + text(channel[1]) +
+                  describe(op, diags_.sources()) + " uses column " + text(channel[0]) + ", channel " + text(channel[1]) +
                       "; this NPU has columns 0 to " + std::to_string(device_.numCols - 1) +
                       " with shim channels 0 and 1 in each direction");
     return false;
@@ -136,12 +137,10 @@ class SequenceLegality {
                         " elements) is not a whole number of 4-byte words; a descriptor starts on a word");
   }
 
-  std::string text(const Expr& e) const {
-    return e.str([](const Value* v) { return v->name(); });
-  }
+  static std::string text(const Expr& e) { return exprText(e); }
 
   void report(Diag id, const Op& op, const std::string& message) {
-    diags_.report(id, op.loc(), std::string(op.name()) + ": " + message);
+    diags_.report(id, op.loc(), describe(op, diags_.sources()) + ": " + message);
   }
 
   Function& f_;

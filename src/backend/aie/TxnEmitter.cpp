@@ -9,6 +9,8 @@
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/SequenceRunner.h"
 #include "backend/aie/ShimPattern.h"
+#include "ir/Describe.h"
+#include "support/Wording.h"
 
 namespace tilec::aie {
 namespace {
@@ -42,11 +44,11 @@ class SequenceWriter final : public SequenceRunner {
     std::optional<int64_t> x = eval(e);
     if (x) return *x;
     if (!stopped()) {
-      std::string names;
+      std::vector<std::string> names;
       for (const Value* v : e.vars())
-        if (!get(v)) names += (names.empty() ? "'" : ", '") + v->name() + "'";
+        if (!get(v)) names.push_back(describe(v, diags_.sources()));
       diags_.report(Diag::AieRuntimeLoop, op.loc(),
-                    std::string(op.name()) + " depends on " + names +
+                    describe(op, diags_.sources()) + " depends on " + listText(names) +
                         ", known only at run time, and a static TXN stream holds numbers; give the size a value "
                         "with -D, or build the stream at dispatch with --emit=txn-cpp");
     }
@@ -164,7 +166,8 @@ class SequenceWriter final : public SequenceRunner {
     const std::string outside = tilec_txn::outsideBuffer(t, a.failed ? INT64_MAX : elements);
     if (outside.empty() || stopped()) return !stopped();
     diags_.report(Diag::AiePastBuffer, op.loc(),
-                  std::string(op.name()) + ": " + outside + " ('" + tensor->name() + "'); keep the walk inside the tensor");
+                  describe(op, diags_.sources()) + ": " + outside + " (" + describe(tensor, diags_.sources()) +
+                      "); keep the walk inside the tensor");
     stop();
     return false;
   }

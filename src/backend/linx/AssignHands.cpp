@@ -22,7 +22,7 @@
 
 #include "backend/linx/LinxBlocks.h"
 #include "backend/linx/LinxTargets.h"
-#include "ir/IRText.h"
+#include "ir/Describe.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -104,16 +104,16 @@ class HandAssigner {
   }
 
   void report(const Op& op, const Value* tile) {
-    ValueNames names(f_);
+    const std::string name = describe(tile, diags_.sources());
     if (blockedByGeneration_)
       diags_.report(Diag::LinxOpenGeneration, op.loc(),
-                    "the tile '%" + names(tile) + "' bound here needs a hand, but every hand (T, U, M, N) that could " +
+                    "the tile " + name + " bound here needs a hand, but every hand (T, U, M, N) that could " +
                         "keep it in reach holds a tile array whose assembly is still open, and a tile bound to such a " +
                         "hand faults; finish one array's slot writes before starting the next, or make fewer tiles "
                         "between them");
     else
       diags_.report(Diag::LinxQueueDepth, op.loc(),
-                    "the tile '%" + names(tile) + "' bound here cannot be kept within reach: each of the four hands " +
+                    "the tile " + name + " bound here cannot be kept within reach: each of the four hands " +
                         "(T, U, M, N) already holds tiles that are read again after 15 more joined it, and a binder " +
                         "names only the latest 16 of a hand; read tiles sooner after they are made, or make them again "
                         "closer to their use");

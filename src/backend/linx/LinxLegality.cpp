@@ -22,6 +22,7 @@
 #include "backend/linx/LinxOps.h"
 #include "backend/linx/LinxTargets.h"
 #include "backend/linx/LinxWords.h"
+#include "ir/Describe.h"
 #include "ir/Regions.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -42,7 +43,7 @@ class Checker {
   void check(Op& op) {
     const LinxOpInfo& row = linxOp(op.kind());
     switch (row.form) {
-      case LinxForm::None: return report(Diag::LinxNoForm, op, std::string(op.name()) + ": " + row.noForm);
+      case LinxForm::None: return report(Diag::LinxNoForm, op, describe(op, diags_.sources()) + ": " + row.noForm);
       case LinxForm::Control:
         if (op.kind() == OpKind::If)
           report(Diag::LinxNoForm, op,
@@ -77,7 +78,7 @@ class Checker {
       if (u.user->kind() != OpKind::Assemble || u.index != 0)
         return report(Diag::LinxNoForm, create,
                       "a linx tile exists once a block writes it, but this created tile is read by " +
-                          std::string(u.user->name()) + "; build a tile from parts with tile_array, or insert into it");
+                          describe(*u.user, diags_.sources()) + "; build a tile from parts with tile_array, or insert into it");
     checkTile(create, create.result()->type());
   }
 
@@ -98,7 +99,7 @@ class Checker {
                         "axis: declare it [1, N] and move the row at [0, i])");
     }
     if (t.rank() != 2)
-      return report(Diag::LinxNoForm, op, "linx tiles are 2-D, but " + t.str(nameOf) + " is not; reshape it");
+      return report(Diag::LinxNoForm, op, "linx tiles are 2-D, but " + typeText(t) + " is not; reshape it");
     if (t.space() == Shared)
       return report(Diag::LinxNoForm, op,
                     "Shared tiles are bound by B.IOS, which tilec does not write yet; keep the tile Local");
@@ -108,7 +109,7 @@ class Checker {
     const int code = capacityCode(*bytes);
     if (code < 1 || code > maxSizeCode(t.space()))
       return report(Diag::LinxSizeCode, op,
-                    "a " + t.str(nameOf) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
+                    "a " + typeText(t) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
                         (t.space() == Shared ? "256 KiB of a Shared binder" : "64 KiB of a Local binder") +
                         "; cut the work into smaller tiles");
     checkRows(op, t);
@@ -121,11 +122,11 @@ class Checker {
     const int64_t padded = (row + rowAlignBytes() - 1) / rowAlignBytes() * rowAlignBytes() / element;
     report(Diag::LinxRowAlign, op,
            "a linx tile stored row-major has rows of whole " + std::to_string(rowAlignBytes()) +
-               "-byte units, but the rows of this " + t.str(nameOf) + " tile are " + std::to_string(row) +
+               "-byte units, but the rows of this " + typeText(t) + " tile are " + std::to_string(row) +
                " bytes, and they cannot be padded: its columns are tied to another extent (a matmul's, a "
                "transpose's, a column-split slot's, a loop's) or to a tile not stored row-major; give it " +
                std::to_string(padded) + " physical columns and keep its extent in the valid shape (valid = [" +
-               t.valid()[0].str(nameOf) + ", " + t.valid()[1].str(nameOf) + "]), or widen the tile it is computed from");
+               exprText(t.valid()[0]) + ", " + exprText(t.valid()[1]) + "]), or widen the tile it is computed from");
   }
 
   // A region range is exactly its bytes: a SizeCode the binder may give.

@@ -88,6 +88,7 @@ class CellPacker {
         {{"grid", coarse}, {"index", index},
          {"phase", first && last ? RegionPhase::InitLast : first ? RegionPhase::Init : last ? RegionPhase::Last : RegionPhase::Middle}},
         {}, slotWrite.result()->name());
+    passes::madeFrom(packed->result(), slotWrite.result());
     slotWrite.result()->replaceAllUsesWith(packed->result());
     slotWrite.parentBlock()->erase(&slotWrite);
   }

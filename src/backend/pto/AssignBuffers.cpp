@@ -22,6 +22,7 @@
 #include <optional>
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
@@ -33,7 +34,6 @@ namespace {
 
 using namespace pto;
 using namespace ir;
-using passes::describe;
 
 // Why two tiles cannot share a buffer: `live` is read at `read` after `writer` wrote.
 struct Interference {
@@ -205,10 +205,12 @@ class FunctionBuffers {
     Op* move = OpBuilder::before(before).create(OpKind::Move, {v}, {}, v->type(),
                                                          (v->name().empty() ? "tile" : v->name()) + "_copy");
     live_.placeBefore(move, &before);
-    return move->result();
+    return passes::madeFrom(move->result(), v);
   }
 
   // ---- diagnostics ----
+
+  std::string describe(const Value* v) const { return ir::describe(v, diags_.sources()); }
 
   std::string kindOf(const Value* v) const {
     return v->type().space() == Space::Acc ? "accumulator " : "tile ";
@@ -232,10 +234,10 @@ class FunctionBuffers {
     std::string message;
     switch (edge) {
       case Edge::Tied:
-        message = name + " is updated in place by " + op.name() +
+        message = name + " is updated in place by " + ir::describe(op, diags_.sources()) +
                   " but its old value is read afterwards; read the updated value instead" +
                   (incoming->type().space() == Space::Acc
-                       ? ", or start a separate accumulator with tile.matmul"
+                       ? ", or start a separate accumulator with matmul"
                        : "");
         break;
       case Edge::LoopInit:
@@ -260,8 +262,8 @@ class FunctionBuffers {
                                    describe(i.writer) + " do not allow it";
     Diagnostic& d = diags_.report(
         Diag::BufferInterference, op.loc(),
-        describe(i.live) + " and " + describe(i.writer) + " must share one buffer through this " +
-            op.name() + " but " + why +
+        describe(i.live) + " and " + describe(i.writer) + " must share one buffer through " +
+            ir::describe(op, diags_.sources()) + " but " + why +
             "; compute the merged values into fresh tiles instead of reusing them");
     noteRead(d, i);
   }

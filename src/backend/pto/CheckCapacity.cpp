@@ -4,8 +4,10 @@
 // passes/BufferLifetimes.h's, which the report draws. Over the capacity is an error naming
 // the space, the peak, the capacity and the tiles live at the peak.
 #include "backend/pto/PtoTargets.h"
+#include "ir/Describe.h"
 #include "passes/BufferLifetimes.h"
 #include "passes/PassUtils.h"
+#include "support/Wording.h"
 
 namespace tilec {
 namespace {
@@ -30,19 +32,23 @@ class FunctionCapacity {
  private:
   void check(const ir::SpaceDesc& s, const passes::SpaceUse& use) {
     if (use.peakBytes <= s.capacityBytes) return;
-    std::string tiles;
-    for (size_t b : use.liveAtPeak)
-      tiles += (tiles.empty() ? "" : ", ") + passes::describe(use.buffers[b].first) + " (" +
-               bytesText(use.buffers[b].bytes) + ")";
+    // The tiles live at the peak, each with a note where it is made, as many as a list
+    // in a message shows.
+    std::vector<std::string> tiles;
+    std::vector<const ir::Value*> named;
+    for (size_t b : use.liveAtPeak) {
+      if (named.size() == kListedItems) break;
+      named.push_back(use.buffers[b].first);
+      tiles.push_back(describe(named.back(), diags_.sources()) + " (" + bytesText(use.buffers[b].bytes) + ")");
+    }
     Diagnostic& d = diags_.report(
         Diag::PtoCapacity, f_.loc(),
         std::string(s.name) + " tiles of kernel '" + f_.name() + "' need " + bytesText(use.peakBytes) +
             " at their peak but " + f_.module().target().name + " has " + bytesText(s.capacityBytes) + " of " +
-            s.memory + "; live there: " + tiles +
+            s.memory + "; live there: " + listText(tiles, "and", use.liveAtPeak.size()) +
             "; use smaller tiles, or end a tile's use before the next one is made");
-    for (size_t b : use.liveAtPeak)
-      passes::addNote(d, passes::definitionLoc(use.buffers[b].first),
-                      passes::describe(use.buffers[b].first) + " is made here");
+    for (const ir::Value* v : named)
+      passes::addNote(d, passes::definitionLoc(v), describe(v, diags_.sources()) + " is made here");
   }
 
   Function& f_;

@@ -8,6 +8,7 @@
 
 #include "backend/pto/AssembleForm.h"
 #include "backend/pto/PtoOps.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::pto {
@@ -54,7 +55,7 @@ void FunctionEmitter::fail(const Op& op, const std::string& message) {
 bool FunctionEmitter::prepare() {
   if (!plan_.build(f_)) {
     const Value* v = plan_.missing();
-    fail(*v->definingOp(), std::string(v->definingOp()->name()) + " result has no buffer id");
+    fail(*v->definingOp(), "the result of " + describe(*v->definingOp(), diags_.sources()) + " has no buffer id");
     return false;
   }
   buffers_.resize(plan_.numBuffers());
@@ -252,7 +253,7 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::RegionArray:
     case OpKind::RegionInsert:
     case OpKind::RegionAssembly:
-      return fail(op, std::string(op.name()) + " has no PTO form");
+      return fail(op, describe(op, diags_.sources()) + " has no PTO form");
   }
 }
 
@@ -277,7 +278,7 @@ void FunctionEmitter::emitTransfer(const Op& op, const Value* tile, const Value*
                                    bool load) {
   auto view = tensors_.find(tensor);
   const auto* offsets = op.attr<std::vector<Expr>>("offsets");
-  if (view == tensors_.end() || !offsets) return fail(op, std::string(op.name()) + " has no window");
+  if (view == tensors_.end() || !offsets) return fail(op, describe(op, diags_.sources()) + " has no window");
   const Type& tt = tensor->type();
   std::vector<Expr> sizes;
   if (const auto* window = op.attr<std::vector<Expr>>("window")) {

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
@@ -29,7 +30,11 @@ namespace {
 
 using namespace pto;
 using namespace ir;
-using passes::describe;
+
+// The fix for data that must cross between the cores: an incore kernel does cube or
+// vector work, never both (E0404), so no single kernel can.
+constexpr const char* kTwoKernels =
+    "two kernels chained through a tensor, one storing it and the other loading it, each compiled with --kernel";
 
 enum class DemandKind { Declared, Accumulator, VectorDef, MatmulOperand, VectorUse, MoveSource };
 
@@ -175,7 +180,7 @@ class FunctionSpaces {
                         "declare them in the same space");
       case DemandKind::Accumulator:
         return conflict(d, reason,
-                        std::string(d.op->name()) + " needs " + describe(d.value) +
+                        describe(*d.op) + " needs " + describe(d.value) +
                             " in acc but it is declared in " + spaceName(c.space),
                         "declare it in acc or leave its space out");
       case DemandKind::MatmulOperand:
@@ -194,6 +199,9 @@ class FunctionSpaces {
     }
   }
 
+  std::string describe(const Value* v) const { return ir::describe(v, diags_.sources()); }
+  std::string describe(const Op& op) const { return ir::describe(op, diags_.sources()); }
+
   void conflict(const Demand& d, const Demand& declaration, std::string rule, const char* fix) {
     Diagnostic& diag = diags_.report(Diag::MemSpaceConflict, d.op->loc(), rule + "; " + fix);
     passes::addNote(diag, declaration.op->loc(),
@@ -202,19 +210,22 @@ class FunctionSpaces {
   }
 
   void badMatmulOperand(const TileClass& c, const Demand& d, const Demand& reason, bool declared) {
-    std::string rule = std::string(d.op->name()) + " needs its " + operandRole(d) + " " +
+    std::string rule = describe(*d.op) + " needs its " + operandRole(d) + " " +
                        describe(d.value) + " in " + spaceName(d.space) + " (loaded through mat)";
     if (declared)
       return conflict(d, reason, rule + " but it is declared in " + spaceName(c.space),
                       "declare it in mat or leave its space out");
-    std::string why = c.space == Space::Acc ? "it is an accumulator (acc)"
-                                               : "it is computed by vector work in vec";
-    Diagnostic& diag =
-        diags_.report(Diag::BadMemSpace, d.op->loc(),
-                      rule + " but " + why + "; store it to a tensor and load it for the matmul");
+    // An accumulator moves to mat in the same (cube) kernel; vector work's result cannot.
+    std::string why = c.space == Space::Acc
+                          ? "it is an accumulator (acc); move it to mat first, writing move(" +
+                                sourceText(d.value, diags_.sources()) +
+                                ", space = mat) in its place"
+                          : "it is computed by vector work in vec, and no kernel does both; compute it and do the "
+                            "matmul in " + std::string(kTwoKernels);
+    Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(), rule + " but " + why);
     passes::addNote(diag, reason.op->loc(),
-                    describe(reason.value) + " is placed in " + spaceName(c.space) +
-                        " because of this " + reason.op->name());
+                    describe(reason.value) + " is placed in " + spaceName(c.space) + " because of " +
+                        describe(*reason.op));
   }
 
   void accFeedsVector(const Demand& d, const Demand& reason) {
@@ -224,26 +235,24 @@ class FunctionSpaces {
     }
     Diagnostic& diag = diags_.report(
         Diag::AccToVec, d.op->loc(),
-        std::string(d.op->name()) + " is vector work on accumulator " + describe(d.value) +
-            " but a2a3 has no acc-to-vec path; store it to a tensor and load it again, or "
-            "split the kernel into an aic kernel and an aiv kernel");
+        describe(*d.op) + " is vector work on the accumulator " + describe(d.value) +
+            ", but a2a3 has no path from acc to vec and no kernel does both; make " + describe(d.value) +
+            " and do the vector work in " + kTwoKernels);
     passes::addNote(diag, reason.op->loc(),
-                    describe(reason.value) + " is an accumulator because of this " +
-                        reason.op->name());
+                    describe(reason.value) + " is an accumulator because of " + describe(*reason.op));
   }
 
   void vectorOnCubeTile(const TileClass& c, const Demand& d, const Demand& reason, bool declared) {
-    std::string rule = std::string(d.op->name()) + " is vector work but " + describe(d.value) +
+    std::string rule = describe(*d.op) + " is vector work but " + describe(d.value) +
                        " is in " + spaceName(c.space);
     if (declared)
       return conflict(d, reason, rule, "declare it in vec or leave its space out");
-    const char* fix = c.space == Space::Acc
-                          ? "use a separate tile for the vector work"
-                          : "load the data a second time into a separate tile for the vector work";
-    Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(), rule + "; " + fix);
+    Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(),
+                                     rule + ", for cube work, and no kernel does both; do the cube work and the "
+                                            "vector work in " + kTwoKernels);
     passes::addNote(diag, reason.op->loc(),
-                    describe(reason.value) + " is placed in " + spaceName(c.space) +
-                        " because of this " + reason.op->name());
+                    describe(reason.value) + " is placed in " + spaceName(c.space) + " because of " +
+                        describe(*reason.op));
   }
 
   // ---- rewriting ----
@@ -304,8 +313,10 @@ class FunctionSpaces {
         OpBuilder build(*block, before);
         build.setLoc(m.user->loc());
         std::string base = m.value->name().empty() ? "tile" : m.value->name();
-        Value* copy = build.createValue(OpKind::Move, {m.value}, {}, m.value->type().withSpace(m.to, f_.module().target()),
-                                          base + "_" + spaceName(m.to));
+        Value* copy = passes::madeFrom(build.createValue(OpKind::Move, {m.value}, {},
+                                                         m.value->type().withSpace(m.to, f_.module().target()),
+                                                         base + "_" + spaceName(m.to)),
+                                       m.value);
         it = moved.emplace(key, copy).first;
       }
       m.user->setOperand(m.operand, it->second);
@@ -329,15 +340,22 @@ class FunctionSpaces {
     return vec ? Side::Vector : Side::None;
   }
 
+  // Whether `op` is the work that puts it on its side (a matmul, an exp), rather than data
+  // movement either side does: the op a message names for the side.
+  static bool isWorkOf(const Op& op, Side s) {
+    return s == Side::Cube ? opInfo(op.kind()).has(Cube) : doesVectorWork(op);
+  }
+
   void resolveKernelKind() {
-    Op* first[3] = {nullptr, nullptr, nullptr};
+    Op* first[3] = {nullptr, nullptr, nullptr};  // each side's first work, or else its first op
     size_t count[3] = {0, 0, 0};
     for (Op* op : ops_) {
       if (op->numRegions() || op->kind() == OpKind::Yield) continue;
       Side s = sideOf(*op);
       if (s == Side::None) continue;
       ++count[size_t(s)];
-      if (!first[size_t(s)]) first[size_t(s)] = op;
+      Op*& named = first[size_t(s)];
+      if (!named || (!isWorkOf(*named, s) && isWorkOf(*op, s))) named = op;
     }
     Op* cube = first[size_t(Side::Cube)];
     Op* vec = first[size_t(Side::Vector)];
@@ -359,24 +377,23 @@ class FunctionSpaces {
   void wrongKind(const Op& op, const char* kind, const char* work, const char* other) {
     Diagnostic& d = diags_.report(
         Diag::KernelKindWork, op.loc(),
-        std::string(kind) + " kernel '" + f_.name() + "' does " + work + " work (" + op.name() +
-            "); move that work into an " + other + " kernel");
+        std::string(kind) + " kernel '" + f_.name() + "' does " + work + " work (" + describe(op) +
+            "); do that work in an " + other + " kernel, passing values between the two through tensors");
     passes::addNote(d, f_.loc(), "'" + f_.name() + "' is declared " + kind + " here");
   }
 
-  // Reported at the first op of the side with fewer ops (ties: the later side).
+  // Reported at the work of the side with fewer ops (ties: the later side).
   void mixed(Op* cube, Op* vec, size_t cubeCount, size_t vecCount) {
     bool cubeMinor = cubeCount < vecCount || (cubeCount == vecCount && opIndex(cube) > opIndex(vec));
     Op* minor = cubeMinor ? cube : vec;
     Op* major = cubeMinor ? vec : cube;
     Diagnostic& d = diags_.report(
         Diag::MixedKernel, minor->loc(),
-        "kernel '" + f_.name() + "' mixes cube and vector work (" + minor->name() + " is " +
+        "kernel '" + f_.name() + "' mixes cube and vector work (" + describe(*minor) + " is " +
             (cubeMinor ? "cube" : "vector") +
-            " work); split it into an aic kernel and an aiv kernel");
-    passes::addNote(d, major->loc(),
-                    std::string(cubeMinor ? "vector" : "cube") + " work starts here (" +
-                        major->name() + ")");
+            " work); split it into an aic kernel for the cube work and an aiv kernel for the vector work, "
+            "passing values between the two through tensors (compile each with --kernel)");
+    passes::addNote(d, major->loc(), describe(*major) + " is " + (cubeMinor ? "vector" : "cube") + " work");
   }
 
   size_t opIndex(const Op* op) const {

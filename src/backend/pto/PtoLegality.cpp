@@ -10,11 +10,12 @@
 
 #include "backend/pto/AssembleForm.h"
 #include "backend/pto/PtoOps.h"
-#include "ir/IRText.h"
+#include "ir/Describe.h"
 #include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "support/Wording.h"
 
 namespace tilec {
 namespace {
@@ -106,11 +107,13 @@ class FunctionLegality {
 
  private:
   // One diagnostic per source construct and rule: the ops a pass unrolled from one
-  // construct (the pages of an N-D transpose) share its range and would repeat it.
-  void report(Diag id, const Op& op, std::string message) {
-    SourceRange r = op.loc();
-    if (r.valid() && !reported_.insert({uint16_t(id), r.file, r.begin, r.end}).second) return;
-    diags_.report(id, r, std::move(message));
+  // construct (the pages of an N-D transpose) share its range and would repeat it. A tile
+  // rule is kept once per tile the author wrote (`about`, by its origin): a tile a pass
+  // made in its image, a reduction's scratch say, breaks the rule where its model does.
+  void report(Diag id, const Op& op, std::string message, const Value* about = nullptr) {
+    const SourceRange key = about ? about->origin() : op.loc();
+    if (key.valid() && !reported_.insert({uint16_t(id), key.file, key.begin, key.end}).second) return;
+    diags_.report(id, op.loc(), std::move(message));
   }
   const char* targetStr() const { return archName(target_); }
   // PTO valid extents and matmul m/k/n stay within this.
@@ -127,7 +130,8 @@ class FunctionLegality {
                "valid extents of PTO tiles must be in [1, " + std::to_string(maxExtent()) + "] but dim " +
                    std::to_string(i) +
                    " of " + describe(v) + " is " + std::to_string(*extent) +
-                   "; split the tile into smaller ones");
+                   "; split the tile into smaller ones",
+               v);
     }
     if (t.layout().slayout == SLayout::NoneBox) checkVecAlignment(op, v);
     else checkFractals(op, v);
@@ -140,22 +144,27 @@ class FunctionLegality {
     int64_t line;
     if (__builtin_mul_overflow(columns ? t.shape()[0] : t.shape()[1], bytes, &line) || line % 32 == 0) return;
     int64_t multiple = 32 / std::min<int64_t>(32, bytes);
-    if (opInfo(op.kind()).has(RowReduce))  // its rows are its source's: only the source can be padded
+    // A row reduction's column has the rows of its source, so that is the tile to pad.
+    const Op* def = v->definingOp();
+    if (columns && def && opInfo(def->kind()).has(RowReduce))
       return report(Diag::PtoVecRowAlign, op,
-                    std::string(opInfo(op.kind()).name + 5) + " gives one value per row of " +
-                        describe(op.operand(0)) + ", " + std::to_string(t.shape()[0]) + " " + dtypeName(t.dtype()) +
-                        " value" + (t.shape()[0] == 1 ? "" : "s") + ", but PTO keeps such a column in whole 32-byte "
-                        "blocks of " + std::to_string(multiple) + " rows; reduce a tile whose rows are a multiple of " +
+                    spellingOf(def->kind()) + " gives one value per row of " + describe(def->operand(0)) + ", " +
+                        std::to_string(t.shape()[0]) + " " + dtypeName(t.dtype()) + " value" +
+                        (t.shape()[0] == 1 ? "" : "s") + ", but PTO keeps such a column in whole 32-byte blocks of " +
+                        std::to_string(multiple) + " rows; reduce a tile whose rows are a multiple of " +
                         std::to_string(multiple) + " and keep the real rows in its valid shape, e.g. load [" +
                         std::to_string(multiple) + ", n] with valid = [" + std::to_string(t.shape()[0]) +
-                        ", n] (of a tensor with a row axis: a 1-D tensor declared [1, N] instead)");
+                        ", n] (of a tensor with a row axis: a 1-D tensor declared [1, N] instead)",
+                    v);
+    const std::string padded = columns ? "its rows" : "its columns";
     report(Diag::PtoVecRowAlign, op,
            std::string(columns ? "vec column vectors" : "vec tile rows") +
                " must be a multiple of 32 bytes but " + describe(v) + " is " +
                passes::shapeStr(t.shape()) + " of " + dtypeName(t.dtype()) + " (" +
                std::to_string(line) + " bytes per " + (columns ? "column" : "row") +
-               "); pad its " + (columns ? "rows" : "columns") + " to a multiple of " +
-               std::to_string(multiple) + " and keep the real extent in the valid shape");
+               "); pad " + padded + " to a multiple of " +
+               std::to_string(multiple) + " and keep the real extent in the valid shape",
+           v);
   }
 
   void checkFractals(const Op& op, const Value* v) {
@@ -171,7 +180,8 @@ class FunctionLegality {
            std::string(spaceName(t.space())) + " tiles of " + dtypeName(t.dtype()) +
                " are stored in " + std::to_string(rows) + " x " + std::to_string(cols) +
                " fractals but " + describe(v) + " is " + passes::shapeStr(t.shape()) +
-               "; pad its shape to whole fractals and keep the real extent in the valid shape");
+               "; pad its shape to whole fractals and keep the real extent in the valid shape",
+           v);
   }
 
   // ---- op rules ----
@@ -191,11 +201,11 @@ class FunctionLegality {
       case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
       case OpKind::SeqRaw:
         return report(Diag::PtoNoForm, op,
-                      std::string(op.name()) + " moves data for a runtime sequence, which PTO targets do not run; "
+                      describe(op) + " moves data for a runtime sequence, which PTO targets do not run; "
                       "compile the sequence for a target that has sequence kernels (tilec --list-targets)");
       case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert: case OpKind::RegionAssembly:
         return report(Diag::PtoNoForm, op,
-                      std::string(op.name()) + " reached PTO legality unlowered; run lower-regions before it, "
+                      describe(op) + " reached PTO legality unlowered; run lower-regions before it, "
                       "which writes partition views and tile arrays as slices and assembles");
       case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc:  // tile-ops-2d leaves none
       case OpKind::Transpose: case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
@@ -227,11 +237,11 @@ class FunctionLegality {
     if (allowed & dtypeBit(d)) return;
     if (d == DType::BF16 && (allowed & dtypeBit(DType::F32)))
       report(Diag::PtoDTypeUnsupported, op,
-             std::string(op.name()) + " does not support bf16 on " + targetStr() +
-                 "; convert to f32 with tile.cast first");
+             describe(op) + " does not support bf16 on " + targetStr() + "; convert " + describe(v) +
+                 " to f32 with cast<f32>(...) first");
     else
       report(Diag::PtoDTypeUnsupported, op,
-             std::string(op.name()) + " supports only " + dtypeList(allowed) + " on " +
+             describe(op) + " supports only " + dtypeList(allowed) + " on " +
                  targetStr() + " but " + describe(v) + " is " + dtypeName(d) +
                  "; cast it to a supported dtype first");
   }
@@ -250,10 +260,11 @@ class FunctionLegality {
       const Type& t = v->type();
       if (t.space() != Space::Vec || t.layout().blayout == BLayout::RowMajor) continue;
       report(Diag::PtoRowMajor, op,
-             std::string(op.name()) + " needs row-major tiles but " + describe(v) + " is a " +
+             describe(op) + " needs row-major tiles but " + describe(v) + " is a " +
                  passes::shapeStr(t.shape()) + " column vector (col_major); reshape it to [" +
                  std::to_string(t.shape()[1]) + ", " + std::to_string(t.shape()[0]) +
-                 "] with tile.reshape first");
+                 "] first, with reshape(..., [" + std::to_string(t.shape()[1]) + ", " + std::to_string(t.shape()[0]) +
+                 "])");
       return;
     }
   }
@@ -263,8 +274,7 @@ class FunctionLegality {
     if (tt.rank() < 1 || tt.rank() > 5) {
       report(Diag::PtoTensorRank, op,
              "PTO partition views have rank 1 to 5 but " + describe(tensor) + " has rank " +
-                 std::to_string(tt.rank()) + "; merge adjacent axes of the tensor (declare [a * b, ...] for [a, b, ...]; "
-                                            "in IR text, a tensor.view)");
+                 std::to_string(tt.rank()) + "; merge adjacent axes of the tensor (declare [a * b, ...] for [a, b, ...])");
       return;
     }
     const auto* offsets = op.attr<std::vector<Expr>>("offsets");
@@ -272,16 +282,35 @@ class FunctionLegality {
     if (!offsets || offsets->size() != tt.rank() || sizes.size() != tt.rank()) return;
     for (size_t i = 0; i < tt.rank(); ++i) {
       std::optional<int64_t> dim = tt.dims()[i].asConst();
-      std::optional<int64_t> end = largest((*offsets)[i] + sizes[i]);
+      const Expr reach = (*offsets)[i] + sizes[i];
+      std::optional<int64_t> end = largest(reach);
       if (!dim || !end || *end <= *dim) continue;
+      const std::string when = iterationOfLargest(reach);
       report(Diag::PtoWindowBounds, op,
-             std::string(op.name()) + " window runs past dim " + std::to_string(i) + " of " +
-                 describe(tensor) + ": offset + size reaches " + std::to_string(*end) +
-                 " but the dim is " + std::to_string(*dim) +
+             describe(op) + " runs past dim " + std::to_string(i) + " of " + describe(tensor) +
+                 (when.empty() ? " at offset " + exprText((*offsets)[i]) : " in the iteration " + when) +
+                 ": offset + size reaches " + std::to_string(*end) + " but the dim is " + std::to_string(*dim) +
                  "; keep the window inside the tensor (give a partial tile a smaller valid "
                  "shape)");
       return;
     }
+  }
+
+  // The loop variables of `e` at the values where it is largest ("i = 3, j = 0"), for an
+  // `e` largest() bounds: monotone in each variable, so each sits at one end of its range.
+  std::string iterationOfLargest(const Expr& e) const {
+    std::vector<std::string> at;
+    for (const Value* var : e.vars()) {
+      const Interval range = loopRange(var);
+      if (!range.lo || !range.hi) continue;
+      auto fixedAt = [&](int64_t x) {
+        return bounds(e, [&](const Value* v) { return v == var ? Interval{x, x} : loopRange(v); }).hi;
+      };
+      const std::optional<int64_t> low = fixedAt(*range.lo), high = fixedAt(*range.hi);
+      const int64_t value = high && (!low || *high >= *low) ? *range.hi : *range.lo;
+      at.push_back(exprText(Expr::var(var)) + " = " + std::to_string(value));
+    }
+    return listText(at);
   }
 
   // The largest value `e` takes, when interval arithmetic gives it exactly (a
@@ -313,9 +342,9 @@ class FunctionLegality {
     SpaceId s = tile->type().space();
     if (s != Space::Vec && s != Space::Mat)
       report(Diag::PtoLoadSpace, op,
-             "tile.load can fill only vec or mat tiles but " + describe(tile) + " is in " +
-                 spaceName(s) + "; load into mat and move it with tile.move");
-    checkGmDType(op, tile, "tile.load");
+             "load can fill only vec or mat tiles but " + describe(tile) + " is in " + spaceName(s) +
+                 "; load it with space = mat and move it with move(..., space = " + spaceName(s) + ")");
+    checkGmDType(op, tile, "load");
     checkTensorAccess(op, op.operand(0));
   }
 
@@ -337,11 +366,11 @@ class FunctionLegality {
     const char* allowed = target_ == Arch::A5 ? "vec or acc" : "vec, mat or acc";
     if (!ok)
       report(Diag::PtoStoreSpace, op,
-             "tile.store on " + std::string(targetStr()) + " stores only " + allowed +
+             "store on " + std::string(targetStr()) + " stores only " + allowed +
                  " tiles but " + describe(tile) + " is in " + spaceName(s) +
                  "; store from a " + allowed + " tile instead");
     if (s == Space::Acc) checkAccStore(op, tile, tensor);
-    else checkGmDType(op, tile, "tile.store");
+    else checkGmDType(op, tile, "store");
     checkStoreCount(op, tile);
     checkTensorAccess(op, tensor);
   }
@@ -366,7 +395,7 @@ class FunctionLegality {
     auto w = written.asConst(), v = valid.asConst();
     if (!w || !v) return;
     report(Diag::PtoStoreCount, op,
-           "tile.store writes a window of " + std::to_string(*w) + " elements but " +
+           describe(op) + " writes a window of " + std::to_string(*w) + " elements but " +
                describe(tile) + " has " + std::to_string(*v) +
                " valid elements; make the window cover exactly the valid shape");
   }
@@ -394,8 +423,8 @@ class FunctionLegality {
     std::string accepted = dtypeList(dtypes);
     if (size_t last = accepted.rfind(", "); last != std::string::npos) accepted.replace(last, 2, " or ");
     report(Diag::PtoAssembleInsert, op,
-           "tile.assemble writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
-               passes::shapeStr(target.shape()) + " tile " + describe(op.operand(0)) + " " + window + "; on " +
+           describe(op) + " writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
+               passes::shapeStr(target.shape()) + " tile " + describeIn(op.operand(0), op) + " " + window + "; on " +
                targetStr() + " that is " + form + accepted + ", but " + whyNoForm(op, w, dtypes) +
                (rowBand ? ", or assemble whole rows (a source as wide as the target)" : ""));
   }
@@ -408,12 +437,12 @@ class FunctionLegality {
     if (!rowMajorVec(w.target) || !rowMajorVec(w.source)) {
       const Value* odd = rowMajorVec(w.source) ? op.operand(0) : op.operand(1);
       const Type& t = odd->type();
-      return describe(odd) + " is a " + blayoutName(t.layout().blayout) + " tile in " + spaceName(t.space()) + "; " +
+      return describeIn(odd, op) + " is a " + blayoutName(t.layout().blayout) + " tile in " + spaceName(t.space()) + "; " +
              (t.space() != Space::Vec ? "assemble in vec" : "keep both tiles row-major ([1, n] rather than [n, 1])");
     }
     const std::string axis = w.rowViews ? "row" : "column";
     const std::string step = std::to_string(insertColumnStep(target_, d));
-    return "the window starts at " + axis + " " + w.offsets[1].str([](const Value* v) { return v->name(); }) +
+    return "the window starts at " + axis + " " + exprText(w.offsets[1]) +
            ", and a tinsert on " + targetStr() + " starts at a multiple of " +
            std::to_string(windowWrites(target_).insertAlignBytes) + " bytes (" + step + " " + dtypeName(d) +
            " values); start the window at a " + axis + " that is a multiple of " + step;
@@ -425,10 +454,17 @@ class FunctionLegality {
     if (!passes::isTile(src) || !passes::isTile(dst)) return;
     SpaceId from = src->type().space(), to = dst->type().space();
     if (movable(from, to, target_)) return;
+    // Through mat when the target moves both legs; otherwise no kernel moves the data, and
+    // it goes through a tensor between two kernels, one for each core (E0404).
+    const std::string fix =
+        movable(from, Space::Mat, target_) && movable(Space::Mat, to, target_)
+            ? std::string("move it to mat first: move(move(..., space = mat), space = ") + spaceName(to) + ")"
+            : std::string("no kernel moves it there on ") + targetStr() +
+                  ": store it to a tensor in one kernel and load it in another (two kernels, each compiled with "
+                  "--kernel)";
     report(Diag::PtoMovePair, op,
-           std::string("tile.move from ") + spaceName(from) + " to " + spaceName(to) +
-               " is not supported on " + targetStr() + " (supported: " + movesOn(target_) +
-               "); go through mat, or store the tile and load it again");
+           describe(op) + " moves " + describe(src) + " from " + spaceName(from) + " to " + spaceName(to) +
+               ", which " + targetStr() + " does not support (supported: " + movesOn(target_) + "); " + fix);
   }
 
   void checkFull(const Op& op) {
@@ -437,15 +473,15 @@ class FunctionLegality {
     SpaceId s = tile->type().space();
     if (s != Space::Vec && s != Space::Mat)
       report(Diag::PtoFullSpace, op,
-             "tile.full can fill only vec or mat tiles but " + describe(tile) + " is in " +
+             "full can fill only vec or mat tiles but " + describe(tile) + " is in " +
                  spaceName(s) +
-                 (s == Space::Acc ? "; start the accumulation with tile.matmul (or "
+                 (s == Space::Acc ? "; start the accumulation with matmul (or "
                                        "matmul_acc with init) instead of filling the accumulator"
                                      : "; fill a vec or mat tile and move it"));
     const Value* value = op.operand(0);
     if (value->type().isScalar() && value->type().dtype() != tile->type().dtype())
       report(Diag::PtoScalarType, op,
-             "the fill value of tile.full must have the tile's dtype " +
+             "the fill value of full must have the tile's dtype " +
                  std::string(dtypeName(tile->type().dtype())) + " but " + describe(value) +
                  " is " + dtypeName(value->type().dtype()) + "; give the value the tile's dtype");
   }
@@ -458,15 +494,13 @@ class FunctionLegality {
     if (l.rank() != 2 || r.rank() != 2 || d.rank() != 2) return;
     if (l.space() != Space::Left || r.space() != Space::Right || d.space() != Space::Acc)
       report(Diag::PtoMatmulSpace, op,
-             std::string(op.name()) + " needs lhs in left, rhs in right and the result in acc "
-                                      "but they are in " +
+             describe(op) + " needs lhs in left, rhs in right and the result in acc but they are in " +
                  spaceName(l.space()) + ", " + spaceName(r.space()) + " and " +
-                 spaceName(d.space()) + "; move the operands with tile.move");
+                 spaceName(d.space()) + "; move the operands with move(..., space = left) and move(..., space = right)");
     if (l.shape()[0] != d.shape()[0] || l.shape()[1] != r.shape()[0] ||
         r.shape()[1] != d.shape()[1])
       report(Diag::PtoMatmulShape, op,
-             std::string(op.name()) + " physical shapes must chain as [M, K] x [K, N] = [M, N] "
-                                      "but they are " +
+             "the physical shapes of " + describe(op) + " must chain as [M, K] x [K, N] = [M, N] but they are " +
                  passes::shapeStr(l.shape()) + " x " + passes::shapeStr(r.shape()) + " = " +
                  passes::shapeStr(d.shape()) + "; make the tile shapes agree");
     checkMatmulDTypes(op, d.dtype(), l.dtype(), r.dtype());
@@ -498,9 +532,9 @@ class FunctionLegality {
     const bool oneBlock = col && cols <= 16 && *col / 16 == (*col + cols - 1) / 16;
     if (columnBand || oneBlock) return;
     report(Diag::PtoAccWindow, op,
-           std::string(op.name()) + " accumulates into the " + passes::shapeStr(part.shape()) + " window of " +
+           describe(op) + " accumulates into the " + passes::shapeStr(part.shape()) + " window of " +
                describe(slice->operand(0)) + " " + passes::shapeStr(parent.shape()) + " at column " +
-               (col ? std::to_string(*col) : colExpr.str([](const Value* v) { return v->name(); })) +
+               exprText(colExpr) +
                ", which the matrix unit cannot address: it writes compactly with no row stride, so the window "
                "must span all rows from a column that is a multiple of 16, or lie inside one 16-column block; "
                "accumulate into a tile of its own, or lay the pages out along columns");
@@ -512,9 +546,9 @@ class FunctionLegality {
     const Type& src = op.operand(0)->type();
     if (src.space() == Space::Mat && src.layout().slayout != SLayout::NoneBox) return;
     report(Diag::PtoTransposeView, op,
-           "tile.transpose_view reads " + describe(op.operand(0)) + " transposed without a copy, which PTO does "
+           describe(op) + " reads " + describe(op.operand(0)) + " transposed without a copy, which PTO does "
                "only for mat tiles (their 16x16 boxes reread as the transposed layout), but it is in " +
-               spaceName(src.space()) + "; use it only as a matmul operand, or copy with tile.transpose");
+               spaceName(src.space()) + "; use it only as a matmul operand, or copy with transpose(...)");
   }
 
   // The matrix unit lays its [m, n] product out in acc with a pitch of m rounded up to 16
@@ -530,9 +564,8 @@ class FunctionLegality {
         rows % 16 == 0 && (rows == 16 || prove(CmpKind::GT, m, Expr::constant(rows - 16)) == std::optional<bool>(true));
     if (oneBlockColumn || fillsLastBox) return;
     report(Diag::PtoAccPitch, op,
-           std::string(op.name()) + " writes " + m.str([](const Value* v) { return v->name(); }) +
-               " valid rows into the " + std::to_string(rows) +
-               "-row accumulator " + describe(op.result()) +
+           describe(op) + " writes " + exprText(m) +
+               " valid rows into " + describeIn(op.result(), op) + ", a " + std::to_string(rows) + "-row accumulator" +
                ", but the matrix unit lays the product out with a pitch of its valid rows rounded up to 16, "
                "while readers of the tile use its " + std::to_string(rows) +
                " rows; give the accumulator (and the lhs tile) as many rows as the valid rows rounded up to 16, "
@@ -545,32 +578,32 @@ class FunctionLegality {
                                                     lhs == DType::F32)));
     if (ok) return;
     report(Diag::PtoMatmulDTypes, op,
-           std::string(op.name()) + " supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, "
-                                    "f16), (f32, bf16, bf16) and (f32, f32, f32) but got (" +
+           describe(op) + " supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16) "
+                          "and (f32, f32, f32) but got (" +
                dtypeName(acc) + ", " + dtypeName(lhs) + ", " + dtypeName(rhs) +
-               "); cast the operands with tile.cast");
+               "); cast the operands with cast<...>(...)");
   }
 
   void checkMatmulValid(const Op& op, const char* dim, const Expr& extent) {
     auto c = extent.asConst();
     if (!c || (*c >= 1 && *c <= maxExtent())) return;
     report(Diag::PtoMatmulValid, op,
-           std::string(op.name()) + " valid " + dim + " must be in [1, " + std::to_string(maxExtent()) + "] but is " +
+           "valid " + std::string(dim) + " of " + describe(op) + " must be in [1, " + std::to_string(maxExtent()) + "] but is " +
                std::to_string(*c) + "; split the matmul into smaller tiles");
   }
 
-  // 'acc' or '%3', from one name table per function: the pass changes no IR, and the
-  // ops unrolled from one construct (hundreds of pages) each build their message.
-  std::string describe(const Value* v) {
-    if (!names_) names_.emplace(f_);
-    return passes::describe(v, *names_);
+  std::string describe(const Value* v) const { return ir::describe(v, diags_.sources()); }
+  std::string describe(const Op& op) const { return ir::describe(op, diags_.sources()); }
+  // `v` in a message about `op`: "its result" when it stands for op's own construct (an
+  // unnamed result, or what a pass made of it), whose text would only repeat op's.
+  std::string describeIn(const Value* v, const Op& op) const {
+    return v->origin() == op.loc() ? "its result" : describe(v);
   }
 
   Function& f_;
   Arch target_;
   DiagnosticEngine& diags_;
   std::set<std::tuple<uint16_t, uint32_t, uint32_t, uint32_t>> reported_;  // code and range
-  std::optional<ValueNames> names_;
 };
 
 class PtoLegality final : public Pass {
