@@ -78,7 +78,7 @@ class Preconditions {
     for (const Value* r : op.results())
       if (longRow(r, target))
         return fail(Diag::RowTooLong, op,
-                    passes::describe(r) + " is a 1-D tile of " + std::to_string(r->type().shape()[0]) +
+                    describe(r) + " is a 1-D tile of " + std::to_string(r->type().shape()[0]) +
                         " elements, but a 1-D tile is one row and a row holds at most " + maxRow + " on " +
                         target.name + "; give it at most " + maxRow +
                         " elements and loop over the rest (chunks of 2048 with valid = [min(2048, N - i)])");

@@ -138,7 +138,7 @@ class SequenceWriter final : public SequenceRunner {
     std::string error;
     const tilec_txn::ShimBdFields fields = tilec_txn::shimBdFields(*t, error);
     if (!error.empty()) {
-      diags_.report(Diag::AieDescriptor, op.loc(), std::string(op.name()) + ": " + error);
+      diags_.report(Diag::AieDescriptor, op.loc(), describe(op, diags_.sources()) + ": " + error);
       return stop();
     }
     if (!insideTensor(op, *t)) return;

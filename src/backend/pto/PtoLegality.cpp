@@ -146,7 +146,7 @@ class FunctionLegality {
     int64_t multiple = 32 / std::min<int64_t>(32, bytes);
     // A row reduction's column has the rows of its source, so that is the tile to pad.
     const Op* def = v->definingOp();
-    if (columns && def && opInfo(def->kind()).has(RowReduce))
+    if (def && opInfo(def->kind()).has(RowReduce))
       return report(Diag::PtoVecRowAlign, op,
                     spellingOf(def->kind()) + " gives one value per row of " + describe(def->operand(0)) + ", " +
                         std::to_string(t.shape()[0]) + " " + dtypeName(t.dtype()) + " value" +
