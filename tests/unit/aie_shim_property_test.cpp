@@ -16,21 +16,13 @@
 #include "backend/aie/TxnExecutor.h"
 #include "backend/aie/TxnRuntime.h"
 #include "ir/Type.h"
+#include "test_rng.h"
 
 using namespace tilec;
 
 namespace {
 
-// Deterministic across standard libraries (std::uniform_int_distribution is not).
-struct Rng {
-  uint64_t state;
-  int64_t below(int64_t n) {  // [0, n)
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return int64_t((state >> 33) % uint64_t(n));
-  }
-  int64_t in(int64_t lo, int64_t hi) { return lo + below(hi - lo + 1); }  // [lo, hi]
-  bool chance(int percent) { return below(100) < percent; }
-};
+using testing::Rng;
 
 constexpr int kCasesPerType = 400;
 constexpr int kPlanes = 2;  // bytes of a source position: the patterns stay inside 64 KiB

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "test_rng.h"
 #include "test_support.h"
 
 using namespace tilec;
@@ -26,16 +27,7 @@ namespace {
 
 using Index = std::vector<int64_t>;
 
-// Deterministic across standard libraries (std::uniform_int_distribution is not).
-struct Rng {
-  uint64_t state;
-  int64_t below(int64_t n) {  // [0, n)
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return int64_t((state >> 33) % uint64_t(n));
-  }
-  int64_t in(int64_t lo, int64_t hi) { return lo + below(hi - lo + 1); }  // [lo, hi]
-  bool chance(int percent) { return below(100) < percent; }
-};
+using testing::Rng;
 
 // One extent or offset: a constant, or `min(cap, %S - shift)` / `%o + shift` over a symbol.
 struct Term {
