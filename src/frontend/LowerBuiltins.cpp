@@ -330,7 +330,7 @@ Val Lowerer::callLoad(ir::OpKind kind, const CallArgs& a) {
   std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
   if (!t || !offsets || !shape || !valid || !space || !layout) return Val::poison(a.call.range);
   ir::Type declared = ir::Type::tile(t->type().dtype(), *shape, *valid, *space, *layout, &target_);
-  return tileOp(kind, {{t, tensor.range}}, {{"offsets", *offsets}}, declared, a.call.range);
+  return tileOp(kind, {{t, tensor.range}}, {ir::attr::offsets(*offsets)}, declared, a.call.range);
 }
 
 Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
@@ -350,7 +350,7 @@ Val Lowerer::callStore(ir::OpKind kind, const CallArgs& a) {
   std::vector<Operand> operands = {{src, tile.range}, {t, tensor.range}};
   ir::OpBuilder builder(*block_);
   builder.setLoc(a.call.range);
-  auto made = builder.tryCreate(kind, {src, t}, {{"offsets", *offsets}});
+  auto made = builder.tryCreate(kind, {src, t}, {ir::attr::offsets(*offsets)});
   if (const auto* err = std::get_if<ir::OpError>(&made)) {
     reportOpError(*err, operands, a.call.range);
     return Val::poison(a.call.range);
@@ -412,7 +412,7 @@ Val Lowerer::callCast(ir::OpKind kind, const CallArgs& a) {
     rmode = *known;
   }
   if (!t) return Val::poison(a.call.range);
-  return tileOp(kind, {{t, tile.range}}, {{"rmode", rmode}}, t->type().withDType(*a.call.typeArg), a.call.range);
+  return tileOp(kind, {{t, tile.range}}, {ir::attr::rmode(rmode)}, t->type().withDType(*a.call.typeArg), a.call.range);
 }
 
 Val Lowerer::callUnary(ir::OpKind kind, const CallArgs& a) {
@@ -507,7 +507,7 @@ Val Lowerer::callTranspose(ir::OpKind kind, const CallArgs& a) {
   std::optional<int64_t> axis0 = constInt(eval(a.pos(1)), "a transpose axis");
   std::optional<int64_t> axis1 = constInt(eval(a.pos(2)), "a transpose axis");
   if (!t || !axis0 || !axis1) return Val::poison(a.call.range);
-  return tileOp(kind, {{t, tile.range}}, {{"axes", std::vector<int64_t>{*axis0, *axis1}}}, ir::Type(),
+  return tileOp(kind, {{t, tile.range}}, {ir::attr::axes(std::vector<int64_t>{*axis0, *axis1})}, ir::Type(),
                 a.call.range);
 }
 
@@ -556,7 +556,7 @@ Val Lowerer::callSlice(ir::OpKind kind, const CallArgs& a) {
       valid->push_back(ir::Expr::min(ir::Expr::constant((*shape)[i]), remaining));
     }
   }
-  return tileOp(kind, {{t, tile.range}}, {{"offsets", *offsets}}, src.withShape(*shape, *valid), a.call.range);
+  return tileOp(kind, {{t, tile.range}}, {ir::attr::offsets(*offsets)}, src.withShape(*shape, *valid), a.call.range);
 }
 
 Val Lowerer::callAssemble(ir::OpKind kind, const CallArgs& a) {
@@ -566,7 +566,7 @@ Val Lowerer::callAssemble(ir::OpKind kind, const CallArgs& a) {
   ir::Value* src = asTile(source, "the source of assemble");
   std::optional<std::vector<ir::Expr>> offsets = intList(a.pos(2), "the offsets");
   if (!dst || !src || !offsets) return Val::poison(a.call.range);
-  return tileOp(kind, {{dst, target.range}, {src, source.range}}, {{"offsets", *offsets}}, ir::Type(), a.call.range);
+  return tileOp(kind, {{dst, target.range}, {src, source.range}}, {ir::attr::offsets(*offsets)}, ir::Type(), a.call.range);
 }
 
 Val Lowerer::callSetValid(ir::OpKind kind, const CallArgs& a) {

@@ -313,16 +313,16 @@ ir::Value* Lowerer::constant(const Val& v, ir::DType dtype, SourceRange at) {
   ir::Op* op = block_->create(ir::OpKind::Const, at);
   // Callers pass float constants only for float dtypes.
   if (ir::isFloat(dtype))
-    op->setAttr("value", v.kind == ValKind::Float ? v.number : double(*v.constInt()));
+    op->set(ir::attr::value, v.kind == ValKind::Float ? v.number : double(*v.constInt()));
   else
-    op->setAttr("value", *v.constInt());
+    op->set(ir::attr::value, *v.constInt());
   return op->addResult(ir::Type::scalar(dtype));
 }
 
 ir::Value* Lowerer::materialize(const ir::Expr& e, const ir::Type& type, SourceRange at) {
   if (e.kind() == ir::ExprKind::Var && e.var()->type() == type) return const_cast<ir::Value*>(e.var());
   ir::Op* op = block_->create(ir::OpKind::IndexExpr, at);
-  op->setAttr("value", e);
+  op->set(ir::attr::expr, e);
   return op->addResult(type);
 }
 

@@ -347,9 +347,9 @@ void Lowerer::requirePositive(const ir::Function& fn, const ast::Param& p, size_
   ir::OpBuilder builder(*block_);
   builder.setLoc(at);
   builder.create(ir::OpKind::SeqRequire, {},
-                 {{"cond", ir::Expr::cmp(ir::CmpKind::GE, dim, ir::Expr::constant(1))},
-                  {"message", "tensor " + quotedName(p.name) + " dim " + std::to_string(axis) + " (" + text(at) +
-                                  ") must be positive"}});
+                 {ir::attr::cond(ir::Expr::cmp(ir::CmpKind::GE, dim, ir::Expr::constant(1))),
+                  ir::attr::message("tensor " + quotedName(p.name) + " dim " + std::to_string(axis) + " (" + text(at) +
+                                  ") must be positive")});
 }
 
 // ---------------------------------------------------------------- entry point

@@ -75,7 +75,7 @@ Val Lowerer::callTileArray(ir::OpKind kind, const CallArgs& a) {
   if (!grid || !slot || !space || !layout) return Val::poison(a.call.range);
   std::vector<int64_t> whole = {(*grid)[0] * (*slot)[0], (*grid)[1] * (*slot)[1]};
   ir::Type declared = ir::Type::tile(*a.call.typeArg, whole, {}, *space, *layout, &target_);
-  Val made = tileOp(kind, {}, {{"grid", *grid}}, declared, a.call.range);
+  Val made = tileOp(kind, {}, {ir::attr::grid(*grid)}, declared, a.call.range);
   if (made.isPoison()) return made;
   made.kind = ValKind::TileArray;
   made.grid = *grid;
@@ -101,7 +101,7 @@ Val Lowerer::callAssembly(ir::OpKind kind, const CallArgs& a) {
         .notes.push_back({quotedName(b->name) + " declared here", b->declRange});
     return Val::poison(a.call.range);
   }
-  Val whole = tileOp(kind, {{b->val.value, a.pos(0).range}}, {{"grid", b->val.grid}}, ir::Type(), a.call.range);
+  Val whole = tileOp(kind, {{b->val.value, a.pos(0).range}}, {ir::attr::grid(b->val.grid)}, ir::Type(), a.call.range);
   b->val.assembledAt = a.call.range;
   return whole;
 }
@@ -128,7 +128,7 @@ Val Lowerer::evalIndex(const ast::Index& x) {
   }
   std::optional<std::vector<ir::Expr>> index = slotIndex(x.indices, x.range);
   if (!index) return Val::poison(x.range);
-  return tileOp(ir::OpKind::RegionPart, {{base.value, x.nameRange}}, {{"grid", base.grid}, {"index", *index}},
+  return tileOp(ir::OpKind::RegionPart, {{base.value, x.nameRange}}, {ir::attr::grid(base.grid), ir::attr::index(*index)},
                 ir::Type(), x.range);
 }
 
@@ -151,7 +151,7 @@ void Lowerer::lowerSlotWrite(const ast::Assign& a, Binding& b) {
   ir::Value* slot = asTile(v, "the value written into a slot");
   if (!index || !slot || !b.val.value) return;
   Val next = tileOp(ir::OpKind::RegionInsert, {{b.val.value, a.nameRange}, {slot, v.range}},
-                    {{"grid", b.val.grid}, {"index", *index}}, ir::Type(), a.range);
+                    {ir::attr::grid(b.val.grid), ir::attr::index(*index)}, ir::Type(), a.range);
   if (next.isPoison()) return;
   nameValue(next.value, a.name, a.nameRange);
   b.val.value = next.value;

@@ -138,7 +138,7 @@ Val Lowerer::callTiler(ir::OpKind, const CallArgs& a) {
   ir::OpBuilder builder(*block_);
   builder.setLoc(a.call.range);
   for (const ir::RuntimeGuard& g : tiler->guards())
-    builder.create(ir::OpKind::SeqRequire, {}, {{"cond", g.holds}, {"message", a.call.callee + ": " + g.message}});
+    builder.create(ir::OpKind::SeqRequire, {}, {ir::attr::cond(g.holds), ir::attr::message(a.call.callee + ": " + g.message)});
   Val v = Val::make(ValKind::Tiler, a.call.range);
   v.value = t;
   v.tiler = std::make_shared<const ir::Tiler>(std::move(*tiler));
@@ -183,7 +183,7 @@ Val Lowerer::callTileAt(ir::OpKind, const CallArgs& a) {
 bool Lowerer::stepUnrolled(const ir::Expr& k, const Val& tiler, const CallArgs& a) {
   for (const ir::Value* v : k.vars()) {
     const ir::Op* loop = ir::loopOf(v);
-    if (loop && *loop->attr<ir::LoopMode>("mode") == ir::LoopMode::Unroll) continue;
+    if (loop && loop->get(ir::attr::mode) == ir::LoopMode::Unroll) continue;
     const std::string call = "tile_at(" + text(tiler.range) + ", " + text(a.pos(1).range) + ")";
     const std::string rule = call + " takes a step of a tiler whose partial groups at the edges have another shape than "
                                     "the others, ";
@@ -195,7 +195,7 @@ bool Lowerer::stepUnrolled(const ir::Expr& k, const Val& tiler, const CallArgs& 
       return false;
     }
     error(Diag::BadTiler, a.call.range,
-          rule + "and the " + ir::loopModeName(*loop->attr<ir::LoopMode>("mode")) + " loop over '" + v->name() +
+          rule + "and the " + ir::loopModeName(loop->get(ir::attr::mode)) + " loop over '" + v->name() +
               "' uses one descriptor shape in every iteration; write 'unroll for " + v->name() +
               "', which gives each step its own descriptor")
         .notes.push_back({"the loop over '" + v->name() + "'", loop->loc()});
@@ -219,8 +219,8 @@ static bool loopStaysInside(const ir::Expr& k, const ir::Expr& count) {
     return true;
   const ir::Op* loop = k.kind() == ir::ExprKind::Var ? ir::loopOf(k.var()) : nullptr;
   if (!loop) return false;
-  return holds(ir::prove(ir::CmpKind::GE, *loop->attr<ir::Expr>("lb"), ir::Expr::constant(0), ir::loopBounds)) &&
-         holds(ir::prove(ir::CmpKind::LE, *loop->attr<ir::Expr>("ub"), count, ir::loopBounds));
+  return holds(ir::prove(ir::CmpKind::GE, loop->get(ir::attr::lb), ir::Expr::constant(0), ir::loopBounds)) &&
+         holds(ir::prove(ir::CmpKind::LE, loop->get(ir::attr::ub), count, ir::loopBounds));
 }
 
 // A step known only when the sequence runs (a loop variable, a runtime size) is checked
@@ -235,9 +235,9 @@ void Lowerer::requireStep(const Val& tiler, const ir::Expr& k, const CallArgs& a
   ir::OpBuilder builder(*block_);
   builder.setLoc(a.call.range);
   builder.create(ir::OpKind::SeqRequire, {},
-                 {{"cond", inside},
-                  {"message", "tile_at(" + text(tiler.range) + ", " + text(a.pos(1).range) +
-                                  ") asks for a step the tiler does not have; its steps are 0 to " + last}});
+                 {ir::attr::cond(inside),
+                  ir::attr::message("tile_at(" + text(tiler.range) + ", " + text(a.pos(1).range) +
+                                  ") asks for a step the tiler does not have; its steps are 0 to " + last)});
 }
 
 Val Lowerer::callTileCount(ir::OpKind, const CallArgs& a) {
@@ -284,7 +284,7 @@ Val Lowerer::callTransfer(ir::OpKind kind, const CallArgs& a) {
         .notes.push_back({quotedName(tensor->name()) + " declared here", fn_->paramLoc(tensor->index())});
     return Val::poison(a.call.range);
   }
-  ir::AttrMap attrs = {{"channel", *channel}, {"offset", p->offset}, {"sizes", p->sizes}, {"strides", p->strides}};
+  ir::AttrMap attrs = {ir::attr::channel(*channel), ir::attr::offset(p->offset), ir::attr::sizes(p->sizes), ir::attr::strides(p->strides)};
   if (const ast::Expr* bd = a.kw("bd")) {
     std::optional<int64_t> id = constInt(eval(*bd), "the descriptor id");
     if (!id) return Val::poison(a.call.range);
@@ -306,7 +306,7 @@ Val Lowerer::callWait(ir::OpKind kind, const CallArgs& a) {
   if (!channel) return Val::poison(a.call.range);
   ir::OpBuilder builder(*block_);
   builder.setLoc(a.call.range);
-  builder.create(kind, {}, {{"channel", *channel}, {"drain", a.call.callee == "wait_drain"}});
+  builder.create(kind, {}, {ir::attr::channel(*channel), ir::attr::drain(a.call.callee == "wait_drain")});
   return Val::make(ValKind::Void, a.call.range);
 }
 
@@ -346,7 +346,7 @@ Val Lowerer::callRaw(const ast::Call& c, const ir::RawOpDesc& desc) {
     else ok = false;
   }
   if (!ok) return Val::poison(c.range);
-  ir::AttrMap attrs = {{"op", std::string(desc.name)}, {"args", args}};
+  ir::AttrMap attrs = {ir::attr::op(std::string(desc.name)), ir::attr::args(args)};
   if (desc.data) attrs["data"] = data;
   ir::OpBuilder builder(*block_);
   builder.setLoc(c.range);

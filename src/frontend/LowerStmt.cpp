@@ -419,10 +419,10 @@ Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, const std::vector<Car
                                         const std::vector<ir::Value*>& inits, const std::optional<ir::Expr>& lb,
                                         const std::optional<ir::Expr>& ub, const std::optional<ir::Expr>& step) {
   ir::Op* loop = block_->create(ir::OpKind::For, f.range);
-  loop->setAttr("lb", lb ? *lb : ir::Expr::constant(0));
-  loop->setAttr("ub", ub ? *ub : ir::Expr::constant(0));
-  loop->setAttr("step", step ? *step : ir::Expr::constant(1));
-  loop->setAttr("mode", f.mode);
+  loop->set(ir::attr::lb, lb ? *lb : ir::Expr::constant(0));
+  loop->set(ir::attr::ub, ub ? *ub : ir::Expr::constant(0));
+  loop->set(ir::attr::step, step ? *step : ir::Expr::constant(1));
+  loop->set(ir::attr::mode, f.mode);
   for (ir::Value* v : inits) loop->addOperand(v);
   ir::Block& body = loop->addRegion().block();
   ir::Value* iv = body.addArg(ir::Type::index());
@@ -486,7 +486,7 @@ void Lowerer::lowerIf(const ast::If& i) {
                 "' is written under a condition; write every slot on every path, outside the branch");
 
   ir::Op* branch = block_->create(ir::OpKind::If, i.range);
-  branch->setAttr("cond", cond ? *cond : ir::Expr::boolean(false));
+  branch->set(ir::attr::cond, cond ? *cond : ir::Expr::boolean(false));
   ir::Block& thenBlock = branch->addRegion().block();
   ir::Block& elseBlock = branch->addRegion().block();
   ir::Block* outerBlock = block_;

@@ -402,7 +402,7 @@ struct Interpreter::Impl {
       }
       case OpKind::IndexExpr: {
         Num n;
-        n.i = eval(*op.attr<Expr>("value"), op);
+        n.i = eval(op.get(attr::expr), op);
         return set(op.result(), Scalar{op.result()->type().dtype(), n});
       }
       case OpKind::For: return runFor(op);
@@ -423,8 +423,8 @@ struct Interpreter::Impl {
       case OpKind::DmaWait: return;  // transfers complete in program order on the host
       case OpKind::SeqRaw: return;    // register writes: nothing the host tensors see
       case OpKind::SeqRequire:
-        if (!eval(*op.attr<Expr>("cond"), op))
-          throw RunError(op.loc(), "a requirement of the sequence fails: " + *op.attr<std::string>("message"));
+        if (!eval(op.get(attr::cond), op))
+          throw RunError(op.loc(), "a requirement of the sequence fails: " + op.get(attr::message));
         return;
       case OpKind::Create: return set(op.result(), blank(op.result()->type(), op));
       case OpKind::Full: {
@@ -475,8 +475,8 @@ struct Interpreter::Impl {
   }
 
   void runFor(const Op& op) {
-    int64_t lb = eval(*op.attr<Expr>("lb"), op), ub = eval(*op.attr<Expr>("ub"), op);
-    int64_t stepBy = eval(*op.attr<Expr>("step"), op);
+    int64_t lb = eval(op.get(attr::lb), op), ub = eval(op.get(attr::ub), op);
+    int64_t stepBy = eval(op.get(attr::step), op);
     if (stepBy <= 0) throw RunError(op.loc(), "the for loop steps by " + std::to_string(stepBy) + "; a step must be positive");
     const Block& body = op.body();
     std::vector<RtValue> carried;
@@ -495,7 +495,7 @@ struct Interpreter::Impl {
   }
 
   void runIf(const Op& op) {
-    bool cond = eval(*op.attr<Expr>("cond"), op) != 0;
+    bool cond = eval(op.get(attr::cond), op) != 0;
     std::vector<RtValue> results;
     runBlock(op.body(cond ? 0 : 1), &results);
     for (unsigned r = 0; r < op.numResults() && r < results.size(); ++r) set(op.result(r), results[r]);
@@ -503,9 +503,9 @@ struct Interpreter::Impl {
 
   // The window a load or store moves, and where it starts.
   std::pair<std::vector<int64_t>, std::vector<int64_t>> windowOf(const Op& op, const Tile& t, const Tensor& x) const {
-    std::vector<int64_t> offsets = evalAll(*op.attr<std::vector<Expr>>("offsets"), op);
+    std::vector<int64_t> offsets = evalAll(op.get(attr::offsets), op);
     std::vector<int64_t> window;
-    if (const auto* w = op.attr<std::vector<Expr>>("window")) {
+    if (const auto* w = op.find(attr::window)) {
       window = evalAll(*w, op);
     } else if (op.kind() == OpKind::Store) {
       // The language's rule, the one store-partition applies (a 2-D tile's rows may run on).
@@ -569,22 +569,22 @@ struct Interpreter::Impl {
   std::map<ChannelKey, std::deque<Num>> channels;
 
   ChannelKey channelOf(const Op& op) const {
-    const auto& c = *op.attr<std::vector<Expr>>("channel");
+    const auto& c = op.get(attr::channel);
     return {eval(c[0], op), eval(c[1], op)};
   }
 
   // Calls `f(i)` for the tensor element of every step of the transfer's walk, in order.
   template <class F>
   void forEachElement(const Op& op, const Tensor& x, F f) {
-    const auto& sizes = *op.attr<std::vector<Expr>>("sizes");
-    const auto& strides = *op.attr<std::vector<Expr>>("strides");
+    const auto& sizes = op.get(attr::sizes);
+    const auto& strides = op.get(attr::strides);
     std::vector<int64_t> n, st;
     for (size_t k = 0; k < sizes.size(); ++k) {
       n.push_back(eval(sizes[k], op));
       st.push_back(eval(strides[k], op));
       if (n.back() < 0) throw RunError(op.loc(), spellingOf(op.kind()) + " has a negative size");
     }
-    const int64_t offset = eval(*op.attr<Expr>("offset"), op);
+    const int64_t offset = eval(op.get(attr::offset), op);
     const int64_t elements = cappedCount(x.dims, RunLimits::kMaxTensorElements);
     charge(op, cappedCount(n, limits.maxWork));  // a stride-0 walk may visit far more than the tensor
     forEachIndex(n, [&](const std::vector<int64_t>& at) {
@@ -661,7 +661,7 @@ struct Interpreter::Impl {
 
   void runCast(const Op& op) {
     const Tile& a = tile(op.operand(0), op);
-    const auto* mode = op.attr<RoundMode>("rmode");
+    const auto* mode = op.find(attr::rmode);
     Tile r = blank(op.result()->type(), op);
     forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
       size_t i = size_t(flatten(at, r.shape));
@@ -717,7 +717,7 @@ struct Interpreter::Impl {
     const Tile& rhs = tile(op.operand(first + 1), op);
     const Tile* acc = first ? &tile(op.operand(0), op) : nullptr;
     if (acc) {
-      const Expr* init = op.attr<Expr>("init");
+      const Expr* init = op.find(attr::init);
       if (init && eval(*init, op)) acc = nullptr;
     }
     Tile r = blank(op.result()->type(), op);
@@ -758,7 +758,7 @@ struct Interpreter::Impl {
 
   void runTranspose(const Op& op) {
     const Tile& a = tile(op.operand(0), op);
-    const auto& axes = *op.attr<std::vector<int64_t>>("axes");
+    const auto& axes = op.get(attr::axes);
     Tile r = blank(op.result()->type(), op);
     forEachIndex(a.shape, [&](const std::vector<int64_t>& at) {
       std::vector<int64_t> to = at;
@@ -832,15 +832,15 @@ struct Interpreter::Impl {
   void runSlice(const Op& op) {
     const Tile& a = tile(op.operand(0), op);
     Tile r = blank(op.result()->type(), op);
-    copyRegion(a, evalAll(*op.attr<std::vector<Expr>>("offsets"), op), r, std::vector<int64_t>(r.shape.size(), 0),
+    copyRegion(a, evalAll(op.get(attr::offsets), op), r, std::vector<int64_t>(r.shape.size(), 0),
                r.valid, op);
     set(op.result(), std::move(r));
   }
 
   // The element offsets of slot `index` of a grid whose slots are `slot`-shaped.
   std::vector<int64_t> slotOffsets(const Op& op, const std::vector<int64_t>& slot) {
-    std::vector<int64_t> index = evalAll(*op.attr<std::vector<Expr>>("index"), op);
-    const auto& grid = *op.attr<std::vector<int64_t>>("grid");
+    std::vector<int64_t> index = evalAll(op.get(attr::index), op);
+    const auto& grid = op.get(attr::grid);
     for (size_t axis = 0; axis < 2; ++axis)
       if (index[axis] < 0 || index[axis] >= grid[axis])
         throw RunError(op.loc(), spellingOf(op.kind()) + " names slot [" + std::to_string(index[0]) + ", " +
@@ -866,7 +866,7 @@ struct Interpreter::Impl {
     Tile r = tiedTile(op);
     const Tile& src = tile(op.operand(1), op);
     r.valid = evalAll(op.result()->type().valid(), op);
-    copyRegion(src, std::vector<int64_t>(src.shape.size(), 0), r, evalAll(*op.attr<std::vector<Expr>>("offsets"), op),
+    copyRegion(src, std::vector<int64_t>(src.shape.size(), 0), r, evalAll(op.get(attr::offsets), op),
                src.valid, op);
     set(op.result(), std::move(r));
   }

@@ -70,7 +70,7 @@ Op* OpBuilder::clone(const Op& op, ValueMapping& mapping) {
     auto it = mapping.find(v);
     copy->addOperand(it == mapping.end() ? v : it->second);
   }
-  for (const auto& [key, value] : op.attrs()) copy->setAttr(key, remap(value, mapping));
+  for (const auto& [key, value] : op.attrs()) copy->attrs()[key] = remap(value, mapping);
   for (unsigned i = 0; i < op.numResults(); ++i) {
     const Value* r = op.result(i);
     Value* c = copy->addResult(remap(r->type(), mapping), r->name());

@@ -41,8 +41,9 @@ std::string textOf(SourceRange r, const SourceManager& sm) {
 std::string exprName(const Value* v) {
   if (!v->name().empty()) return v->name();
   if (const Op* def = v->definingOp()) {
-    if (const Expr* e = def->attr<Expr>("value")) return "(" + exprText(*e) + ")";
-    if (const int64_t* c = def->attr<int64_t>("value")) return std::to_string(*c);
+    if (const Expr* e = def->find(attr::expr)) return "(" + exprText(*e) + ")";
+    if (const AttrValue* c = def->find(attr::value); c && std::holds_alternative<int64_t>(*c))
+      return std::to_string(std::get<int64_t>(*c));
   }
   return "?";
 }

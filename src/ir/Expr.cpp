@@ -969,7 +969,7 @@ const Op* loopOf(const Value* v) {
 Interval loopBounds(const Value* v) {
   const Op* loop = loopOf(v);
   if (!loop) return {};
-  const Interval lb = bounds(*loop->attr<Expr>("lb"), loopBounds), ub = bounds(*loop->attr<Expr>("ub"), loopBounds);
+  const Interval lb = bounds(loop->get(attr::lb), loopBounds), ub = bounds(loop->get(attr::ub), loopBounds);
   return {lb.lo, ub.hi ? std::optional<int64_t>(*ub.hi - 1) : std::nullopt};
 }
 

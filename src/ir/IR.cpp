@@ -142,6 +142,10 @@ Op::~Op() {
 
 const char* Op::name() const { return opInfo(kind_).name; }
 
+void Op::missingAttr(const char* key) const {
+  throw std::logic_error(std::string(name()) + " has no '" + key + "' attribute, which its passes rely on");
+}
+
 void Op::setOperand(unsigned i, Value* v) {
   if (operands_[i]) removeUse(operands_[i], this, i);
   operands_[i] = v;

@@ -110,6 +110,13 @@ class TypeAttr {
   std::shared_ptr<const Type> type_;
 };
 
+// What an attribute holds (its payload's alternative of AttrValue); IntOrFloat is either
+// number. Attrs.def gives every attribute its kind.
+enum class AttrKind : uint8_t {
+  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase
+};
+const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
+
 // Attribute payloads. Lists of Expr carry offsets/shapes.
 using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
                                std::vector<int64_t>, TypeAttr, LoopMode, RoundMode, RegionPhase>;
@@ -145,6 +152,36 @@ class AttrMap {
   std::vector<value_type> items_;
 };
 
+// The C++ type an attribute of kind K holds (IntOrFloat: the whole AttrValue, either number).
+template <AttrKind K> struct AttrPayloadOf { using type = AttrValue; };
+template <> struct AttrPayloadOf<AttrKind::Int> { using type = int64_t; };
+template <> struct AttrPayloadOf<AttrKind::Float> { using type = double; };
+template <> struct AttrPayloadOf<AttrKind::Bool> { using type = bool; };
+template <> struct AttrPayloadOf<AttrKind::String> { using type = std::string; };
+template <> struct AttrPayloadOf<AttrKind::Expr> { using type = Expr; };
+template <> struct AttrPayloadOf<AttrKind::ExprList> { using type = std::vector<Expr>; };
+template <> struct AttrPayloadOf<AttrKind::IntList> { using type = std::vector<int64_t>; };
+template <> struct AttrPayloadOf<AttrKind::Type> { using type = TypeAttr; };
+template <> struct AttrPayloadOf<AttrKind::LoopMode> { using type = LoopMode; };
+template <> struct AttrPayloadOf<AttrKind::RoundMode> { using type = RoundMode; };
+template <> struct AttrPayloadOf<AttrKind::RegionPhase> { using type = RegionPhase; };
+
+// An attribute as code names it (ir::attr::offsets), typed by its kind: Op::get/find/set
+// take one, and calling one makes an entry of an op's attributes: {attr::offsets(xs)}.
+template <AttrKind K> struct AttrKey {
+  using Payload = typename AttrPayloadOf<K>::type;
+  static constexpr AttrKind kind = K;
+  const char* key;
+  AttrMap::value_type operator()(Payload v) const { return {key, AttrValue(std::move(v))}; }
+};
+
+// Every attribute of Attrs.def.
+namespace attr {
+#define TILEC_ATTR(NAME, KEY, KIND) inline constexpr AttrKey<AttrKind::KIND> NAME{KEY};
+#include "ir/Attrs.def"
+#undef TILEC_ATTR
+}  // namespace attr
+
 class Region {
  public:
   Block& block() { return *block_; }
@@ -179,16 +216,27 @@ class Op {
   std::vector<Value*> results() const;
   Value* addResult(Type t, std::string name = {});
 
-  // Attributes
+  // Attributes, by their typed names (ir::attr). attrs() is the whole map, for code that
+  // handles every attribute alike (printing, parsing, cloning, verifying).
   const AttrMap& attrs() const { return attrs_; }
   AttrMap& attrs() { return attrs_; }
-  bool hasAttr(std::string_view k) const { return attrs_.count(k) != 0; }
-  template <class T> const T* attr(std::string_view k) const {
-    auto it = attrs_.find(k);
-    return it == attrs_.end() ? nullptr : std::get_if<T>(&it->second);
+  // The attribute, or null when the op does not carry it.
+  template <AttrKind K> const typename AttrKey<K>::Payload* find(AttrKey<K> a) const {
+    auto it = attrs_.find(a.key);
+    if (it == attrs_.end()) return nullptr;
+    if constexpr (K == AttrKind::IntOrFloat) return &it->second;
+    else return std::get_if<typename AttrKey<K>::Payload>(&it->second);
   }
-  void setAttr(std::string_view k, AttrValue v) { attrs_[k] = std::move(v); }
-  void removeAttr(std::string_view k) { attrs_.erase(k); }
+  // A required attribute (verifyOp checks that it is there): an internal error otherwise.
+  template <AttrKind K> const typename AttrKey<K>::Payload& get(AttrKey<K> a) const {
+    if (const auto* v = find(a)) return *v;
+    missingAttr(a.key);
+  }
+  template <AttrKind K> bool has(AttrKey<K> a) const { return find(a) != nullptr; }
+  template <AttrKind K> void set(AttrKey<K> a, typename AttrKey<K>::Payload v) {
+    attrs_[a.key] = AttrValue(std::move(v));
+  }
+  template <AttrKind K> void remove(AttrKey<K> a) { attrs_.erase(a.key); }
 
   // Regions
   unsigned numRegions() const { return unsigned(regions_.size()); }
@@ -209,6 +257,7 @@ class Op {
  private:
   friend class Block;
   friend class Function;
+  [[noreturn]] void missingAttr(const char* key) const;
   Op(Function& fn, OpKind k, SourceRange loc) : fn_(&fn), kind_(k), loc_(loc) {}
   Function* fn_;
   OpKind kind_;

@@ -150,11 +150,11 @@ Diag StoreWindow::diag() const {
 }
 
 std::vector<Expr> accessWindow(const ir::Op& op) {
-  if (const auto* w = op.attr<std::vector<Expr>>("window")) return *w;
+  if (const auto* w = op.find(ir::attr::window)) return *w;
   const bool store = op.kind() == ir::OpKind::Store;
   const ir::Type& tile = store ? op.operand(0)->type() : op.result()->type();
   const ir::Type& tensor = op.operand(store ? 1 : 0)->type();
-  const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+  const auto* offsets = op.find(ir::attr::offsets);
   if (store && offsets) {
     StoreWindow w = storeWindow(tile.valid(), tensor.dims(), *offsets);
     if (w.failure == StoreWindow::Failure::None) return w.window;

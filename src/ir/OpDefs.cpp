@@ -18,7 +18,7 @@ namespace {
 
 // Sorted by key, plus `buffers` for ops with results (assign-buffers sets it).
 std::vector<AttrSpec> schema(std::vector<AttrSpec> specs, int numResults) {
-  if (numResults != 0) specs.push_back({"buffers", AttrKind::IntList, false});
+  if (numResults != 0) specs.push_back({attr::buffers.key, attr::buffers.kind, false});
   std::sort(specs.begin(), specs.end(),
             [](const AttrSpec& a, const AttrSpec& b) { return std::string_view(a.key) < b.key; });
   return specs;
@@ -28,10 +28,10 @@ std::vector<AttrSpec> schema(std::vector<AttrSpec> specs, int numResults) {
 
 const std::vector<OpInfo>& allOps() {
   static const std::vector<OpInfo> kOps = {
-#define A(KEY, KIND, REQUIRED) AttrSpec{#KEY, AttrKind::KIND, REQUIRED}
+#define A(NAME, REQUIRED) AttrSpec{attr::NAME.key, attr::NAME.kind, REQUIRED}
 #define ATTRS(...) std::vector<AttrSpec>{__VA_ARGS__}
-#define TILEC_OP(E, NAME, SPELLING, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) \
-  {OpKind::E, NAME, SPELLING, OPS, RES, REG, uint32_t(TRAITS), TIED, SCRATCH, schema(ATTRS_, RES)},
+#define TILEC_OP(E, NAME, SPELLING, GROUP, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) \
+  {OpKind::E, NAME, SPELLING, OpGroup::GROUP, OPS, RES, REG, uint32_t(TRAITS), TIED, SCRATCH, schema(ATTRS_, RES)},
 #include "ir/Ops.def"
 #undef TILEC_OP
 #undef ATTRS
@@ -57,6 +57,16 @@ std::optional<OpKind> opKindByName(std::string_view name) {
   auto it = kByName.find(name);
   if (it == kByName.end()) return std::nullopt;
   return it->second;
+}
+
+const char* opGroupName(OpGroup g) {
+  switch (g) {
+    case OpGroup::Core: return "core";
+    case OpGroup::Tile: return "tile";
+    case OpGroup::Sequence: return "sequence";
+    case OpGroup::Region: return "region";
+  }
+  return "?";
 }
 
 // ---- attribute schema ----
@@ -168,7 +178,7 @@ class Rules {
   // The typing rule of the op kind: the table's Rule column.
   Rule rule() const {
     static const Rule kRules[] = {
-#define TILEC_OP(E, NAME, SPELLING, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) &Rules::RULE,
+#define TILEC_OP(E, NAME, SPELLING, GROUP, OPS, RES, REG, TRAITS, TIED, SCRATCH, RULE, ATTRS_) &Rules::RULE,
 #include "ir/Ops.def"
 #undef TILEC_OP
     };
@@ -1061,8 +1071,8 @@ bool isWriteBack(const Op& op) {
   if (op.kind() != OpKind::Assemble || op.numOperands() != 2) return false;
   const Op* slice = updatedValue(op.operand(1))->definingOp();
   if (!slice || slice->kind() != OpKind::Slice || slice->operand(0) != op.operand(0)) return false;
-  const auto* at = slice->attr<std::vector<Expr>>("offsets");
-  const auto* to = op.attr<std::vector<Expr>>("offsets");
+  const auto* at = slice->find(attr::offsets);
+  const auto* to = op.find(attr::offsets);
   if (!at || !to || at->size() != to->size()) return false;
   for (size_t i = 0; i < at->size(); ++i)
     if (!provablyEqual((*at)[i], (*to)[i])) return false;
@@ -1086,7 +1096,7 @@ std::optional<OpError> verifyOp(const Op& op) {
                                        "; give it exactly that many"};
   InferInput in{op.kind(), {}, &op.attrs(), Type()};
   for (Value* v : op.operands()) in.operands.push_back(v->type());
-  if (const auto* buffers = op.attr<std::vector<int64_t>>("buffers"))
+  if (const auto* buffers = op.find(attr::buffers))
     if (buffers->size() != op.numResults())
       return OpError{Diag::BadAttribute, std::string(op.name()) + " has " + std::to_string(buffers->size()) +
                                              " buffer ids for " + std::to_string(op.numResults()) +

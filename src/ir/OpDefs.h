@@ -21,15 +21,23 @@ enum OpTrait : uint32_t {
   View = 1u << 10,  // the result is a view sharing its operand's memory
 };
 
+// The kind of program an op belongs to. A target accepts whole groups, and its own op
+// table has a row for every op of the groups it accepts (target/Target.h).
+enum class OpGroup : uint8_t {
+  Core,      // scalars and structured control flow: every target has them
+  Tile,      // tiles: data movement, elementwise work, reductions, matmuls, views
+  Sequence,  // runtime sequences: DMA transfers between host tensors and channels
+  Region,    // tile regions: partition views and tile arrays
+};
+using OpGroups = uint32_t;  // a set of groups, one bit each
+constexpr OpGroups groupBit(OpGroup g) { return 1u << unsigned(g); }
+const char* opGroupName(OpGroup g);  // "tile", ...
+
 // ---- attribute schema (ODS style) ----
 // Every attribute an op kind accepts, with the payload kind it must hold. The
 // parser reads attribute values by it; verifyOp rejects missing required, unknown
 // and mistyped attributes. Every op with results also accepts `buffers` (IntList,
 // one buffer id per result, -1 for non-tiles), set by assign-buffers.
-enum class AttrKind : uint8_t {
-  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase
-};
-const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
 struct AttrSpec {
   const char* key;
   AttrKind kind;
@@ -40,6 +48,7 @@ struct OpInfo {
   OpKind kind;
   const char* name;   // "tile.add", the .tir spelling
   const char* spelling;  // "+", how .tile writes it: how messages name the op
+  OpGroup group;
   int numOperands;    // -1: variadic; an optional scratch operand is not counted
   int numResults;     // -1: variadic
   int numRegions;

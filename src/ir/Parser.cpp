@@ -943,10 +943,10 @@ class Parser {
                                      std::to_string(results.size()) + " result(s); name one result per iter_arg");
     SourceRange loc = rangeFrom(first);
     Op* op = b.create(OpKind::For, loc);
-    op->setAttr("lb", lb);
-    op->setAttr("ub", ub);
-    op->setAttr("step", step);
-    if (mode) op->setAttr("mode", *mode);
+    op->set(attr::lb, lb);
+    op->set(attr::ub, ub);
+    op->set(attr::step, step);
+    if (mode) op->set(attr::mode, *mode);
     for (Value* v : inits) op->addOperand(v);
     std::vector<Value*> resultValues;
     for (size_t i = 0; i < results.size(); ++i) resultValues.push_back(op->addResult(types[i], hintOf(results[i])));
@@ -1009,7 +1009,7 @@ class Parser {
       return error(toks_[first], "scf.if names " + std::to_string(results.size()) + " result(s) but declares " +
                                      std::to_string(types.size()) + " type(s); give one type per result in -> (...)");
     Op* op = b.create(OpKind::If, rangeFrom(first));
-    op->setAttr("cond", cond);
+    op->set(attr::cond, cond);
     std::vector<Value*> resultValues;
     for (size_t i = 0; i < results.size(); ++i) resultValues.push_back(op->addResult(types[i], hintOf(results[i])));
     Block& thenBlock = op->addRegion().block();

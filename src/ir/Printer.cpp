@@ -222,15 +222,15 @@ class FunctionPrinter {
 
   void printFor(const Op& op, int depth) {
     os_ << "scf.for";
-    if (const auto* mode = op.attr<LoopMode>("mode"); mode && *mode != LoopMode::Serial)
+    if (const auto* mode = op.find(attr::mode); mode && *mode != LoopMode::Serial)
       os_ << " " << loopModeName(*mode);
     const Block& body = op.body();
-    auto bound = [&](const char* key) {
-      const Expr* e = op.attr<Expr>(key);
-      return e ? expr(*e) : std::string("<missing ") + key + ">";
+    auto bound = [&](AttrKey<AttrKind::Expr> a) {
+      const Expr* e = op.find(a);
+      return e ? expr(*e) : std::string("<missing ") + a.key + ">";
     };
-    os_ << " " << (body.numArgs() ? ref(body.arg(0)) : std::string("%<missing>")) << " = " << bound("lb")
-        << " to " << bound("ub") << " step " << bound("step");
+    os_ << " " << (body.numArgs() ? ref(body.arg(0)) : std::string("%<missing>")) << " = " << bound(attr::lb)
+        << " to " << bound(attr::ub) << " step " << bound(attr::step);
     if (op.numOperands()) {
       os_ << " iter_args(";
       for (unsigned i = 0; i < op.numOperands(); ++i) {
@@ -247,7 +247,7 @@ class FunctionPrinter {
   }
 
   void printIf(const Op& op, int depth) {
-    const Expr* cond = op.attr<Expr>("cond");
+    const Expr* cond = op.find(attr::cond);
     os_ << "scf.if " << (cond ? expr(*cond) : std::string("<missing cond>"));
     if (op.numResults()) os_ << " -> (" << types(op.results()) << ")";
     os_ << " {\n";

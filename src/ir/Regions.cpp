@@ -50,8 +50,8 @@ std::optional<ArrayChain> arrayChain(const Op& array) {
 }
 
 std::optional<int64_t> slotOrdinal(const Op& write) {
-  const auto& index = *write.attr<std::vector<Expr>>("index");
-  const auto& grid = *write.attr<std::vector<int64_t>>("grid");
+  const auto& index = write.get(attr::index);
+  const auto& grid = write.get(attr::grid);
   if (!index[0].isConst() || !index[1].isConst()) return std::nullopt;
   return index[0].constValue() * grid[1] + index[1].constValue();
 }

@@ -45,7 +45,7 @@ namespace {
 Value* transposedSource(Value* operand) {
   const Op* def = operand->definingOp();
   if (!def || def->kind() != OpKind::TransposeView || operand->type().rank() < 3) return nullptr;
-  const auto* axes = def->attr<std::vector<int64_t>>("axes");
+  const auto* axes = def->find(attr::axes);
   const int64_t n = int64_t(operand->type().rank());
   if (!axes || axes->size() != 2 || std::min((*axes)[0], (*axes)[1]) != n - 2 || std::max((*axes)[0], (*axes)[1]) != n - 1)
     return nullptr;
@@ -96,7 +96,7 @@ OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name, b
   Value* flat = madeFrom(build_.createValue(OpKind::Reshape, {source}, {}, t.reshapedTo({rows, t.shape()[n - 1]}, {}),
                                             name_ + "_2d"),
                          operand);
-  transposed_ = madeFrom(build_.createValue(OpKind::TransposeView, {flat}, {{"axes", std::vector<int64_t>{0, 1}}}, {},
+  transposed_ = madeFrom(build_.createValue(OpKind::TransposeView, {flat}, {attr::axes(std::vector<int64_t>{0, 1})}, {},
                                             name_ + "_t"),
                          operand);
 }
@@ -112,7 +112,7 @@ Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
   const size_t n = t.rank();
   const int64_t cols = t.shape()[n - 1];
   return madeFrom(build_.createValue(OpKind::Slice, {transposed_},
-                                     {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(flat * cols)}}},
+                                     {attr::offsets(std::vector<Expr>{Expr::constant(0), Expr::constant(flat * cols)})},
                                      transposed_->type().withShape({t.shape()[n - 2], cols}, {}), name),
                   operand_);
 }
@@ -126,16 +126,16 @@ Value* OperandPages::loadPage(const std::vector<int64_t>& index, const std::stri
   for (size_t i = 0; i + 2 < n; ++i) key = key * whole.shape()[i] + (whole.shape()[i] == 1 ? 0 : index[i]);
   Value*& cached = loaded_[key];
   if (cached) return cached;
-  std::vector<Expr> offsets = *load_->attr<std::vector<Expr>>("offsets");
+  std::vector<Expr> offsets = load_->get(attr::offsets);
   const size_t lead = offsets.size() - n;
   for (size_t i = 0; i + 2 < n; ++i)
     if (whole.shape()[i] != 1) offsets[lead + i] = offsets[lead + i] + index[i];
   Type page = whole.reshapedTo({whole.shape()[n - 2], whole.shape()[n - 1]}, {whole.valid()[n - 2], whole.valid()[n - 1]});
-  Value* loaded = madeFrom(build_.createValue(OpKind::Load, {load_->operand(0)}, {{"offsets", offsets}}, page,
+  Value* loaded = madeFrom(build_.createValue(OpKind::Load, {load_->operand(0)}, {attr::offsets(offsets)}, page,
                                               transposedLoad_ ? name + "_load" : name),
                            operand_);
   cached = transposedLoad_ ? madeFrom(build_.createValue(OpKind::TransposeView, {loaded},
-                                                         {{"axes", std::vector<int64_t>{0, 1}}}, {}, name),
+                                                         {attr::axes(std::vector<int64_t>{0, 1})}, {}, name),
                                       operand_)
                            : loaded;
   return cached;
@@ -173,7 +173,7 @@ Value* operandPage(OpBuilder& build, Value* operand, const std::vector<int64_t>&
     shape.push_back(t.shape()[i]);
     valid.push_back(t.valid()[i]);
   }
-  Value* slice = madeFrom(build.createValue(OpKind::Slice, {operand}, {{"offsets", offsets}}, t.withShape(shape, valid),
+  Value* slice = madeFrom(build.createValue(OpKind::Slice, {operand}, {attr::offsets(offsets)}, t.withShape(shape, valid),
                                             name + "_page"),
                           operand);
   std::vector<int64_t> flat{t.shape()[n - 2], t.shape()[n - 1]};

@@ -11,7 +11,7 @@ namespace tilec::passes {
 
 // Calls f(result index, id) for each tile result of `op`, id -1 when it has none.
 template <class F> void forEachTileBufferId(const ir::Op& op, F f) {
-  const auto* ids = op.attr<std::vector<int64_t>>("buffers");
+  const auto* ids = op.find(ir::attr::buffers);
   for (unsigned i = 0; i < op.numResults(); ++i)
     if (op.result(i)->type().isTile()) f(i, ids && i < ids->size() && (*ids)[i] >= 0 ? (*ids)[i] : -1);
 }

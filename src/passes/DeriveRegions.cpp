@@ -48,8 +48,8 @@ class RegionDeriver {
   }
 
   void checkPartIndex(const Op& part) {
-    const auto& grid = *part.attr<std::vector<int64_t>>("grid");
-    const auto& index = *part.attr<std::vector<Expr>>("index");
+    const auto& grid = part.get(attr::grid);
+    const auto& index = part.get(attr::index);
     const VarRanges ranges = loopBounds;
     for (size_t axis = 0; axis < 2; ++axis) {
       const bool inside = prove(CmpKind::GE, index[axis], Expr::constant(0), ranges) == std::optional<bool>(true) &&
@@ -70,23 +70,23 @@ class RegionDeriver {
   void partOfRoot(Op& part) {
     Op* outer = part.operand(0)->definingOp();
     if (!outer || outer->kind() != OpKind::RegionPart) return;
-    const auto& outerGrid = *outer->attr<std::vector<int64_t>>("grid");
-    const auto& outerIndex = *outer->attr<std::vector<Expr>>("index");
-    std::vector<int64_t> grid = *part.attr<std::vector<int64_t>>("grid");
-    std::vector<Expr> index = *part.attr<std::vector<Expr>>("index");
+    const auto& outerGrid = outer->get(attr::grid);
+    const auto& outerIndex = outer->get(attr::index);
+    std::vector<int64_t> grid = part.get(attr::grid);
+    std::vector<Expr> index = part.get(attr::index);
     for (size_t axis = 0; axis < 2; ++axis) {
       index[axis] = outerIndex[axis] * grid[axis] + index[axis];
       grid[axis] *= outerGrid[axis];
     }
     part.setOperand(0, outer->operand(0));
-    part.setAttr("grid", grid);
-    part.setAttr("index", index);
+    part.set(attr::grid, grid);
+    part.set(attr::index, index);
     if (!outer->result()->hasUses()) outer->parentBlock()->erase(outer);
   }
 
   // Walks the chain of writes from `array` to its assembly.
   void followArray(Op& array) {
-    const auto& grid = *array.attr<std::vector<int64_t>>("grid");
+    const auto& grid = array.get(attr::grid);
     std::map<std::vector<int64_t>, Op*> written;
     std::vector<Op*> writes;
     Value* current = array.result();
@@ -116,7 +116,7 @@ class RegionDeriver {
     const Op& assembly = *current->uses().front().user;
     if (int64_t(written.size()) != grid[0] * grid[1]) return reportMissing(array, assembly, grid, written);
     for (size_t i = 0; i < writes.size(); ++i)
-      writes[i]->setAttr("phase", writes.size() == 1 ? RegionPhase::InitLast
+      writes[i]->set(attr::phase, writes.size() == 1 ? RegionPhase::InitLast
                                   : i == 0            ? RegionPhase::Init
                                   : i + 1 == writes.size() ? RegionPhase::Last
                                                            : RegionPhase::Middle);
@@ -124,7 +124,7 @@ class RegionDeriver {
 
   std::optional<std::vector<int64_t>> constantSlot(const Op& write) {
     std::vector<int64_t> slot;
-    for (const Expr& e : *write.attr<std::vector<Expr>>("index")) {
+    for (const Expr& e : write.get(attr::index)) {
       if (!e.isConst()) {
         diags_.report(Diag::RegionSlotDynamic, write.loc(),
                       "this slot write's index " + text(e) +

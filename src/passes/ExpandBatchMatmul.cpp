@@ -102,7 +102,7 @@ class ExpandBatchMatmul final : public Pass {
     passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
     passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
     AttrMap init;
-    if (const Expr* e = op.attr<Expr>("init")) init["init"] = *e;
+    if (const Expr* e = op.find(attr::init)) init["init"] = *e;
     passes::forEachPage(passes::batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       Value* l = lhsPages.at(at, p);
@@ -119,7 +119,7 @@ class ExpandBatchMatmul final : public Pass {
         page = build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_mm" + idx);
       }
       Value* nd = passes::asBatchPage(build, passes::madeFrom(page, result), rank, base + "_nd" + idx);
-      whole = passes::madeFrom(build.createValue(OpKind::Assemble, {whole, nd}, {{"offsets", offsets}}, {}, base), result);
+      whole = passes::madeFrom(build.createValue(OpKind::Assemble, {whole, nd}, {attr::offsets(offsets)}, {}, base), result);
     });
     if (fused) {
       for (const Use& u : std::vector<Use>(result->uses().begin(), result->uses().end()))
@@ -140,7 +140,7 @@ class ExpandBatchMatmul final : public Pass {
       OpBuilder there = OpBuilder::before(*store);
       (here ? *here : there)
           .create(OpKind::Store, {page, store->operand(1)},
-                  {{"offsets", passes::pageStoreOffsets(*store->attr<std::vector<Expr>>("offsets"), rank, at)}});
+                  {attr::offsets(passes::pageStoreOffsets(store->get(attr::offsets), rank, at))});
     }
   }
 };

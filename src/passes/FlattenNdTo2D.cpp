@@ -39,10 +39,6 @@ bool touchesNdTile(const Op& op) {
   return false;
 }
 
-const std::vector<Expr>* exprListAttr(const Op& op, const char* key) {
-  return op.attr<std::vector<Expr>>(key);
-}
-
 // ---- phase 1: preconditions ----
 
 // The 2-D offsets of the N-D slices flatten-nd-to-2d rewrites, decided by the precondition
@@ -132,7 +128,7 @@ class Preconditions {
         // The bytes of an N-D tile read transposed are no row-major collapse of anything.
         const int rank = op.result()->type().rank();
         if (rank <= 2) return;
-        const auto& axes = *op.attr<std::vector<int64_t>>("axes");
+        const auto& axes = op.get(attr::axes);
         const bool pageAxes = axes.size() == 2 && std::min(axes[0], axes[1]) == rank - 2 &&
                               std::max(axes[0], axes[1]) == rank - 1;
         if (!pageAxes)
@@ -176,7 +172,7 @@ class Preconditions {
   void checkSlice(const Op& op) {
     const Type& src = op.operand(0)->type();
     const Type& part = op.result()->type();
-    const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+    const auto* offsets = op.find(attr::offsets);
     if (src.rank() <= 2 || !offsets) return;
     if (nd::packedIsPhysical(src) && offsets->back().asConst() == std::optional<int64_t>(0) &&
         part.shape().back() == src.shape().back() &&
@@ -207,7 +203,7 @@ class Preconditions {
 
   void checkTranspose(const Op& op) {
     const Type& in = op.operand(0)->type();
-    const auto* axes = op.attr<std::vector<int64_t>>("axes");
+    const auto* axes = op.find(attr::axes);
     if (!axes || axes->size() != 2) return;  // the verifier reports malformed axes
     int64_t n = int64_t(in.rank());
     int64_t lo = std::min((*axes)[0], (*axes)[1]), hi = std::max((*axes)[0], (*axes)[1]);
@@ -277,8 +273,8 @@ class Rewriter {
         if (isNdTile(op.result()->type())) return unrollTranspose(op);
         return;
       case OpKind::Slice:
-        if (auto it = folded_.find(&op); it != folded_.end()) op.setAttr("offsets", it->second);
-        if (op.result()->type().rank() == 1) op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), {}));
+        if (auto it = folded_.find(&op); it != folded_.end()) op.set(attr::offsets, it->second);
+        if (op.result()->type().rank() == 1) op.set(attr::offsets, nd::foldOffsets(op.get(attr::offsets), {}));
         return collapseResults(op);
       case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
       case OpKind::Create: case OpKind::Full: case OpKind::Move:
@@ -336,7 +332,7 @@ class Rewriter {
     bool naturalNz = tile.model() && tile.model()->hasRole(tile.space(), kMatmulStage) && tile.hasDefaultLayout();
     r->setType(nd::collapseTile(tile));
     if (!naturalNz) {
-      op.setAttr("window", window);
+      op.set(attr::window, window);
       return;
     }
     if (!passes::loadThroughRowView(op, window, diags_)) ok_ = false;
@@ -350,9 +346,9 @@ class Rewriter {
     Value* tensor = op.operand(tensorOperand);
     if (!isVectorTensor(tensor->type())) return;
     op.setOperand(tensorOperand, rowView(tensor));
-    op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), {}));
-    if (const auto* window = exprListAttr(op, "window"))
-      op.setAttr("window", std::vector<Expr>{Expr::constant(1), window->front()});
+    op.set(attr::offsets, nd::foldOffsets(op.get(attr::offsets), {}));
+    if (const auto* window = op.find(attr::window))
+      op.set(attr::window, std::vector<Expr>{Expr::constant(1), window->front()});
   }
 
   // The [1, N] view of a 1-D tensor, made once, where the tensor is defined: the views of
@@ -380,7 +376,7 @@ class Rewriter {
     Value* r = op.result();
     if (!collapses(r->type())) return;
     std::vector<Expr> dims = constExprs(r->type().shape());
-    op.setAttr("offsets", nd::foldOffsets(*exprListAttr(op, "offsets"), dims));
+    op.set(attr::offsets, nd::foldOffsets(op.get(attr::offsets), dims));
     r->setType(target);
   }
 
@@ -403,7 +399,7 @@ class Rewriter {
     // Messages call the pages and scratch what they call the input, the rest the result.
     auto slice = [&](Value* from, Expr row, std::vector<Expr> valid, const std::string& name) {
       return passes::madeFrom(
-          build.createValue(OpKind::Slice, {from}, {{"offsets", std::vector<Expr>{std::move(row), Expr::constant(0)}}},
+          build.createValue(OpKind::Slice, {from}, {attr::offsets(std::vector<Expr>{std::move(row), Expr::constant(0)})},
                             flatIn.withShape({a, b}, std::move(valid)), name),
           in);
     };
@@ -417,10 +413,10 @@ class Rewriter {
       Value* page = slice(in, pageIndex * pageValid[0], pageValid, base + "_page" + idx);
       Value* scratch = slice(pool, Expr::constant(p * a), {}, base + "_scratch" + idx);
       Value* tr = passes::madeFrom(build.createValue(OpKind::Transpose, {page, scratch},
-                                                     {{"axes", std::vector<int64_t>{0, 1}}}, {}, base + "_t" + idx),
+                                                     {attr::axes(std::vector<int64_t>{0, 1})}, {}, base + "_t" + idx),
                                    result);
       acc = passes::madeFrom(build.createValue(OpKind::Assemble, {acc, tr},
-                                               {{"offsets", std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)}}},
+                                               {attr::offsets(std::vector<Expr>{pageIndex * pageValid[1], Expr::constant(0)})},
                                                {}, base),
                              result);
     }

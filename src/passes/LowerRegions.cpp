@@ -16,7 +16,7 @@ using namespace ir;
 
 // The element offsets of a slot: its index times the slot's extents.
 std::vector<Expr> slotOffsets(const Op& op, const std::vector<int64_t>& slot) {
-  const auto& index = *op.attr<std::vector<Expr>>("index");
+  const auto& index = op.get(attr::index);
   return {index[0] * Expr::constant(slot[0]), index[1] * Expr::constant(slot[1])};
 }
 
@@ -25,11 +25,11 @@ Value* lowered(Op& op) {
   OpBuilder b = OpBuilder::before(op);
   const Type& type = op.numResults() ? op.result()->type() : Type();
   if (op.kind() == OpKind::RegionPart)
-    return b.createValue(OpKind::Slice, {op.operand(0)}, {{"offsets", slotOffsets(op, type.shape())}}, type);
+    return b.createValue(OpKind::Slice, {op.operand(0)}, {attr::offsets(slotOffsets(op, type.shape()))}, type);
   if (op.kind() == OpKind::RegionArray) return b.createValue(OpKind::Create, {}, {}, type);
   if (op.kind() == OpKind::RegionInsert)
     return b.createValue(OpKind::Assemble, {op.operand(0), op.operand(1)},
-                         {{"offsets", slotOffsets(op, op.operand(1)->type().shape())}});
+                         {attr::offsets(slotOffsets(op, op.operand(1)->type().shape()))});
   if (op.kind() == OpKind::RegionAssembly) return op.operand(0);
   return nullptr;
 }

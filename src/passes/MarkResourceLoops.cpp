@@ -53,7 +53,7 @@ class MarkResourceLoops final : public Pass {
   static void visit(Block& b, std::vector<Op*>& loops, const std::unordered_set<const Value*>& arrays,
                     DiagnosticEngine& diags) {
     for (auto& op : b.ops()) {
-      if (const auto* channel = op->attr<std::vector<Expr>>("channel"))  // [column, channel number]
+      if (const auto* channel = op->find(attr::channel))  // [column, channel number]
         for (size_t i = 0; i < channel->size(); ++i) mark(*op, (*channel)[i], i == 0 ? "column" : "channel", loops, diags);
       if (op->kind() == OpKind::For) {
         markArrayLoop(*op, arrays, diags);
@@ -74,11 +74,11 @@ class MarkResourceLoops final : public Pass {
                    "but its trip count is not a compile-time constant; loop over the slots with constant bounds");
       return;
     }
-    loop.setAttr("mode", LoopMode::Unroll);
+    loop.set(attr::mode, LoopMode::Unroll);
   }
 
   static bool hasConstantBounds(const Op& loop) {
-    return loop.attr<Expr>("lb")->isConst() && loop.attr<Expr>("ub")->isConst() && loop.attr<Expr>("step")->isConst();
+    return loop.find(attr::lb)->isConst() && loop.find(attr::ub)->isConst() && loop.find(attr::step)->isConst();
   }
 
   static void mark(const Op& user, const Expr& e, const char* what, const std::vector<Op*>& loops,
@@ -101,7 +101,7 @@ class MarkResourceLoops final : public Pass {
                          "the " + what + "s with constant bounds and keep the runtime loop inside");
         continue;
       }
-      loop->setAttr("mode", LoopMode::Unroll);
+      loop->set(attr::mode, LoopMode::Unroll);
     }
   }
 };

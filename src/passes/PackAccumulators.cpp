@@ -269,10 +269,10 @@ class FunctionPacking {
     const int64_t b = passes::pageCount(passes::batchDims(page));
     const int64_t m = page.shape()[rank - 2], n = page.shape()[rank - 1];
     for (Value* v : c.members) v->setType(v->type().withShape({m, b * n}, {}));
-    for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {{"init", Expr::boolean(true)}}, page);
+    for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {attr::init(Expr::boolean(true))}, page);
     for (Op* op : c.accumulates) {
       AttrMap attrs;
-      if (const Expr* init = op->attr<Expr>("init")) attrs["init"] = *init;
+      if (const Expr* init = op->find(attr::init)) attrs["init"] = *init;
       rewriteAccumulate(*op, op->operand(0), attrs, page);
     }
     for (Op* store : c.drains) rewriteDrain(*store, page);
@@ -283,7 +283,7 @@ class FunctionPacking {
   static Value* window(OpBuilder& build, Value* acc, int64_t p, const Type& page, const std::string& name) {
     const int64_t m = page.shape()[page.rank() - 2], n = page.shape().back();
     return passes::madeFrom(
-        build.createValue(OpKind::Slice, {acc}, {{"offsets", windowAt(p, n)}}, acc->type().withShape({m, n}, {}), name),
+        build.createValue(OpKind::Slice, {acc}, {attr::offsets(windowAt(p, n))}, acc->type().withShape({m, n}, {}), name),
         acc);
   }
 
@@ -305,7 +305,7 @@ class FunctionPacking {
       Value* r = rhsPages.at(at, p);
       Value* updated = passes::madeFrom(build.createValue(OpKind::MatmulAcc, {w, l, r}, init, {}, base + "_mm" + idx), result);
       acc = passes::madeFrom(build.createValue(OpKind::Assemble, {acc, updated},
-                                               {{"offsets", windowAt(p, page.shape().back())}}, {}, base),
+                                               {attr::offsets(windowAt(p, page.shape().back()))}, {}, base),
                              result);
     });
     result->replaceAllUsesWith(acc);
@@ -315,12 +315,12 @@ class FunctionPacking {
 
   void rewriteDrain(Op& store, const Type& page) {
     Value* acc = store.operand(0);
-    const auto& offsets = *store.attr<std::vector<Expr>>("offsets");
+    const auto& offsets = store.get(attr::offsets);
     OpBuilder build = OpBuilder::before(store);
     const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_drain";
     passes::forEachPage(passes::batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
       build.create(OpKind::Store, {window(build, acc, p, page, base + std::to_string(p)), store.operand(1)},
-                   {{"offsets", passes::pageStoreOffsets(offsets, page.rank(), at)}});
+                   {attr::offsets(passes::pageStoreOffsets(offsets, page.rank(), at))});
     });
     store.parentBlock()->erase(&store);
   }

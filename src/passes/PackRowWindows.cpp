@@ -24,7 +24,7 @@ bool needsPacking(const Op& slice) {
   const Type& parent = slice.operand(0)->type();
   const Type& part = slice.result()->type();
   if (parent.rank() != 2 || part.rank() != 2 || part.shape()[0] == parent.shape()[0]) return false;
-  const auto* at = slice.attr<std::vector<Expr>>("offsets");
+  const auto* at = slice.find(attr::offsets);
   std::optional<int64_t> col = at && at->size() == 2 ? (*at)[1].asConst() : std::nullopt;
   return !(col && part.shape()[1] <= kBlock && *col / kBlock == (*col + part.shape()[1] - 1) / kBlock);
 }
@@ -102,7 +102,7 @@ class RowWindows {
   void judgeWindows(Chain& c, int64_t rows, int64_t n, int64_t r) {
     for (Op* w : c.windows) {
       const Type& t = w->result()->type();
-      const auto& at = *w->attr<std::vector<Expr>>("offsets");
+      const auto& at = w->get(attr::offsets);
       if (t.shape()[0] != r)
         c.reject("its row windows have different heights (" + std::to_string(r) + " and " +
                      std::to_string(t.shape()[0]) + " rows)", w);
@@ -164,25 +164,25 @@ class RowWindows {
   void pack(Chain& c, int64_t t, int64_t r, int64_t n) {
     for (Value* v : c.members) v->setType(v->type().withShape({r, t * n}, {}));
     auto move = [&](Op* op) {
-      const auto& at = *op->attr<std::vector<Expr>>("offsets");
-      op->setAttr("offsets", std::vector<Expr>{Expr::constant(0),
+      const auto& at = op->get(attr::offsets);
+      op->set(attr::offsets, std::vector<Expr>{Expr::constant(0),
                                                Expr::floorDiv(at[0], Expr::constant(r)) * n + at[1]});
     };
     for (Op* w : c.windows) move(w);
     for (Op* a : c.writeBacks) move(a);
     for (Op* store : c.drains) {
       Value* acc = store->operand(0);
-      const auto offsets = *store->attr<std::vector<Expr>>("offsets");
+      const auto offsets = store->get(attr::offsets);
       OpBuilder build = OpBuilder::before(*store);
       const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_rows";
       for (int64_t i = 0; i < t; ++i) {
         Value* part = madeFrom(build.createValue(OpKind::Slice, {acc},
-                                                 {{"offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(i * n)}}},
+                                                 {attr::offsets(std::vector<Expr>{Expr::constant(0), Expr::constant(i * n)})},
                                                  acc->type().withShape({r, n}, {}), base + std::to_string(i)),
                                acc);
         std::vector<Expr> at = offsets;
         at[at.size() - 2] = at[at.size() - 2] + i * r;
-        build.create(OpKind::Store, {part, store->operand(1)}, {{"offsets", at}});
+        build.create(OpKind::Store, {part, store->operand(1)}, {attr::offsets(at)});
       }
       store->parentBlock()->erase(store);
     }

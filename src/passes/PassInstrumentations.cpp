@@ -141,17 +141,17 @@ void MutationInstrumentation::runAfterPass(const Pass& pass, const ir::Module& c
         swappable = &op;
     });
   if (mutation_ == "store-offset" && !stores.empty()) {
-    auto offsets = *stores[0]->attr<std::vector<ir::Expr>>("offsets");
+    auto offsets = stores[0]->get(ir::attr::offsets);
     offsets[0] = offsets[0] + 1;
-    stores[0]->setAttr("offsets", offsets);
-  } else if (mutation_ == "store-window" && !stores.empty() && stores[0]->hasAttr("window")) {
-    auto window = *stores[0]->attr<std::vector<ir::Expr>>("window");
+    stores[0]->set(ir::attr::offsets, offsets);
+  } else if (mutation_ == "store-window" && !stores.empty() && stores[0]->has(ir::attr::window)) {
+    auto window = stores[0]->get(ir::attr::window);
     std::reverse(window.begin(), window.end() - 1);
-    stores[0]->setAttr("window", window);
+    stores[0]->set(ir::attr::window, window);
   } else if (mutation_ == "assemble-order" && assembles.size() >= 2) {
-    ir::AttrValue first = assembles[0]->attrs().at("offsets");
-    assembles[0]->setAttr("offsets", assembles[1]->attrs().at("offsets"));
-    assembles[1]->setAttr("offsets", first);
+    std::vector<ir::Expr> first = assembles[0]->get(ir::attr::offsets);
+    assembles[0]->set(ir::attr::offsets, assembles[1]->get(ir::attr::offsets));
+    assembles[1]->set(ir::attr::offsets, first);
   } else if (mutation_ == "swap-operands" && swappable) {
     ir::Value* a = swappable->operand(0);
     swappable->setOperand(0, swappable->operand(1));

@@ -132,8 +132,8 @@ bool loadThroughRowView(Op& load, const std::vector<Expr>& window, DiagnosticEng
       OpKind::TensorView, {load.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
       load.operand(0)->name() + "_2d");
   load.setOperand(0, madeFrom(view, load.operand(0)));
-  load.setAttr("offsets", nd::foldOffsets(*load.attr<std::vector<Expr>>("offsets"), tensor.dims()));
-  load.removeAttr("window");
+  load.set(attr::offsets, nd::foldOffsets(load.get(attr::offsets), tensor.dims()));
+  load.remove(attr::window);
   return true;
 }
 

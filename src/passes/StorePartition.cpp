@@ -25,10 +25,10 @@ class StorePartition final : public Pass {
     bool ok = true;
     for (auto& f : m.functions())
       f->walk([&](Op& op) {
-        if (op.kind() != OpKind::Store || op.hasAttr("window")) return;
+        if (op.kind() != OpKind::Store || op.has(attr::window)) return;
         const Type& tensor = op.operand(1)->type();
         if (tensor.rank() <= 2) return;
-        const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+        const auto* offsets = op.find(attr::offsets);
         if (!offsets || offsets->size() != tensor.rank()) return;  // the verifier reports it
         nd::StoreWindow w = nd::storeWindow(op.operand(0)->type().valid(), tensor.dims(), *offsets);
         if (w.failure != nd::StoreWindow::Failure::None) {
@@ -36,7 +36,7 @@ class StorePartition final : public Pass {
           ok = false;
           return;
         }
-        op.setAttr("window", w.window);
+        op.set(attr::window, w.window);
       });
     return ok;
   }

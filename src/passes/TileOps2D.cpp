@@ -38,7 +38,7 @@ class TileOps2D final : public Pass {
             return fail(op, describe(op, ctx.diags.sources()) + " produces a " + std::to_string(r->type().rank()) +
                                 "-D tile; run flatten-nd-to-2d before this point");
         if (op.kind() == OpKind::Assemble) {
-          const auto* offs = op.attr<std::vector<Expr>>("offsets");
+          const auto* offs = op.find(attr::offsets);
           if (!offs || offs->size() != 2)
             fail(op, describe(op, ctx.diags.sources()) + " needs a (row, col) offset after flattening");
         }

@@ -77,7 +77,7 @@ class UnrollLoops final : public Pass {
 
  private:
   static bool isUnrollLoop(const Op& op) {
-    const LoopMode* mode = op.attr<LoopMode>("mode");
+    const LoopMode* mode = op.find(attr::mode);
     return op.kind() == OpKind::For && mode && *mode == LoopMode::Unroll;
   }
 
@@ -89,9 +89,9 @@ class UnrollLoops final : public Pass {
   }
 
   static std::optional<TripCount> tripCount(const Op& loop, DiagnosticEngine& diags) {
-    std::optional<int64_t> lb = loop.attr<Expr>("lb")->asConst();
-    std::optional<int64_t> ub = loop.attr<Expr>("ub")->asConst();
-    std::optional<int64_t> step = loop.attr<Expr>("step")->asConst();
+    std::optional<int64_t> lb = loop.find(attr::lb)->asConst();
+    std::optional<int64_t> ub = loop.find(attr::ub)->asConst();
+    std::optional<int64_t> step = loop.find(attr::step)->asConst();
     if (!lb || !ub || !step || *step <= 0) {
       diags.report(Diag::UnrollBounds, loop.loc(),
                    "an unroll loop needs constant bounds and a positive constant step; make them constants, "

@@ -26,7 +26,7 @@ class Access {
   bool isStore() const { return op_.kind() == ir::OpKind::Store; }
   const ir::Value* tensor() const { return op_.operand(isStore() ? 1 : 0); }
   const ir::Value* tile() const { return isStore() ? op_.operand(0) : op_.result(); }
-  const std::vector<ir::Expr>& offsets() const { return *op_.attr<std::vector<ir::Expr>>("offsets"); }
+  const std::vector<ir::Expr>& offsets() const { return op_.get(ir::attr::offsets); }
 
   std::string summary() const {
     const ir::Type& t = tensor()->type();

@@ -27,7 +27,7 @@ std::vector<Window> windowsOf(const KernelView& kernel, const passes::LiveBuffer
   for (const ir::Value* v : buffer.tiles) {
     const ir::Op* def = v->definingOp();
     if (!def || def->kind() != ir::OpKind::Slice) continue;
-    const auto& offsets = *def->attr<std::vector<ir::Expr>>("offsets");
+    const auto& offsets = def->get(ir::attr::offsets);
     const std::string key = kernel.exprs(offsets) + passes::shapeStr(v->type().shape());
     auto [it, fresh] = byKey.try_emplace(key, windows.size());
     if (fresh) windows.push_back({offsets, v->type().shape(), {}, {}});
@@ -70,7 +70,7 @@ void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, cons
     std::string drainText;
     for (const ir::Op* store : w.drains) {
       drainText += (drainText.empty() ? "" : "; ") + kernel.name(store->operand(1)) + " at " +
-                   kernel.exprs(*store->attr<std::vector<ir::Expr>>("offsets"));
+                   kernel.exprs(store->get(ir::attr::offsets));
       PanelBox outline = box;
       outline.cls = "outline";
       outline.label.clear();

@@ -43,7 +43,7 @@ std::string reparse(const std::string& text) {
   auto m = parseModule(sm, file, diags, pto::ptoModel(pto::Arch::A2A3));
   REQUIRE_MESSAGE(m, "parse failed for " << text);
   const Op& op = *m->functions()[0]->body().ops().front();
-  return str(*op.attr<Expr>("value"));
+  return str(op.get(attr::expr));
 }
 
 }  // namespace

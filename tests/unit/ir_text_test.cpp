@@ -263,7 +263,7 @@ TEST_CASE("value names: hints made unique in program order, numbers otherwise") 
   auto load = [&](const std::string& hint) {
     Op* op = f.body().create(OpKind::Load, {});
     op->addOperand(x);
-    op->setAttr("offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(0)});
+    op->set(attr::offsets, std::vector<Expr>{Expr::constant(0), Expr::constant(0)});
     return op->addResult(t, hint);
   };
   load("acc");
@@ -291,11 +291,11 @@ TEST_CASE("loop modes: keywords for the known ones, the attribute dictionary oth
   auto p = parse(text);
   REQUIRE(p->module);
   Op& loop = *p->module->functions()[0]->body().ops().front();
-  loop.setAttr("mode", LoopMode::Serial);
+  loop.set(attr::mode, LoopMode::Serial);
   CHECK(printToString(*p->module) == text);
-  loop.setAttr("mode", LoopMode::Parallel);
+  loop.set(attr::mode, LoopMode::Parallel);
   CHECK(printToString(*p->module) == "func @k() incore {\n  scf.for parallel %i = 0 to 4 step 1 {\n  }\n}\n");
-  loop.setAttr("mode", std::string("zigzag"));
+  loop.attrs()["mode"] = std::string("zigzag");  // ill-typed on purpose
   std::string odd = printToString(*p->module);
   CHECK(odd == "func @k() incore {\n  scf.for %i = 0 to 4 step 1 {\n  } {mode = \"zigzag\"}\n}\n");
   checkRoundTrip(odd);

@@ -101,7 +101,7 @@ TEST_CASE("dominance: a value of a finished region, in an operand and in an expr
   Op* exp = std::next(body.ops().begin(), 2)->get();
   exp->setOperand(0, inner);
   Op* store = std::next(body.ops().begin(), 3)->get();
-  store->setAttr("offsets", std::vector<Expr>{Expr::var(loop->body().arg(0)), Expr::constant(0)});
+  store->set(attr::offsets, std::vector<Expr>{Expr::var(loop->body().arg(0)), Expr::constant(0)});
   CHECK(!verifyModule(*c->module, c->diags));
   auto e = c->diagnostics(false);
   REQUIRE(e.size() == 2);
@@ -115,7 +115,7 @@ TEST_CASE("expressions name only integer and bool values") {
   auto c = parsed(fn("  %t = tile.create : tile<f32, [4, 64]>\n  %a = arith.index {value = 1} : index\n"));
   Block& body = c->module->functions()[0]->body();
   Op* index = std::next(body.ops().begin())->get();
-  index->setAttr("value", Expr::var(body.ops().front()->result()) + Expr::constant(1));
+  index->set(attr::expr, Expr::var(body.ops().front()->result()) + Expr::constant(1));
   CHECK(!verifyModule(*c->module, c->diags));
   auto e = c->diagnostics(false);
   REQUIRE(e.size() == 1);
@@ -214,25 +214,25 @@ TEST_CASE("a result type that differs from the inferred one") {
 TEST_CASE("attribute schema violations") {
   auto c = parsed(fn("  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [4, 64]>\n"));
   Op& load = firstOp(*c->module);
-  load.removeAttr("offsets");
-  load.setAttr("colour", int64_t(3));
+  load.remove(attr::offsets);
+  load.attrs()["colour"] = int64_t(3);  // no op declares it
   CHECK(!verifyModule(*c->module, c->diags));
   CHECK(c->diagnostics(false) == std::vector<std::string>{"2:3: E0218: tile.load needs a 'offsets' attribute (expression "
                                                 "list); add it"});
-  load.setAttr("offsets", std::vector<Expr>{Expr::constant(0), Expr::constant(0)});
+  load.set(attr::offsets, std::vector<Expr>{Expr::constant(0), Expr::constant(0)});
   DiagnosticEngine diags(c->sources);
   CHECK(!verifyModule(*c->module, diags));
   REQUIRE(diags.all().size() == 1);
   CHECK(diags.all()[0].message == "tile.load has no attribute 'colour'; remove it (known: buffers, offsets, window)");
-  load.removeAttr("colour");
-  load.setAttr("buffers", std::vector<int64_t>{0, 1});
+  load.attrs().erase("colour");
+  load.set(attr::buffers, std::vector<int64_t>{0, 1});
   DiagnosticEngine diags2(c->sources);
   CHECK(!verifyModule(*c->module, diags2));
   REQUIRE(diags2.all().size() == 1);
   CHECK(diags2.all()[0].message == "tile.load has 2 buffer ids for 1 results; give one id per result (-1 for non-tiles)");
   CHECK(verify(fn("  scf.for unroll %i = 0 to 4 step 1 {\n  }\n")).empty());
   auto m = parsed(fn("  scf.for %i = 0 to 4 step 1 {\n  }\n"));
-  firstOp(*m->module).setAttr("mode", std::string("sideways"));
+  firstOp(*m->module).attrs()["mode"] = std::string("sideways");  // ill-typed on purpose
   CHECK(!verifyModule(*m->module, m->diags));
   CHECK(m->diagnostics(false) == std::vector<std::string>{"2:3: E0218: loop mode 'sideways' is unknown; use serial, unroll or "
                                                 "parallel"});

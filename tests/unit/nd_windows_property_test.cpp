@@ -177,7 +177,7 @@ Index evalAll(const std::vector<Expr>& es, const Function& f, int64_t S, int64_t
 
 // The window a transfer op moves: its `window`, or the tile's valid extents padded.
 Index windowOf(const Op& op, const Type& tile, size_t rank, const Function& f, int64_t S, int64_t o) {
-  if (const auto* w = op.attr<std::vector<Expr>>("window")) return evalAll(*w, f, S, o);
+  if (const auto* w = op.find(attr::window)) return evalAll(*w, f, S, o);
   Index w(rank - tile.rank(), 1);
   for (int64_t v : evalAll(tile.valid(), f, S, o)) w.push_back(v);
   return w;
@@ -228,8 +228,8 @@ Outcome compiled(const Case& c, const Function& f, int64_t S, int64_t o) {
   CHECK(rowsOf(ws) == rows);
   CHECK(ws.back() == (c.rowSum ? 1 : cols));
 
-  Index loadAt = evalAll(*load.attr<std::vector<Expr>>("offsets"), f, S, o);
-  Index storeAt = evalAll(*store.attr<std::vector<Expr>>("offsets"), f, S, o);
+  Index loadAt = evalAll(load.get(attr::offsets), f, S, o);
+  Index storeAt = evalAll(store.get(attr::offsets), f, S, o);
   std::vector<Index> reads = boxIndices(wl), writes = boxIndices(ws);
   Outcome out;
   for (const Index& r : reads) out.inBounds = out.inBounds && inside(added(loadAt, r), xView);

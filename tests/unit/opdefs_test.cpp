@@ -49,7 +49,7 @@ struct Infer {
   }
 };
 
-AttrMap offsets(std::vector<Expr> offs) { return {{"offsets", std::move(offs)}}; }
+AttrMap offsets(std::vector<Expr> offs) { return {attr::offsets(std::move(offs))}; }
 
 // A function with index values %S and %c to build symbolic shapes from.
 struct Syms {
@@ -217,10 +217,10 @@ TEST_CASE("move and cast change only what they may") {
   CHECK(e.message == "move may change only the memory space and layout, but turns tile<f16, [32, 32], mat> into "
                      "tile<f16, [32, 16], left>; keep the rest of the type");
   Type f = tile(DType::F32, {32, 32}, pto::Mat);
-  AttrMap round{{"rmode", RoundMode::Round}};
+  AttrMap round{attr::rmode(RoundMode::Round)};
   CHECK(Infer{OpKind::Cast, {mat}, round, f}.type() == f);
   CHECK(Infer{OpKind::Cast, {mat}, round, tile(DType::F32, {32, 32})}.error().id == Diag::DeclaredTypeChange);
-  AttrMap odd{{"rmode", std::string("sideways")}};
+  AttrMap odd{{"rmode", std::string("sideways")}};  // ill-typed on purpose
   CHECK(Infer{OpKind::Cast, {mat}, odd, f}.error().id == Diag::BadAttribute);
 }
 
@@ -364,7 +364,7 @@ TEST_CASE("matmul_acc") {
   Type lhs = tile(DType::F16, {16, 32}, pto::Left);
   Type rhs = tile(DType::F16, {32, 8}, pto::Right);
   Syms s;
-  AttrMap init{{"init", Expr::cmp(CmpKind::EQ, s.c, k(0))}};
+  AttrMap init{attr::init(Expr::cmp(CmpKind::EQ, s.c, k(0)))};
   CHECK(Infer{OpKind::MatmulAcc, {acc, lhs, rhs}, init}.type() == acc);
   CHECK(Infer{OpKind::MatmulAcc, {acc, lhs, rhs}}.type() == acc);
   OpError e = Infer{OpKind::MatmulAcc, {tile(DType::F16, {16, 8}), lhs, rhs}}.error();
@@ -373,7 +373,7 @@ TEST_CASE("matmul_acc") {
   e = Infer{OpKind::MatmulAcc, {acc, lhs, tile(DType::F16, {16, 8})}}.error();
   CHECK(e.id == Diag::MatmulInnerDim);
   CHECK(e.operand == 2);
-  AttrMap notBool{{"init", s.c}};
+  AttrMap notBool{attr::init(s.c)};
   e = Infer{OpKind::MatmulAcc, {acc, lhs, rhs}, notBool}.error();
   CHECK(e.id == Diag::BadAttribute);
   CHECK(e.message == "'init' of matmul_acc must be a condition, but it is c; write a comparison such as i == 0");
@@ -398,21 +398,21 @@ TEST_CASE("batch matmul") {
 
 TEST_CASE("transposes") {
   Type a = tile(DType::F32, {16, 32}, pto::Vec);
-  AttrMap axes{{"axes", std::vector<int64_t>{0, 1}}};
+  AttrMap axes{attr::axes(std::vector<int64_t>{0, 1})};
   CHECK(Infer{OpKind::Transpose, {a}, axes}.type() == tile(DType::F32, {32, 16}, pto::Vec));
   CHECK(Infer{OpKind::Transpose, {a, a}, axes}.type() == tile(DType::F32, {32, 16}, pto::Vec));
   Syms s;
   Type nd = tile(DType::F32, {2, 16, 32}, ir::kNoSpace, {k(2), Expr::min(k(16), s.S), k(32)});
-  AttrMap last{{"axes", std::vector<int64_t>{2, 1}}};
+  AttrMap last{attr::axes(std::vector<int64_t>{2, 1})};
   Type t = Infer{OpKind::TransposeView, {nd}, last}.type();
   CHECK(t.shape() == std::vector<int64_t>{2, 32, 16});
   CHECK(t.valid() == std::vector<Expr>{k(2), k(32), Expr::min(k(16), s.S)});
-  AttrMap same{{"axes", std::vector<int64_t>{1, 1}}};
+  AttrMap same{attr::axes(std::vector<int64_t>{1, 1})};
   OpError e = Infer{OpKind::Transpose, {a}, same}.error();
   CHECK(e.id == Diag::TransposeAxes);
   CHECK(e.message == "transpose swaps two distinct axes of a rank-2 tile, but 'axes' is [1, 1]; give two different axes "
                      "in [0, 2)");
-  AttrMap out{{"axes", std::vector<int64_t>{0, 2}}};
+  AttrMap out{attr::axes(std::vector<int64_t>{0, 2})};
   CHECK(Infer{OpKind::TransposeView, {a}, out}.error().id == Diag::TransposeAxes);
   CHECK(Infer{OpKind::Transpose, {a, tile(DType::F16, {16, 32}, pto::Vec)}, axes}.error().id == Diag::DTypeMismatch);
   CHECK(Infer{OpKind::Transpose, {a, tile(DType::F32, {16, 32}, pto::Mat)}, axes}.error().id == Diag::SpaceMismatch);
@@ -504,12 +504,12 @@ TEST_CASE("verifyOp checks counts, attributes and the result type") {
   Op* loop = f.body().create(OpKind::For, {});
   loop->addRegion();
   CHECK(verifyOp(*loop)->id == Diag::BadAttribute);
-  loop->setAttr("lb", k(0));
-  loop->setAttr("ub", k(4));
-  loop->setAttr("step", k(1));
+  loop->set(attr::lb, k(0));
+  loop->set(attr::ub, k(4));
+  loop->set(attr::step, k(1));
   CHECK(!verifyOp(*loop));
   Op* branch = f.body().create(OpKind::If, {});
-  branch->setAttr("cond", Expr::cmp(CmpKind::LT, k(0), k(1)));
+  branch->set(attr::cond, Expr::cmp(CmpKind::LT, k(0), k(1)));
   branch->addRegion();
   CHECK(verifyOp(*branch)->message == "scf.if has 1 regions but the op defines 2; give it exactly that many");
 }

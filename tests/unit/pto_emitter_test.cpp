@@ -273,7 +273,7 @@ TEST_CASE("pto emitter: buffer ids as the IR states them: sparse, huge, out of p
   CHECK_FALSE(pto::emitModule(*h.module, missing, h.diags));  // -5 is no id
   CHECK(h.diagnostics() == tilec::testing::Lines{
                                "12:3: E0524: the result of 'tile.add' has no buffer id; run the PTO pass pipeline first"});
-  h.module->functions()[0]->body().ops().back()->operand(0)->definingOp()->setAttr("buffers", std::vector<int64_t>{4});
+  h.module->functions()[0]->body().ops().back()->operand(0)->definingOp()->set(ir::attr::buffers, std::vector<int64_t>{4});
   OutputBuffer os;
   REQUIRE(pto::emitModule(*h.module, os, h.diags));
   const std::string out = std::regex_replace(os.str(), std::regex(std::regex_replace(

@@ -43,7 +43,7 @@ class SequenceLegality {
   // so their sizes (M % 32 rows, none) are not checked, as the runtime builder does not.
   static bool mayRun(const Op& op, unsigned region) {
     if (op.kind() != OpKind::If) return true;
-    const std::optional<int64_t> cond = op.attr<Expr>("cond")->asConst();
+    const std::optional<int64_t> cond = op.find(attr::cond)->asConst();
     return !cond || (*cond != 0) == (region == 0);
   }
 
@@ -71,12 +71,12 @@ class SequenceLegality {
   // The name is one of the model's, the argument count fits, and constant arguments are
   // encodable (the encoder's own check; runtime ones are checked by the builder).
   void checkRaw(const Op& op) {
-    const std::string& name = *op.attr<std::string>("op");
+    const std::string& name = op.get(attr::op);
     const RawOpDesc* desc = model_.rawOp(name);
-    const auto& args = *op.attr<std::vector<Expr>>("args");
+    const auto& args = op.get(attr::args);
     if (!desc)
       return report(Diag::AieRawOp, op, "'" + name + "' is no register operation of " + model_.name);
-    if (args.size() < desc->required || args.size() > desc->args.size() || desc->data != op.hasAttr("data"))
+    if (args.size() < desc->required || args.size() > desc->args.size() || desc->data != op.has(attr::data))
       return report(Diag::AieRawOp, op, name + " takes " + std::to_string(desc->required) + " to " +
                                             std::to_string(desc->args.size()) + " arguments" +
                                             (desc->data ? " and a list of data words" : "") + ", not " +
@@ -92,7 +92,7 @@ class SequenceLegality {
   }
 
   bool checkChannel(const Op& op) {
-    const auto& channel = *op.attr<std::vector<Expr>>("channel");
+    const auto& channel = op.get(attr::channel);
     const std::optional<int64_t> column = channel[0].asConst(), number = channel[1].asConst();
     if (column && number && *column >= 0 && *column < device_.numCols && *number >= 0 &&
         *number < aie::kShimChannels)
@@ -105,15 +105,15 @@ class SequenceLegality {
   }
 
   void checkTransfer(Op& op) {
-    AccessPattern p{*op.attr<Expr>("offset"), *op.attr<std::vector<Expr>>("sizes"),
-                    *op.attr<std::vector<Expr>>("strides")};
+    AccessPattern p{op.get(attr::offset), op.get(attr::sizes),
+                    op.get(attr::strides)};
     const Type& tensor = op.operand(0)->type();
     const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
     std::string why;
     std::optional<AccessPattern> shaped = aie::shimPattern(p, bits, why);
     if (!shaped) return report(Diag::AieDescriptor, op, why);
-    op.setAttr("sizes", shaped->sizes);
-    op.setAttr("strides", shaped->strides);
+    op.set(attr::sizes, shaped->sizes);
+    op.set(attr::strides, shaped->strides);
     // Sizes and strides must be constants for the descriptor check; the offset may vary
     // with the loops, so it is checked for alignment and range separately.
     AccessPattern atZero = *shaped;

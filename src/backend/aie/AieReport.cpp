@@ -81,7 +81,7 @@ std::vector<const ir::Expr*> conditionsOn(const ir::Value* size, const std::vect
                                           const SequenceValues& env) {
   std::vector<const ir::Expr*> out;
   for (const ir::Op* r : requires) {
-    const ir::Expr& cond = *r->attr<ir::Expr>("cond");
+    const ir::Expr& cond = r->get(ir::attr::cond);
     const std::vector<const ir::Value*> vars = cond.vars();
     const bool repeated = std::any_of(out.begin(), out.end(), [&](const ir::Expr* e) { return *e == cond; });
     if (cond.dependsOn(size) && !repeated &&
@@ -244,7 +244,7 @@ struct Event {
 };
 
 bool isDrain(const ir::Op& op) {
-  if (op.kind() == ir::OpKind::DmaWait) return *op.attr<bool>("drain");
+  if (op.kind() == ir::OpKind::DmaWait) return op.get(ir::attr::drain);
   return op.kind() == ir::OpKind::DmaDrain;
 }
 
@@ -300,7 +300,7 @@ class SequenceRun final : public SequenceRunner {
         if (const std::optional<Lane> lane = laneOf(op)) record({std::nullopt, *lane, ""}, op);
         return;
       case SeqForm::Require:
-        if (need(*op.attr<ir::Expr>("cond"), op) == std::optional<int64_t>(0) &&
+        if (need(op.get(ir::attr::cond), op) == std::optional<int64_t>(0) &&
             std::find(failedRequires_.begin(), failedRequires_.end(), &op) == failedRequires_.end())
           failedRequires_.push_back(&op);
         return;
@@ -321,7 +321,7 @@ class SequenceRun final : public SequenceRunner {
   }
 
   std::optional<Lane> laneOf(const ir::Op& op) {
-    const auto& channel = *op.attr<std::vector<ir::Expr>>("channel");
+    const auto& channel = op.get(ir::attr::channel);
     const std::optional<int64_t> column = need(channel.at(0), op), number = need(channel.at(1), op);
     if (!column || !number) return std::nullopt;
     return Lane{*column, isDrain(op), *number};
@@ -330,16 +330,16 @@ class SequenceRun final : public SequenceRunner {
   void runTransfer(const ir::Op& op) {
     TransferRecord& t = records_[index_.at(&op)];
     std::vector<int64_t> sizes, strides;
-    const std::optional<int64_t> offset = need(*op.attr<ir::Expr>("offset"), op);
-    for (const ir::Expr& e : *op.attr<std::vector<ir::Expr>>("sizes")) sizes.push_back(need(e, op).value_or(0));
-    for (const ir::Expr& e : *op.attr<std::vector<ir::Expr>>("strides")) strides.push_back(need(e, op).value_or(0));
+    const std::optional<int64_t> offset = need(op.get(ir::attr::offset), op);
+    for (const ir::Expr& e : op.get(ir::attr::sizes)) sizes.push_back(need(e, op).value_or(0));
+    for (const ir::Expr& e : op.get(ir::attr::strides)) strides.push_back(need(e, op).value_or(0));
     const std::optional<Lane> lane = laneOf(op);
     if (!offset || !lane || stopped()) return;
     ++t.runs;
     if (!t.first) {
       t.lane = lane;
-      ir::AccessPattern p{*op.attr<ir::Expr>("offset"), *op.attr<std::vector<ir::Expr>>("sizes"),
-                          *op.attr<std::vector<ir::Expr>>("strides")};
+      ir::AccessPattern p{op.get(ir::attr::offset), op.get(ir::attr::sizes),
+                          op.get(ir::attr::strides)};
       const int64_t bits = int64_t(ir::dtypeBytes(op.operand(0)->type().dtype())) * 8;
       t.first = constantTransfer(p, bits, [&](const ir::Value* v) { return get(v); });
     }
@@ -420,7 +420,7 @@ std::string transferText(const report::KernelView& kernel, const ir::Op& op) {
 }
 
 std::string bdText(const ir::Op& op) {
-  const int64_t* bd = op.attr<int64_t>("bd");
+  const int64_t* bd = op.find(ir::attr::bd);
   return bd ? str(*bd) : "none";
 }
 
@@ -723,10 +723,10 @@ std::string fieldsCell(const TransferRecord& t) {
 
 std::vector<std::string> descriptorRow(const report::KernelView& kernel, const TransferRecord& t, size_t number) {
   const ir::Op& op = *t.op;
-  const bool* token = op.attr<bool>("token");
-  const std::string pattern = "offset " + escape(kernel.expr(*op.attr<ir::Expr>("offset"))) + "<br>sizes " +
-                              escape(kernel.exprs(*op.attr<std::vector<ir::Expr>>("sizes"))) + "<br>strides " +
-                              escape(kernel.exprs(*op.attr<std::vector<ir::Expr>>("strides")));
+  const bool* token = op.find(ir::attr::token);
+  const std::string pattern = "offset " + escape(kernel.expr(op.get(ir::attr::offset))) + "<br>sizes " +
+                              escape(kernel.exprs(op.get(ir::attr::sizes))) + "<br>strides " +
+                              escape(kernel.exprs(op.get(ir::attr::strides)));
   return {"<a href=\"#" + escape(kernel.anchor("transfer-" + str(int64_t(number)))) + "\">" + str(int64_t(number)) + "</a>",
           "<code>" + escape(transferText(kernel, op)) + "</code>",
           t.lane ? laneText(*t.lane) : "not run",
@@ -770,7 +770,7 @@ void writeSizes(const std::vector<AssumedSize>& assumed, const SequenceRun& run,
   if (!run.stoppedBecause().empty())
     page.paragraph("The run stopped early: " + escape(run.stoppedBecause()) + "; the figures show what ran before.");
   for (const ir::Op* r : run.failedRequires())
-    page.paragraph("With these sizes a condition fails: <code>" + escape(*r->attr<std::string>("message")) + "</code>.");
+    page.paragraph("With these sizes a condition fails: <code>" + escape(r->get(ir::attr::message)) + "</code>.");
 }
 
 void writeTimeline(const report::KernelView& kernel, const std::vector<TransferRecord>& records,

@@ -49,7 +49,7 @@ class BdAssignment {
 
  private:
   static ChannelKey keyOf(const Op& op, bool drain) {
-    const auto& c = *op.attr<std::vector<Expr>>("channel");
+    const auto& c = op.get(attr::channel);
     return {c[0].constValue(), drain, c[1].constValue()};
   }
 
@@ -64,7 +64,7 @@ class BdAssignment {
           break;
         }
         case aie::SeqForm::Wait: {
-          const ChannelKey key = keyOf(op, *op.attr<bool>("drain"));
+          const ChannelKey key = keyOf(op, op.get(attr::drain));
           if (queues_[key].empty()) {
             diags_.report(Diag::AieWaitNothing, op.loc(),
                           "this wait has no unfinished transfer on its channel to wait for, and would block "
@@ -93,7 +93,7 @@ class BdAssignment {
       if (inner.kind() == OpKind::DmaFill || inner.kind() == OpKind::DmaDrain)
         used.push_back(keyOf(inner, inner.kind() == OpKind::DmaDrain));
       else if (inner.kind() == OpKind::DmaWait)
-        used.push_back(keyOf(inner, *inner.attr<bool>("drain")));
+        used.push_back(keyOf(inner, inner.get(attr::drain)));
     });
     for (const ChannelKey& key : used)
       while (!queues_[key].empty()) insertWait(key, b, &op, op.loc());
@@ -112,7 +112,7 @@ class BdAssignment {
   void push(Op& op, const ChannelKey& key, int depth) {
     std::array<bool, kBdsPerColumn>& used = busy_[std::get<0>(key)];
     int64_t bd = 0;
-    if (const int64_t* pinned = op.attr<int64_t>("bd")) {
+    if (const int64_t* pinned = op.find(attr::bd)) {
       bd = *pinned;
       if (bd < 0 || bd >= kBdsPerColumn || used[size_t(bd)]) {
         diags_.report(Diag::AieBdPinned, op.loc(),
@@ -128,16 +128,16 @@ class BdAssignment {
       while (used[size_t(bd)]) ++bd;  // at most 4 channels x 4 tasks are busy: one is free
     }
     used[size_t(bd)] = true;
-    op.setAttr("bd", bd);
-    op.setAttr("token", std::get<1>(key));  // a drain always reports; a fill when waited for
+    op.set(attr::bd, bd);
+    op.set(attr::token, std::get<1>(key));  // a drain always reports; a fill when waited for
     queues_[key].push_back({&op, depth});
   }
 
   void pop(const ChannelKey& key) {
     Task t = queues_[key].front();
     queues_[key].pop_front();
-    t.transfer->setAttr("token", true);
-    busy_[std::get<0>(key)][size_t(*t.transfer->attr<int64_t>("bd"))] = false;
+    t.transfer->set(attr::token, true);
+    busy_[std::get<0>(key)][size_t(t.transfer->get(attr::bd))] = false;
   }
 
   // A wait for the channel's oldest transfer, before `before` (the end of `b` if null).
@@ -145,8 +145,8 @@ class BdAssignment {
     OpBuilder builder(b, before);
     builder.setLoc(loc);
     builder.create(OpKind::DmaWait, {},
-                   {{"channel", std::vector<Expr>{Expr::constant(std::get<0>(key)), Expr::constant(std::get<2>(key))}},
-                    {"drain", std::get<1>(key)}});
+                   {attr::channel(std::vector<Expr>{Expr::constant(std::get<0>(key)), Expr::constant(std::get<2>(key))}),
+                    attr::drain(std::get<1>(key))});
     pop(key);
   }
 

@@ -145,38 +145,38 @@ class BuilderWriter {
   void emitOp(const Op& op, int depth) {
     switch (seqForm(op.kind())) {
       case SeqForm::Const:
-        if (const auto* i = op.attr<int64_t>("value"))
+        if (const auto* i = std::get_if<int64_t>(&op.get(attr::value)))
           line(depth, "const int64_t " + name(op.result()) + " = int64_t(" + std::to_string(*i) + ");");
         return;
       case SeqForm::Index:
-        line(depth, "const int64_t " + name(op.result()) + " = " + cpp(*op.attr<Expr>("value")) + ";");
+        line(depth, "const int64_t " + name(op.result()) + " = " + cpp(op.get(attr::expr)) + ";");
         return;
       case SeqForm::Loop: return emitFor(op, depth);
       case SeqForm::Branch: return emitIf(op, depth);
       case SeqForm::Yield: return;  // emitFor and emitIf assign the yielded values
       case SeqForm::Require:
-        line(depth, "if (" + cpp(*op.attr<Expr>("cond")) + " == 0) return std::string(" + where(op) + " " +
-                        quoted(*op.attr<std::string>("message")) + ");");
+        line(depth, "if (" + cpp(op.get(attr::cond)) + " == 0) return std::string(" + where(op) + " " +
+                        quoted(op.get(attr::message)) + ");");
         checkArith(depth, op);
         return;
       case SeqForm::Transfer: return emitTransfer(op, depth);
       case SeqForm::Raw: {
         std::string args, data;
-        for (const Expr& e : *op.attr<std::vector<Expr>>("args")) args += (args.empty() ? "" : ", ") + cpp(e);
-        if (const auto* words = op.attr<std::vector<Expr>>("data"))
+        for (const Expr& e : op.get(attr::args)) args += (args.empty() ? "" : ", ") + cpp(e);
+        if (const auto* words = op.find(attr::data))
           for (const Expr& e : *words) data += (data.empty() ? "uint32_t(" : ", uint32_t(") + cpp(e) + ")";
         line(depth, "{");
         checkArith(depth + 1, op);
-        line(depth + 1, "const std::string error = tilec_txn::appendRaw(s, " + quoted(*op.attr<std::string>("op")) +
+        line(depth + 1, "const std::string error = tilec_txn::appendRaw(s, " + quoted(op.get(attr::op)) +
                             ", {" + args + "}, {" + data + "}, /*fold=*/" + fold_ + ");");
         line(depth + 1, "if (!error.empty()) return std::string(" + where(op) + ") + error;");
         line(depth, "}");
         return;
       }
       case SeqForm::Wait: {
-        const auto& c = *op.attr<std::vector<Expr>>("channel");
+        const auto& c = op.get(attr::channel);
         line(depth, "tilec_txn::sync(s, uint32_t(" + cpp(c[0]) + "), 0, " +
-                        (*op.attr<bool>("drain") ? "tilec_txn::kS2MM" : "tilec_txn::kMM2S") + ", uint32_t(" +
+                        (op.get(attr::drain) ? "tilec_txn::kS2MM" : "tilec_txn::kMM2S") + ", uint32_t(" +
                         cpp(c[1]) + "), 1, 1);");
         return;
       }
@@ -193,11 +193,11 @@ class BuilderWriter {
       names_[body.arg(i + 1)] = name(op.result(i));
     }
     const std::string iv = name(body.arg(0)), end = iv + "_end", step = iv + "_step";
-    line(depth, "const int64_t " + end + " = " + cpp(*op.attr<Expr>("ub")) + ", " + step + " = " +
-                    cpp(*op.attr<Expr>("step")) + ";");
+    line(depth, "const int64_t " + end + " = " + cpp(op.get(attr::ub)) + ", " + step + " = " +
+                    cpp(op.get(attr::step)) + ";");
     checkArith(depth, op);
     line(depth, "if (" + step + " <= 0) return std::string(" + where(op) + " \"the loop step is not positive\");");
-    line(depth, "for (int64_t " + iv + " = " + cpp(*op.attr<Expr>("lb")) + "; " + iv + " < " + end + "; " + iv +
+    line(depth, "for (int64_t " + iv + " = " + cpp(op.get(attr::lb)) + "; " + iv + " < " + end + "; " + iv +
                     " = a.add(" + iv + ", " + step + ")) {");
     block(body, depth + 1);
     assignYield(body, op, depth + 1);
@@ -207,7 +207,7 @@ class BuilderWriter {
 
   void emitIf(const Op& op, int depth) {
     for (unsigned i = 0; i < op.numResults(); ++i) line(depth, "int64_t " + name(op.result(i)) + " = 0;");
-    line(depth, "if (" + cpp(*op.attr<Expr>("cond")) + " != 0) {");
+    line(depth, "if (" + cpp(op.get(attr::cond)) + " != 0) {");
     block(op.body(0), depth + 1);
     assignYield(op.body(0), op, depth + 1);
     line(depth, "} else {");
@@ -228,15 +228,15 @@ class BuilderWriter {
 
   void emitTransfer(const Op& op, int depth) {
     const Value* tensor = op.operand(0);
-    const auto& sizes = *op.attr<std::vector<Expr>>("sizes");
-    const auto& strides = *op.attr<std::vector<Expr>>("strides");
-    const auto& channel = *op.attr<std::vector<Expr>>("channel");
-    const int64_t* bd = op.attr<int64_t>("bd");
+    const auto& sizes = op.get(attr::sizes);
+    const auto& strides = op.get(attr::strides);
+    const auto& channel = op.get(attr::channel);
+    const int64_t* bd = op.find(attr::bd);
     if (!bd || sizes.size() != 4) throw std::logic_error(std::string(op.name()) + " reached the builder writer unlowered");
     line(depth, "{  // " + std::string(op.name()) + " '" + tensor->name() + "'");
     line(depth + 1, "tilec_txn::Transfer t;");
     line(depth + 1, "t.elemBits = " + std::to_string(dtypeBytes(tensor->type().dtype()) * 8) + ";");
-    line(depth + 1, "t.offset = " + cpp(*op.attr<Expr>("offset")) + ";");
+    line(depth + 1, "t.offset = " + cpp(op.get(attr::offset)) + ";");
     for (int i = 0; i < 4; ++i) {
       line(depth + 1, "t.sizes[" + std::to_string(i) + "] = " + cpp(sizes[size_t(3 - i)]) + ";");
       line(depth + 1, "t.strides[" + std::to_string(i) + "] = " + cpp(strides[size_t(3 - i)]) + ";");
@@ -255,7 +255,7 @@ class BuilderWriter {
     line(depth + 1, "task.chan = uint32_t(" + cpp(channel[1]) + ");");
     line(depth + 1, "task.bd = " + std::to_string(*bd) + ";");
     line(depth + 1, "task.argIdx = " + std::to_string(tensor->index()) + ";");
-    const bool* token = op.attr<bool>("token");
+    const bool* token = op.find(attr::token);
     line(depth + 1, std::string("task.token = ") + (token && *token ? "true;" : "false;"));
     line(depth + 1, "tilec_txn::shimTransfer(s, device, task, f, /*fold=*/" + fold_ + ");");
     line(depth, "}");

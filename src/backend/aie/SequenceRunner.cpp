@@ -55,10 +55,10 @@ void SequenceRunner::runOp(const Op& op) {
   const SeqForm form = seqForm(op.kind());
   switch (form) {
     case SeqForm::Const:
-      if (const auto* i = op.attr<int64_t>("value")) set(op.result(), *i);
+      if (const auto* i = std::get_if<int64_t>(&op.get(attr::value))) set(op.result(), *i);
       return;
     case SeqForm::Index:
-      if (const std::optional<int64_t> x = need(*op.attr<Expr>("value"), op)) set(op.result(), *x);
+      if (const std::optional<int64_t> x = need(op.get(attr::expr), op)) set(op.result(), *x);
       return;
     case SeqForm::Loop: return runFor(op);
     case SeqForm::Branch: return runIf(op);
@@ -72,8 +72,8 @@ void SequenceRunner::runOp(const Op& op) {
 }
 
 void SequenceRunner::runFor(const Op& op) {
-  const std::optional<int64_t> lb = eval(*op.attr<Expr>("lb")), ub = eval(*op.attr<Expr>("ub")),
-                               step = eval(*op.attr<Expr>("step"));
+  const std::optional<int64_t> lb = eval(op.get(attr::lb)), ub = eval(op.get(attr::ub)),
+                               step = eval(op.get(attr::step));
   if (!lb || !ub || !step) return fail(op, Failure::LoopBounds);
   if (*step <= 0) return fail(op, Failure::LoopStep);
   const Block& body = op.body();
@@ -92,7 +92,7 @@ void SequenceRunner::runFor(const Op& op) {
 }
 
 void SequenceRunner::runIf(const Op& op) {
-  const std::optional<int64_t> cond = need(*op.attr<Expr>("cond"), op);
+  const std::optional<int64_t> cond = need(op.get(attr::cond), op);
   if (!cond) return;
   const unsigned region = *cond ? 0 : 1;
   if (region >= op.numRegions()) return;

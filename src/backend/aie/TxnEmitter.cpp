@@ -66,7 +66,7 @@ class SequenceWriter final : public SequenceRunner {
         return;
       case Failure::LoopStep:
         diags_.report(Diag::BadLoopStep, op.loc(),
-                      "the loop step is " + std::to_string(eval(*op.attr<Expr>("step")).value_or(0)) +
+                      "the loop step is " + std::to_string(eval(op.get(attr::step)).value_or(0)) +
                           ", and a loop runs forward; give it a positive step");
         return;
       case Failure::TooManySteps:
@@ -84,14 +84,14 @@ class SequenceWriter final : public SequenceRunner {
       case SeqForm::Require: {
         // A requirement on a size the stream never uses (none given with -D) binds only
         // the builder, which checks it at dispatch; one the stream uses fails where it is used.
-        const std::optional<int64_t> holds = eval(*op.attr<Expr>("cond"));
+        const std::optional<int64_t> holds = eval(op.get(attr::cond));
         if (!holds || *holds || stopped()) return;
-        diags_.report(Diag::AieRequireFails, op.loc(), *op.attr<std::string>("message"));
+        diags_.report(Diag::AieRequireFails, op.loc(), op.get(attr::message));
         return stop();
       }
       case SeqForm::Wait: {
-        const auto& c = *op.attr<std::vector<Expr>>("channel");
-        const uint32_t dir = *op.attr<bool>("drain") ? tilec_txn::kS2MM : tilec_txn::kMM2S;
+        const auto& c = op.get(attr::channel);
+        const uint32_t dir = op.get(attr::drain) ? tilec_txn::kS2MM : tilec_txn::kMM2S;
         tilec_txn::sync(stream_, uint32_t(value(c[0], op)), 0, dir, uint32_t(value(c[1], op)), 1, 1);
         return checkSize(op);
       }
@@ -109,11 +109,11 @@ class SequenceWriter final : public SequenceRunner {
   void writeRaw(const Op& op) {
     std::vector<int64_t> args;
     std::vector<uint32_t> data;
-    for (const Expr& e : *op.attr<std::vector<Expr>>("args")) args.push_back(value(e, op));
-    if (const auto* words = op.attr<std::vector<Expr>>("data"))
+    for (const Expr& e : op.get(attr::args)) args.push_back(value(e, op));
+    if (const auto* words = op.find(attr::data))
       for (const Expr& e : *words) data.push_back(uint32_t(value(e, op)));
     if (stopped()) return;
-    const std::string why = tilec_txn::appendRaw(stream_, *op.attr<std::string>("op"), args, data, fold_);
+    const std::string why = tilec_txn::appendRaw(stream_, op.get(attr::op), args, data, fold_);
     if (!why.empty()) {
       diags_.report(Diag::AieRawOp, op.loc(), why);
       return stop();
@@ -122,8 +122,8 @@ class SequenceWriter final : public SequenceRunner {
   }
 
   void writeTransfer(const Op& op) {
-    AccessPattern p{*op.attr<Expr>("offset"), *op.attr<std::vector<Expr>>("sizes"),
-                    *op.attr<std::vector<Expr>>("strides")};
+    AccessPattern p{op.get(attr::offset), op.get(attr::sizes),
+                    op.get(attr::strides)};
     const Value* tensor = op.operand(0);
     const int64_t bits = int64_t(dtypeBytes(tensor->type().dtype())) * 8;
     std::optional<tilec_txn::Transfer> t = constantTransfer(p, bits, [&](const Value* v) { return get(v); });
@@ -142,8 +142,8 @@ class SequenceWriter final : public SequenceRunner {
       return stop();
     }
     if (!insideTensor(op, *t)) return;
-    const auto& c = *op.attr<std::vector<Expr>>("channel");
-    const int64_t* bd = op.attr<int64_t>("bd");
+    const auto& c = op.get(attr::channel);
+    const int64_t* bd = op.find(attr::bd);
     if (!bd) throw std::logic_error(std::string(op.name()) + " has no descriptor; run assign-bds first");
     tilec_txn::ShimTask task;
     task.col = uint32_t(value(c[0], op));
@@ -151,7 +151,7 @@ class SequenceWriter final : public SequenceRunner {
     task.chan = uint32_t(value(c[1], op));
     task.bd = uint32_t(*bd);
     task.argIdx = tensor->index();
-    const bool* token = op.attr<bool>("token");
+    const bool* token = op.find(attr::token);
     task.token = token && *token;
     tilec_txn::shimTransfer(stream_, device_, task, fields, fold_);
     checkSize(op);

@@ -65,7 +65,7 @@ class RowAligner {
       case LinxRows::FirstShared:
         return share(op, {op.operand(0), op.result()});
       case LinxRows::Sliced:
-        if ((*op.attr<std::vector<int64_t>>("grid"))[1] == 1) return share(op, tiles);
+        if ((op.get(attr::grid))[1] == 1) return share(op, tiles);
         [[fallthrough]];  // a column split cuts the parent's rows into slots' rows
       case LinxRows::Tied:
         for (Value* v : tiles) tieTile(v);

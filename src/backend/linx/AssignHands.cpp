@@ -97,7 +97,7 @@ class HandAssigner {
       if (!fits) continue;
       for (Live& l : live_[h]) ++l.joined;
       live_[h].push_back({tile, last});
-      handOwner(tile)->setAttr("buffers", std::vector<int64_t>{h});
+      handOwner(tile)->set(attr::buffers, std::vector<int64_t>{h});
       return h;
     }
     return -1;

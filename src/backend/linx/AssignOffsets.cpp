@@ -45,19 +45,19 @@ class OffsetAssigner {
 
  private:
   void assign(Op& op, const Type& slot) {
-    const auto& grid = *op.attr<std::vector<int64_t>>("grid");
-    const auto& index = *op.attr<std::vector<Expr>>("index");
+    const auto& grid = op.get(attr::grid);
+    const auto& index = op.get(attr::index);
     std::string why;
     const int64_t slotCells = storageBytes(slot, why).value_or(0) / kCellBytes;
     const Expr offset = (index[0] * Expr::constant(grid[1]) + index[1]) * Expr::constant(slotCells);
     const int64_t constant = constantTerm(offset);
     const bool immFits = constant >= 0 && constant <= kImmMax;
     const Expr inRegister = immFits ? offset - Expr::constant(constant) : offset;
-    op.setAttr("offset", offset);
-    op.setAttr("imm", int64_t(immFits ? constant : 0));
-    op.removeAttr("reg");
+    op.set(attr::offset, offset);
+    op.set(attr::imm, int64_t(immFits ? constant : 0));
+    op.remove(attr::reg);
     if (inRegister.isConst() && inRegister.constValue() == 0) return;
-    if (std::optional<int> reg = registerFor(op, inRegister)) op.setAttr("reg", int64_t(*reg));
+    if (std::optional<int> reg = registerFor(op, inRegister)) op.set(attr::reg, int64_t(*reg));
   }
 
   std::optional<int> registerFor(const Op& op, const Expr& e) {

@@ -87,7 +87,7 @@ class Planner {
   void addWrite(PlannedBlock& b, const Op& insert) {
     b.write = &insert;
     b.array = identityOf(insert.operand(0));
-    const RegionPhase phase = *insert.attr<RegionPhase>("phase");
+    const RegionPhase phase = insert.get(attr::phase);
     if (phase == RegionPhase::Init || phase == RegionPhase::InitLast) b.pushed = b.array;
   }
 

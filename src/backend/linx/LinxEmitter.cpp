@@ -112,10 +112,12 @@ class BlockWriter {
   // A rolled loop's bounds, as a listing line: its body's blocks run once per iteration.
   Block loopLine(const PlannedBlock& p) const {
     Block b;
-    auto text = [&](const char* key) { return p.op->attr<Expr>(key)->str([&](const Value* v) { return names_(v); }); };
+    auto text = [&](AttrKey<AttrKind::Expr> bound) {
+      return p.op->get(bound).str([&](const Value* v) { return names_(v); });
+    };
     const std::string var = names_(p.op->body().arg(0));
     b.body = p.entry == PlanEntry::LoopBegin
-                 ? "loop " + var + " = " + text("lb") + " .. " + text("ub") + " step " + text("step") +
+                 ? "loop " + var + " = " + text(attr::lb) + " .. " + text(attr::ub) + " step " + text(attr::step) +
                        " (the blocks up to its end run once per iteration)"
                  : "end loop " + var;
     return b;
@@ -125,26 +127,26 @@ class BlockWriter {
     SubviewWord w;
     w.srcSelect = select;
     w.regSrc = registerOf(part, b);
-    w.uimm11 = int(*part.attr<int64_t>("imm"));
+    w.uimm11 = int(part.get(attr::imm));
     w.sizeCode = sizeCodeOf(part.result()->type());
     return w;
   }
 
   HeaderWord assemble(const Op& insert, Block& b) {
-    const RegionPhase phase = *insert.attr<RegionPhase>("phase");
+    const RegionPhase phase = insert.get(attr::phase);
     AssembleWord w;
     w.init = phase == RegionPhase::Init || phase == RegionPhase::InitLast;
     w.last = phase == RegionPhase::Last || phase == RegionPhase::InitLast;
     w.regSrc = registerOf(insert, b);
-    w.uimm11 = int(*insert.attr<int64_t>("imm"));
+    w.uimm11 = int(insert.get(attr::imm));
     w.field5 = assembleSizeField(insert, rev_);
     return w;
   }
 
   int registerOf(const Op& region, Block& b) {
-    const int64_t* reg = region.attr<int64_t>("reg");
+    const int64_t* reg = region.find(attr::reg);
     if (!reg) return 0;
-    const Expr inRegister = *region.attr<Expr>("offset") - Expr::constant(*region.attr<int64_t>("imm"));
+    const Expr inRegister = region.get(attr::offset) - Expr::constant(region.get(attr::imm));
     if (announced_.insert(int(*reg)).second)
       b.registers.push_back(std::string(gprName(int(*reg))) + " = " +
                             inRegister.str([&](const Value* v) { return names_(v); }) + " (CELLs)");
@@ -159,7 +161,7 @@ class BlockWriter {
   }
 
   static int handOf(const Value* tile) {
-    const auto* hands = handOwner(tile)->attr<std::vector<int64_t>>("buffers");
+    const auto* hands = handOwner(tile)->find(attr::buffers);
     if (!hands || hands->size() != 1) throw std::logic_error("linx: a bound tile has no hand (run linx-hands)");
     return int(hands->front());
   }

@@ -112,7 +112,7 @@ int sizeCodeOf(const ir::Type& t) {
 }
 
 bool opensGeneration(const ir::Op& insert) {
-  const ir::RegionPhase phase = *insert.attr<ir::RegionPhase>("phase");
+  const ir::RegionPhase phase = insert.get(ir::attr::phase);
   return phase == ir::RegionPhase::Init || phase == ir::RegionPhase::InitLast;
 }
 

@@ -141,7 +141,7 @@ class Checker {
 
   // The partition proof for `parent` cut by op's grid, once per (type, grid).
   void checkSlots(const Op& op, const Type& parent) {
-    const auto& grid = *op.attr<std::vector<int64_t>>("grid");
+    const auto& grid = op.get(attr::grid);
     const std::string key = parent.str(nameOf) + "/" + std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
     if (!proven_.insert(key).second) return;
     std::string why;
@@ -173,7 +173,7 @@ class Checker {
       const Op& write = *chain->writes[k];
       std::optional<int64_t> ordinal = slotOrdinal(write);
       if (!ordinal || *ordinal == int64_t(k)) continue;
-      const auto& index = *write.attr<std::vector<Expr>>("index");
+      const auto& index = write.get(attr::index);
       return report(Diag::LinxSlotOrder, write,
                     "slot [" + std::to_string(index[0].constValue()) + ", " + std::to_string(index[1].constValue()) +
                         "] (ordinal " + std::to_string(*ordinal) + ") is written where ordinal " + std::to_string(k) +

@@ -40,8 +40,8 @@ struct Parent {
 
 bool isRead(const Slot& s) { return s.op->kind() == ir::OpKind::RegionPart; }
 
-const std::vector<int64_t>& gridOf(const Slot& s) { return *s.op->attr<std::vector<int64_t>>("grid"); }
-const std::vector<ir::Expr>& indexOf(const Slot& s) { return *s.op->attr<std::vector<ir::Expr>>("index"); }
+const std::vector<int64_t>& gridOf(const Slot& s) { return s.op->get(ir::attr::grid); }
+const std::vector<ir::Expr>& indexOf(const Slot& s) { return s.op->get(ir::attr::index); }
 
 // The tile a slot's word sizes: the view a B.SUBVIEW narrows to, the writer of a B.ASSEMBLE.
 const ir::Type& slotType(const Slot& s) { return isRead(s) ? s.op->result()->type() : s.op->operand(1)->type(); }
@@ -80,8 +80,8 @@ class RegionCollector {
 
   void addRead(const ir::Op& part) {
     Parent& p = parents_[parentAt(part.operand(0))];
-    const std::string key = passes::shapeStr(*part.attr<std::vector<int64_t>>("grid")) +
-                            kernel_.exprs(*part.attr<std::vector<ir::Expr>>("index"));
+    const std::string key = passes::shapeStr(part.get(ir::attr::grid)) +
+                            kernel_.exprs(part.get(ir::attr::index));
     auto [it, fresh] = p.readSlots.try_emplace(key, p.slots.size());
     if (fresh) p.slots.push_back({&part, {}});
     p.slots[it->second].readers.push_back(part.result());
@@ -116,7 +116,7 @@ const PhaseStyle* const kStyles[] = {&kInit, &kMiddle, &kLast, &kInitLast, &kUnp
 
 const PhaseStyle& styleOf(const Slot& s) {
   if (isRead(s)) return kRead;
-  const ir::RegionPhase* phase = s.op->attr<ir::RegionPhase>("phase");
+  const ir::RegionPhase* phase = s.op->find(ir::attr::phase);
   if (!phase) return kUnphased;
   switch (*phase) {
     case ir::RegionPhase::Init: return kInit;
@@ -140,12 +140,12 @@ struct SlotWord {
 };
 
 SlotWord wordOf(const report::KernelView& kernel, const Slot& s) {
-  const ir::Expr* offset = s.op->attr<ir::Expr>("offset");
-  const int64_t* imm = s.op->attr<int64_t>("imm");
-  const int64_t* reg = s.op->attr<int64_t>("reg");
+  const ir::Expr* offset = s.op->find(ir::attr::offset);
+  const int64_t* imm = s.op->find(ir::attr::imm);
+  const int64_t* reg = s.op->find(ir::attr::reg);
   const char* regName = reg ? gprName(int(*reg)) : "zero";
   const bool revA = kernel.flag(kAssembleRevA);
-  const bool phased = s.op->attr<ir::RegionPhase>("phase") != nullptr;
+  const bool phased = s.op->find(ir::attr::phase) != nullptr;
   return {kernel.exprs(indexOf(s)), offset ? kernel.expr(*offset) : "not assigned",
           imm ? std::to_string(*imm) : "not assigned", regName ? regName : std::to_string(*reg),
           sizeCodeOf(slotType(s)), revA && phased ? assembleSizeField(*s.op, AssembleRev::A) : -1};

@@ -35,7 +35,7 @@ class CellPacker {
  private:
   void pack(Op& array) {
     const Type& parent = array.result()->type();
-    const auto grid = *array.attr<std::vector<int64_t>>("grid");
+    const auto grid = array.get(attr::grid);
     std::string why;
     std::optional<SlotRanges> slots = proveSlots(parent, grid, why);
     if (!slots || slots->slotBytes >= kCellBytes || kCellBytes % slots->slotBytes != 0) return;
@@ -50,8 +50,8 @@ class CellPacker {
     const std::vector<int64_t> coarse = rows ? std::vector<int64_t>{grid[0] / n, 1} : std::vector<int64_t>{grid[0], grid[1] / n};
     if (!proveSlots(parent, coarse, why)) return;
 
-    array.setAttr("grid", coarse);
-    chain->assembly->setAttr("grid", coarse);
+    array.set(attr::grid, coarse);
+    chain->assembly->set(attr::grid, coarse);
     for (size_t start = 0; start < writes.size(); start += size_t(n))
       packRun(std::vector<Op*>(writes.begin() + long(start), writes.begin() + long(start) + n), coarse, rows,
               start == 0, start + size_t(n) == writes.size());
@@ -67,13 +67,13 @@ class CellPacker {
         rows ? slot.withShape({slot.shape()[0] * n, slot.shape()[1]}, {Expr::constant(slot.shape()[0] * n), slot.valid()[1]})
              : slot.withShape({slot.shape()[0], slot.shape()[1] * n}, {slot.valid()[0], Expr::constant(slot.shape()[1] * n)});
     Value* carrier = OpBuilder::before(*run.front()).createValue(OpKind::Create, {}, {}, carrierType, "carrier");
-    const auto& fine = *run.front()->attr<std::vector<Expr>>("index");
+    const auto& fine = run.front()->get(attr::index);
     const int64_t fineRow = fine[0].constValue(), fineCol = fine[1].constValue();
     for (int64_t k = 0; k < n; ++k) {
       Op& write = *run[size_t(k)];
       const std::vector<Expr> at = rows ? std::vector<Expr>{Expr::constant(k * slot.shape()[0]), Expr::constant(0)}
                                         : std::vector<Expr>{Expr::constant(0), Expr::constant(k * slot.shape()[1])};
-      carrier = OpBuilder::before(write).createValue(OpKind::Assemble, {carrier, write.operand(1)}, {{"offsets", at}},
+      carrier = OpBuilder::before(write).createValue(OpKind::Assemble, {carrier, write.operand(1)}, {attr::offsets(at)},
                                                      {}, "carrier");
       if (k + 1 < n) {
         write.result()->replaceAllUsesWith(write.operand(0));
@@ -85,8 +85,8 @@ class CellPacker {
                                          : std::vector<Expr>{Expr::constant(fineRow), Expr::constant(fineCol / n)};
     Op* packed = OpBuilder::before(slotWrite).create(
         OpKind::RegionInsert, {slotWrite.operand(0), carrier},
-        {{"grid", coarse}, {"index", index},
-         {"phase", first && last ? RegionPhase::InitLast : first ? RegionPhase::Init : last ? RegionPhase::Last : RegionPhase::Middle}},
+        {attr::grid(coarse), attr::index(index),
+         attr::phase(first && last ? RegionPhase::InitLast : first ? RegionPhase::Init : last ? RegionPhase::Last : RegionPhase::Middle)},
         {}, slotWrite.result()->name());
     passes::madeFrom(packed->result(), slotWrite.result());
     slotWrite.result()->replaceAllUsesWith(packed->result());

@@ -20,9 +20,9 @@ class LinxUnroll final : public Pass {
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
       f->walk([](Op& op) {
-        if (op.kind() == OpKind::For && op.attr<Expr>("lb")->isConst() && op.attr<Expr>("ub")->isConst() &&
-            op.attr<Expr>("step")->isConst())
-          op.setAttr("mode", LoopMode::Unroll);
+        if (op.kind() == OpKind::For && op.find(attr::lb)->isConst() && op.find(attr::ub)->isConst() &&
+            op.find(attr::step)->isConst())
+          op.set(attr::mode, LoopMode::Unroll);
       });
     return true;
   }

@@ -34,7 +34,7 @@ AssembleWrite assembleWrite(const Op& assemble, Arch arch) {
   AssembleWrite w;
   w.target = assemble.operand(0)->type();
   w.source = assemble.operand(1)->type();
-  if (const auto* offsets = assemble.attr<std::vector<Expr>>("offsets")) w.offsets = *offsets;
+  if (const auto* offsets = assemble.find(attr::offsets)) w.offsets = *offsets;
   const bool plane = w.target.rank() == 2 && w.source.rank() == 2 && w.offsets.size() == 2;
   if (!plane || windowKeepsStrides(w.target, w.source.shape())) {
     w.form = AssembleForm::Move;

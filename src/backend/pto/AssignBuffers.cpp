@@ -277,7 +277,7 @@ class FunctionBuffers {
       if (!op->numResults()) continue;
       std::vector<int64_t> ids;
       for (Value* v : op->results()) ids.push_back(passes::isTile(v) ? bufferId(v) : -1);
-      op->setAttr("buffers", ids);
+      op->set(attr::buffers, ids);
     }
   }
 

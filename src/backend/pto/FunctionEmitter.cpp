@@ -213,7 +213,7 @@ void FunctionEmitter::emitOp(const Op& op) {
     case OpKind::Create:
       return;  // the buffer's pto.alloc_tile is all there is
     case OpKind::Cast: {
-      const auto* mode = op.attr<RoundMode>("rmode");
+      const auto* mode = op.find(attr::rmode);
       std::string attrs = mode ? " {rmode = #pto<round_mode " + upper(roundModeName(*mode)) + ">}" : "";
       return dps(pto.mnemonic, ins, op.result(), attrs);
     }
@@ -261,11 +261,11 @@ void FunctionEmitter::emitScalar(const Op& op) {
   const Value* r = op.result();
   DType d = r->type().dtype();
   if (op.kind() == OpKind::Const) {
-    auto it = op.attrs().find("value");
-    if (it == op.attrs().end()) return fail(op, "arith.const has no value");
-    return scalars_.bind(r, scalars_.constant(d, it->second));
+    const AttrValue* value = op.find(attr::value);
+    if (!value) return fail(op, "arith.const has no value");
+    return scalars_.bind(r, scalars_.constant(d, *value));
   }
-  const Expr* value = op.attr<Expr>("value");
+  const Expr* value = op.find(attr::expr);
   if (!value) return fail(op, "arith.index has no value");
   std::string hint = hintOr(r, "");
   if (d == DType::Bool) return scalars_.bind(r, scalars_.boolean(*value, hint));
@@ -277,11 +277,11 @@ void FunctionEmitter::emitScalar(const Op& op) {
 void FunctionEmitter::emitTransfer(const Op& op, const Value* tile, const Value* tensor,
                                    bool load) {
   auto view = tensors_.find(tensor);
-  const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+  const auto* offsets = op.find(attr::offsets);
   if (view == tensors_.end() || !offsets) return fail(op, describe(op, diags_.sources()) + " has no window");
   const Type& tt = tensor->type();
   std::vector<Expr> sizes;
-  if (const auto* window = op.attr<std::vector<Expr>>("window")) {
+  if (const auto* window = op.find(attr::window)) {
     sizes = *window;
   } else {
     sizes.assign(tt.rank() - std::min(tt.rank(), tile->type().rank()), Expr::constant(1));
@@ -308,7 +308,7 @@ void FunctionEmitter::emitTransfer(const Op& op, const Value* tile, const Value*
 void FunctionEmitter::emitMatmulAcc(const Op& op) {
   std::vector<const Value*> lhsRhs = {op.operand(1), op.operand(2)};
   std::vector<const Value*> all = {op.operand(0), op.operand(1), op.operand(2)};
-  const Expr* init = op.attr<Expr>("init");
+  const Expr* init = op.find(attr::init);
   std::optional<int64_t> known = init ? init->asConst() : std::optional<int64_t>(0);
   if (known) return *known ? dps("tmatmul", lhsRhs, op.result()) : dps("tmatmul.acc", all, op.result());
   std::string cond = scalars_.boolean(*init);
@@ -331,7 +331,7 @@ void FunctionEmitter::emitView(const Op& op) {
   std::string name = names_.fresh(hintOr(r, "view"));
   Operand src = operand(op.operand(0));
   if (op.kind() == OpKind::Slice) {
-    const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+    const auto* offsets = op.find(attr::offsets);
     if (!offsets) return fail(op, "tile.slice has no offsets");
     emitSubview(name, src, *offsets, r->type(), type);
   } else {
@@ -376,7 +376,7 @@ FunctionEmitter::Operand FunctionEmitter::rowView(const Operand& tile, const Typ
 void FunctionEmitter::emitAssemble(const Op& op) {
   const Value* target = op.operand(0);
   const Value* source = op.operand(1);
-  if (!op.attr<std::vector<Expr>>("offsets")) return fail(op, "tile.assemble has no offsets");
+  if (!op.find(attr::offsets)) return fail(op, "tile.assemble has no offsets");
   if (isWriteBack(op)) return;  // the source was updated in place, in the target's window
   const AssembleWrite w = assembleWrite(op, target_);
   if (w.form == AssembleForm::None)
@@ -415,7 +415,7 @@ void FunctionEmitter::emitMove(const Op& op) {
   std::vector<Expr> offsets;
   const Value* parent = src;
   while (parent->definingOp() && parent->definingOp()->kind() == OpKind::Slice) {
-    const auto* at = parent->definingOp()->attr<std::vector<Expr>>("offsets");
+    const auto* at = parent->definingOp()->find(attr::offsets);
     if (!at || at->size() != 2) return fail(op, "tile.slice has no 2-D offsets");
     offsets = offsets.empty() ? *at : std::vector<Expr>{offsets[0] + (*at)[0], offsets[1] + (*at)[1]};
     parent = parent->definingOp()->operand(0);
@@ -451,9 +451,9 @@ std::string FunctionEmitter::bindScalarResults(const Op& op, std::string& types)
 }
 
 void FunctionEmitter::emitFor(const Op& op) {
-  const Expr* lb = op.attr<Expr>("lb");
-  const Expr* ub = op.attr<Expr>("ub");
-  const Expr* step = op.attr<Expr>("step");
+  const Expr* lb = op.find(attr::lb);
+  const Expr* ub = op.find(attr::ub);
+  const Expr* step = op.find(attr::step);
   const Block& body = op.body();
   if (!lb || !ub || !step || body.numArgs() < 1) return fail(op, "scf.for has no bounds");
   std::string lower = scalars_.index(*lb);
@@ -482,7 +482,7 @@ void FunctionEmitter::emitFor(const Op& op) {
 }
 
 void FunctionEmitter::emitIf(const Op& op) {
-  const Expr* cond = op.attr<Expr>("cond");
+  const Expr* cond = op.find(attr::cond);
   if (!cond || op.numRegions() != 2) return fail(op, "scf.if has no condition");
   std::string c = scalars_.boolean(*cond);
   std::string types;

@@ -413,7 +413,7 @@ class FunctionSpaces {
     for (Op* op : ops_) {
       if (op->kind() != OpKind::Load) continue;
       const Type& tile = op->result()->type();
-      const auto* window = op->attr<std::vector<Expr>>("window");
+      const auto* window = op->find(attr::window);
       if (!window || window->size() <= 2 || !tile.model() || !tile.model()->hasRole(tile.space(), kMatmulStage) ||
           !tile.hasDefaultLayout())
         continue;

@@ -277,7 +277,7 @@ class FunctionLegality {
                  std::to_string(tt.rank()) + "; merge adjacent axes of the tensor (declare [a * b, ...] for [a, b, ...])");
       return;
     }
-    const auto* offsets = op.attr<std::vector<Expr>>("offsets");
+    const auto* offsets = op.find(attr::offsets);
     std::vector<Expr> sizes = nd::accessWindow(op);
     if (!offsets || offsets->size() != tt.rank() || sizes.size() != tt.rank()) return;
     for (size_t i = 0; i < tt.rank(); ++i) {
@@ -327,9 +327,9 @@ class FunctionLegality {
     const Block* body = v->ownerBlock();
     const Op* loop = body ? body->parentOp() : nullptr;
     if (!loop || loop->kind() != OpKind::For || v->index() != 0) return {};
-    const Expr* lb = loop->attr<Expr>("lb");
-    const Expr* ub = loop->attr<Expr>("ub");
-    const Expr* step = loop->attr<Expr>("step");
+    const Expr* lb = loop->find(attr::lb);
+    const Expr* ub = loop->find(attr::ub);
+    const Expr* step = loop->find(attr::step);
     if (!lb || !ub || !step) return {};
     auto l = lb->asConst(), u = ub->asConst(), s = step->asConst();
     if (!l || !u || !s || *s <= 0 || *u <= *l) return {};
@@ -387,7 +387,7 @@ class FunctionLegality {
   }
 
   void checkStoreCount(const Op& op, const Value* tile) {
-    const auto* window = op.attr<std::vector<Expr>>("window");
+    const auto* window = op.find(attr::window);
     if (!window) return;
     Expr written = product(*window);
     Expr valid = product(tile->type().valid());
@@ -522,7 +522,7 @@ class FunctionLegality {
     if (!slice || slice->kind() != OpKind::Slice) return;
     const Type& parent = slice->operand(0)->type();
     const Type& part = window->type();
-    const auto* at = slice->attr<std::vector<Expr>>("offsets");
+    const auto* at = slice->find(attr::offsets);
     if (parent.rank() != 2 || part.rank() != 2 || !at || at->size() != 2) return;
     const Expr& colExpr = (*at)[1];
     std::optional<int64_t> col = colExpr.asConst();
