@@ -167,7 +167,7 @@ int Driver::compile() {
   if (!selectKernel(*module_)) return failure();
   if (opts_.syntaxOnly) return finish("");
 
-  uint32_t initialProperties = *kind == InputKind::Tile ? uint32_t(PropSSA) : 0u;
+  PropSet initialProperties = *kind == InputKind::Tile ? PropSSA : 0;
   buildPipeline(initialProperties);
   // A pipeline chosen with --passes may not fit together: a usage error, found before
   // anything runs.
@@ -426,7 +426,7 @@ std::unique_ptr<ir::Module> Driver::buildFromTir() {
   return module;
 }
 
-void Driver::buildPipeline(uint32_t initialProperties) {
+void Driver::buildPipeline(PropSet initialProperties) {
   passManager_ = std::make_unique<PassManager>(passContext_, initialProperties, opts_.target->passes);
   for (const std::string& name : opts_.pipeline) passManager_->addPass(opts_.target->passes.create(name));
 
@@ -475,7 +475,7 @@ bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
     return true;
   }
   const target::OutputFormat& format = *opts_.format;
-  if (uint32_t missing = format.requiredProps & ~passManager_->properties())
+  if (PropSet missing = format.requiredProps & ~passManager_->properties())
     throw InternalError("--emit=" + std::string(format.name) + " requires '" + propNames(missing) +
                         "', which the pipeline did not produce");
   if (opts_.emit == EmitKind::Report) {

@@ -50,7 +50,7 @@ class Driver {
   };
   FrontendResult buildFromTile();
   std::unique_ptr<ir::Module> buildFromTir();
-  void buildPipeline(uint32_t initialProperties);  // passes and instrumentation from the options
+  void buildPipeline(PropSet initialProperties);  // passes and instrumentation from the options
   bool runPipeline(ir::Module& m);
   bool emit(const ir::Module& m, OutputBuffer& out);  // false after reported errors
   int finish(const OutputBuffer& output);

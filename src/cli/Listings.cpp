@@ -15,7 +15,7 @@ namespace tilec::cli {
 
 namespace {
 
-std::string propsOrDash(uint32_t props) { return props ? propNames(props) : "-"; }
+std::string propsOrDash(PropSet props) { return props ? propNames(props) : "-"; }
 
 std::string padded(const std::string& s, size_t width) {
   return s + std::string(width > s.size() ? width - s.size() : 0, ' ');

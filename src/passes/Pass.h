@@ -13,36 +13,38 @@
 
 namespace tilec {
 
-// IR properties a pass may require or produce. A property holds until a pass
-// that invalidates it runs.
-enum Prop : uint32_t {
-  PropSSA = 1u << 0,               // well-formed SSA (any verified IR)
-  PropMemSpacesInferred = 1u << 1, // every tile has a memory space; moves inserted
-  PropBuffersAssigned = 1u << 2,   // every tile result has a `buffer` attribute
-  PropPtoLegal = 1u << 3,          // PTO target rules hold (ready to emit)
-  PropTileOps2D = 1u << 4,         // every tile is 2-D (flatten-nd-to-2d: N-D collapsed, 1-D a row)
-  PropNdLegalized = 1u << 5,       // tile-ops-2d verified: 2-D forms only, scratch present
-  PropStoreWindows = 1u << 6,      // every store into a >2D tensor has its N-D `window`
-  PropAccumulatorsPacked = 1u << 7,  // every batched accumulator has its layout (pack-accumulators)
-  PropUnrolled = 1u << 8,          // no `unroll` loop is left (unroll-loops)
-  PropResourceLoops = 1u << 9,     // loops that pick channels are unroll loops (mark-resource-loops)
-  PropAieLegal = 1u << 10,         // AIE rules hold; transfers have descriptor-shaped patterns
-  PropBdsAssigned = 1u << 11,      // every transfer has its descriptor and token (assign-bds)
-  PropRegionsDerived = 1u << 12,   // tile arrays proven complete, slot writes phased (derive-regions)
-  PropRegionsLowered = 1u << 13,   // no region op is left (lower-regions)
-  PropLinxLegal = 1u << 14,        // linx rules hold: slots proven CELL ranges, ops with a block form
-  PropLinxOffsets = 1u << 15,      // every region slot has its offset, immediate and register (linx-offsets)
-  PropLinxHands = 1u << 16,        // every bound tile has its hand of the tile queue (linx-hands)
-  PropLinxRowsAligned = 1u << 17,  // row-major tiles' rows padded to the linx row alignment (linx-align-rows)
-};
-std::string propNames(uint32_t props);  // "ssa,mem-spaces"
+// IR properties a pass may require, produce or invalidate: facts about the IR that hold
+// until a pass that invalidates them runs. Each is registered once, by name, where the
+// passes that produce it live: the target-neutral ones here, a backend's in its backend
+// (registerProperty). A PropSet holds several, one bit each.
+using PropSet = uint64_t;
+
+// The bit of property `name`, registered at its first call; the same name always gives the
+// same bit. At most 64 properties exist.
+PropSet registerProperty(const char* name);
+std::string propNames(PropSet props);  // "ssa,mem-spaces", in the order they were registered
+
+// The target-neutral properties, registered first, in this order (PassRegistry.cpp).
+constexpr PropSet PropSSA = 1u << 0;             // well-formed SSA (any verified IR)
+constexpr PropSet PropUnrolled = 1u << 1;        // no `unroll` loop is left (unroll-loops)
+constexpr PropSet PropResourceLoops = 1u << 2;   // loops that pick channels are unroll loops (mark-resource-loops)
+constexpr PropSet PropRegionsDerived = 1u << 3;  // tile arrays proven complete, slot writes phased (derive-regions)
+// PTO's, until its passes move into its backend.
+constexpr PropSet PropMemSpacesInferred = 1u << 4;   // every tile has a memory space; moves inserted
+constexpr PropSet PropBuffersAssigned = 1u << 5;     // every tile result has a `buffer` attribute
+constexpr PropSet PropPtoLegal = 1u << 6;            // PTO target rules hold (ready to emit)
+constexpr PropSet PropTileOps2D = 1u << 7;           // no op but load/store/reshape sees a >2D tile
+constexpr PropSet PropNdLegalized = 1u << 8;         // tile-ops-2d verified: 2-D forms only, scratch present
+constexpr PropSet PropStoreWindows = 1u << 9;        // every store into a >2D tensor has its N-D `window`
+constexpr PropSet PropAccumulatorsPacked = 1u << 10; // every batched accumulator has its layout (pack-accumulators)
+constexpr PropSet PropRegionsLowered = 1u << 11;     // no region op is left (lower-regions)
 
 struct PassInfo {
   const char* arg;      // "infer-memory-space": used by --passes, --print-ir-after, dump file names
   const char* summary;  // one line for --list-passes
-  uint32_t required;
-  uint32_t produced;
-  uint32_t invalidated;
+  PropSet required;
+  PropSet produced;
+  PropSet invalidated;
 };
 
 // What a pass gets besides the module (whose target() says the target).

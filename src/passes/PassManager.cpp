@@ -5,7 +5,7 @@ namespace tilec {
 namespace {
 
 // Names a known pass that produces `prop`, to suggest it in contract errors.
-std::string producerOf(uint32_t prop, const PassRegistry& known) {
+std::string producerOf(PropSet prop, const PassRegistry& known) {
   for (const std::unique_ptr<Pass>& pass : known.all())
     if (pass->info().produced & prop) return pass->info().arg;
   return {};
@@ -13,7 +13,7 @@ std::string producerOf(uint32_t prop, const PassRegistry& known) {
 
 }  // namespace
 
-PassManager::PassManager(PassContext& ctx, uint32_t initialProperties, const PassRegistry& known)
+PassManager::PassManager(PassContext& ctx, PropSet initialProperties, const PassRegistry& known)
     : ctx_(ctx), known_(known), properties_(initialProperties) {}
 
 void PassManager::addPass(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
@@ -22,8 +22,8 @@ void PassManager::addInstrumentation(std::unique_ptr<PassInstrumentation> instru
   instrumentations_.push_back(std::move(instrumentation));
 }
 
-std::string PassManager::missingMessage(const std::string& who, uint32_t missing) const {
-  uint32_t first = missing & (~missing + 1);  // lowest missing bit, to name one producer
+std::string PassManager::missingMessage(const std::string& who, PropSet missing) const {
+  PropSet first = missing & (~missing + 1);  // lowest missing bit, to name one producer
   bool several = missing != first;
   std::string message = who + " requires " + (several ? "properties '" : "property '") +
                         propNames(missing) + "', which " + (several ? "do" : "does") +
@@ -33,15 +33,15 @@ std::string PassManager::missingMessage(const std::string& who, uint32_t missing
   return message;
 }
 
-std::string PassManager::pipelineProblem(uint32_t finalRequired, const std::string& consumer) const {
-  uint32_t props = properties_;
+std::string PassManager::pipelineProblem(PropSet finalRequired, const std::string& consumer) const {
+  PropSet props = properties_;
   for (const std::unique_ptr<Pass>& pass : passes_) {
     const PassInfo& info = pass->info();
-    if (uint32_t missing = info.required & ~props)
+    if (PropSet missing = info.required & ~props)
       return missingMessage("pass '" + std::string(info.arg) + "'", missing);
     props = (props & ~info.invalidated) | info.produced;
   }
-  if (uint32_t missing = finalRequired & ~props) return missingMessage(consumer, missing);
+  if (PropSet missing = finalRequired & ~props) return missingMessage(consumer, missing);
   return {};
 }
 
@@ -58,7 +58,7 @@ bool PassManager::run(ir::Module& m) {
   for (const std::unique_ptr<Pass>& pass : passes_) {
     // running_ stays set if anything below throws, so the driver can name the pass.
     running_ = pass.get();
-    if (uint32_t missing = pass->info().required & ~properties_)
+    if (PropSet missing = pass->info().required & ~properties_)
       throw InternalError(missingMessage("pass '" + std::string(pass->info().arg) + "'", missing));
     for (auto& inst : instrumentations_) inst->runBeforePass(*pass, m);
     unsigned errorsBefore = ctx_.diags.errorCount();

@@ -37,7 +37,7 @@ class PassManager {
  public:
   // `initialProperties` are the properties the input module already has; `known` is where
   // contract errors look for a pass that produces a missing property.
-  PassManager(PassContext& ctx, uint32_t initialProperties, const PassRegistry& known);
+  PassManager(PassContext& ctx, PropSet initialProperties, const PassRegistry& known);
 
   void addPass(std::unique_ptr<Pass> pass);
   void addInstrumentation(std::unique_ptr<PassInstrumentation> instrumentation);
@@ -46,27 +46,27 @@ class PassManager {
   // properties would not hold, or `finalRequired` missing at the end), naming the
   // pass to add; empty when it can. Properties are static, so this is decided
   // before any pass runs.
-  std::string pipelineProblem(uint32_t finalRequired, const std::string& consumer) const;
+  std::string pipelineProblem(PropSet finalRequired, const std::string& consumer) const;
 
   // Runs the passes in order. Returns false as soon as a pass fails or reports an
   // error. Throws InternalError when a pass's required properties do not hold
   // (pipelineProblem() finds that first).
   bool run(ir::Module& m);
 
-  uint32_t properties() const { return properties_; }
+  PropSet properties() const { return properties_; }
   // The pass that was executing when run() last threw; null if it did not throw.
   const Pass* runningPass() const { return running_; }
   size_t numPasses() const { return passes_.size(); }
   const Pass* pass(size_t i) const { return passes_[i].get(); }
 
  private:
-  std::string missingMessage(const std::string& who, uint32_t missing) const;
+  std::string missingMessage(const std::string& who, PropSet missing) const;
   template <class F>
   void forEachReversed(F&& hook);
 
   PassContext& ctx_;
   const PassRegistry& known_;
-  uint32_t properties_;
+  PropSet properties_;
   std::vector<std::unique_ptr<Pass>> passes_;
   std::vector<std::unique_ptr<PassInstrumentation>> instrumentations_;
   const Pass* running_ = nullptr;

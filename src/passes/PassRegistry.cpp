@@ -1,41 +1,43 @@
 // The target-neutral pass registry (Passes.def), and property names for
 // --list-passes and contract errors.
-#include <utility>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "passes/Pass.h"
 
 namespace tilec {
 namespace {
 
-const std::pair<Prop, const char*> kPropNames[] = {
-    {PropSSA, "ssa"},
-    {PropMemSpacesInferred, "mem-spaces"},
-    {PropBuffersAssigned, "buffers"},
-    {PropPtoLegal, "pto-legal"},
-    {PropTileOps2D, "tile-ops-2d"},
-    {PropNdLegalized, "nd-legalized"},
-    {PropStoreWindows, "store-windows"},
-    {PropAccumulatorsPacked, "acc-packed"},
-    {PropUnrolled, "unrolled"},
-    {PropResourceLoops, "resource-loops"},
-    {PropAieLegal, "aie-legal"},
-    {PropBdsAssigned, "bds"},
-    {PropRegionsDerived, "regions-derived"},
-    {PropRegionsLowered, "regions-lowered"},
-    {PropLinxLegal, "linx-legal"},
-    {PropLinxOffsets, "linx-offsets"},
-    {PropLinxHands, "linx-hands"},
-    {PropLinxRowsAligned, "linx-rows-aligned"},
-};
+// Every registered property's name, its bit the position. The target-neutral ones and
+// (for now) PTO's come first, in the order of their constants in Pass.h.
+std::vector<std::string>& propertyNames() {
+  static std::vector<std::string> names = {"ssa", "unrolled", "resource-loops", "regions-derived",
+                                           "mem-spaces", "buffers", "pto-legal", "tile-ops-2d",
+                                           "nd-legalized", "store-windows", "acc-packed", "regions-lowered"};
+  return names;
+}
 
 }  // namespace
 
-std::string propNames(uint32_t props) {
+PropSet registerProperty(const char* name) {
+  std::vector<std::string>& names = propertyNames();
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) {
+    if (names.size() == 64) throw std::logic_error(std::string("no bit is left for property '") + name + "'");
+    it = names.insert(names.end(), name);
+  }
+  return PropSet(1) << (it - names.begin());
+}
+
+std::string propNames(PropSet props) {
   std::string out;
-  for (const auto& [prop, name] : kPropNames) {
-    if (!(props & prop)) continue;
+  const std::vector<std::string>& names = propertyNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!(props >> i & 1)) continue;
     if (!out.empty()) out += ",";
-    out += name;
+    out += names[i];
   }
   return out;
 }

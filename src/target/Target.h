@@ -33,7 +33,7 @@ struct OutputFormat {
   const char* name;        // the --emit= value ("pto")
   const char* summary;
   const char* extension;   // of the default output file (".pto")
-  uint32_t requiredProps;  // what the pipeline must have produced
+  PropSet requiredProps;  // what the pipeline must have produced
   bool oneKernel;          // the format holds one kernel (several need --kernel)
   Emitter emit;
 };

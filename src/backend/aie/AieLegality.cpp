@@ -153,7 +153,7 @@ class AieLegality final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"aie-legality", "check a runtime sequence against the NPU's shim DMA rules",
-                                PropSSA | PropUnrolled, PropAieLegal, 0};
+                                PropSSA | PropUnrolled, aie::PropAieLegal, 0};
     return kInfo;
   }
   bool run(Module& m, PassContext& ctx) override {

@@ -3,6 +3,10 @@
 #include "backend/aie/AieReport.h"
 
 namespace tilec::aie {
+
+const PropSet PropAieLegal = registerProperty("aie-legal");
+const PropSet PropBdsAssigned = registerProperty("bds");
+
 namespace {
 
 PassRegistry passes() {

@@ -14,6 +14,10 @@ std::unique_ptr<Pass> createAssignBdsPass();
 
 namespace aie {
 
+// The AIE passes' IR properties (passes/Pass.h).
+extern const PropSet PropAieLegal;     // AIE rules hold; transfers have descriptor-shaped patterns
+extern const PropSet PropBdsAssigned;  // every transfer has its descriptor and token (assign-bds)
+
 const target::TargetDesc& npuTarget(Npu n);
 
 // The formats' flag: with `ddr-fold` (the default, for the xclbin runtime) an address patch of

@@ -160,7 +160,7 @@ class AssignBds final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"assign-bds", "give every transfer a shim descriptor and insert the waits the queues need",
-                                PropSSA | PropAieLegal, PropBdsAssigned, 0};
+                                PropSSA | aie::PropAieLegal, aie::PropBdsAssigned, 0};
     return kInfo;
   }
   bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<BdAssignment>(m, ctx.diags); }

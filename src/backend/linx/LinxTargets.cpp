@@ -3,6 +3,12 @@
 #include "backend/linx/LinxReport.h"
 
 namespace tilec::linx {
+
+const PropSet PropLinxRowsAligned = registerProperty("linx-rows-aligned");
+const PropSet PropLinxLegal = registerProperty("linx-legal");
+const PropSet PropLinxOffsets = registerProperty("linx-offsets");
+const PropSet PropLinxHands = registerProperty("linx-hands");
+
 namespace {
 
 PassRegistry passes() {

@@ -17,6 +17,12 @@ std::unique_ptr<Pass> createLinxLegalityPass();
 std::unique_ptr<Pass> createLinxOffsetsPass();
 std::unique_ptr<Pass> createLinxHandsPass();
 
+// The linx passes' IR properties (passes/Pass.h).
+extern const PropSet PropLinxRowsAligned;  // row-major tiles have rows of whole alignment units (linx-align-rows)
+extern const PropSet PropLinxLegal;        // slots are proven CELL ranges, every op has a block form
+extern const PropSet PropLinxOffsets;      // every region slot has its offset, immediate and register (linx-offsets)
+extern const PropSet PropLinxHands;        // every bound tile has its hand of the tile queue (linx-hands)
+
 const target::TargetDesc& linxTarget();
 
 // With this flag B.ASSEMBLE follows PTO 0.58.4: its fifth field is the parent's SizeCode
