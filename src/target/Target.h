@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/IR.h"
+#include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "report/Section.h"
 #include "support/Diagnostics.h"
@@ -59,6 +60,7 @@ struct TargetDesc {
   std::vector<OutputFormat> formats;  // formats[0] is the default
   std::vector<TargetFlag> flags = {};
   std::vector<report::TargetSection> reportSections = {};  // --emit=report's sections of its own
+  ir::OpGroups groups = 0;  // the op groups it compiles (ir::OpGroup); its backend's op table has a row for each of their ops
 
   const OutputFormat* format(const std::string& name) const {
     for (const OutputFormat& f : formats)

@@ -1,5 +1,6 @@
-// aie-legality: a runtime sequence on an NPU holds only scalar arithmetic, control flow and
-// dma transfers and waits. Every transfer's pattern is rewritten into the shape a shim
+// aie-legality: a runtime sequence on an NPU holds only the ops of the AIE table (AieOps.def:
+// scalar arithmetic, control flow, dma transfers and waits, size requirements, register
+// operations); any other op works on tiles or regions (E0901). Every transfer's pattern is rewritten into the shape a shim
 // descriptor walks (ShimPattern.h: four dimensions, the outermost the iteration), and
 // checked: the channel exists (two per direction in each column), the descriptor fields
 // hold the sizes and strides (TxnRuntime.h's own check, so the compiler and the encoder
@@ -12,20 +13,21 @@
 
 #include "backend/aie/AieModel.h"
 #include "backend/aie/AieTargets.h"
-#include "backend/aie/SeqOps.h"
+#include "backend/aie/AieOps.h"
 #include "backend/aie/ShimPattern.h"
 #include "ir/Describe.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "support/Wording.h"
 
-namespace tilec {
+namespace tilec::aie {
 namespace {
 using namespace ir;
 
 class SequenceLegality {
  public:
   SequenceLegality(Function& f, const TargetModel& model, DiagnosticEngine& diags)
-      : f_(f), model_(model), device_(aie::npuDevice(aie::npuOf(model).value_or(aie::Npu::Npu1))), diags_(diags) {}
+      : f_(f), model_(model), device_(npuDevice(npuOf(model))), diags_(diags) {}
 
   void run() { visit(f_.body()); }
 
@@ -47,23 +49,27 @@ class SequenceLegality {
     return !cond || (*cond != 0) == (region == 0);
   }
 
+  // An op without a row in the AIE table is of a group the NPUs do not accept (tiles,
+  // regions): the targets' one refusal.
   void checkOp(Op& op) {
-    switch (aie::seqForm(op.kind())) {
-      case aie::SeqForm::Const: case aie::SeqForm::Index: case aie::SeqForm::Loop: case aie::SeqForm::Branch:
-      case aie::SeqForm::Yield: case aie::SeqForm::Require:
-        return;
-      case aie::SeqForm::Transfer:
+    const AieOpInfo* row = findAieOp(op.kind());
+    if (!row) {
+      diags_.report(Diag::AieTileOp, op.loc(),
+                    describe(op, diags_.sources()) + " works on tiles, but a runtime sequence only moves data between "
+                    "host tensors and DMA channels; the cores' kernels are compiled on their own");
+      return;
+    }
+    switch (row->form) {
+      case AieForm::Transfer:
         if (!checkChannel(op)) return;
         return checkTransfer(op);
-      case aie::SeqForm::Wait:
+      case AieForm::Wait:
         checkChannel(op);
         return;
-      case aie::SeqForm::Raw:
+      case AieForm::Raw:
         return checkRaw(op);
-      case aie::SeqForm::TileWork:
-        diags_.report(Diag::AieTileOp, op.loc(),
-                      describe(op, diags_.sources()) + " works on tiles, but a runtime sequence only moves data between "
-                      "host tensors and DMA channels; the cores' kernels are compiled on their own");
+      case AieForm::Const: case AieForm::Index: case AieForm::Loop: case AieForm::Branch: case AieForm::Yield:
+      case AieForm::Require:
         return;
     }
   }
@@ -94,13 +100,14 @@ class SequenceLegality {
   bool checkChannel(const Op& op) {
     const auto& channel = op.get(attr::channel);
     const std::optional<int64_t> column = channel[0].asConst(), number = channel[1].asConst();
-    if (column && number && *column >= 0 && *column < device_.numCols && *number >= 0 &&
-        *number < aie::kShimChannels)
+    if (column && number && *column >= 0 && *column < device_.numCols && *number >= 0 && *number < kShimChannels)
       return true;
+    std::vector<std::string> channels;
+    for (int64_t c = 0; c < kShimChannels; ++c) channels.push_back(std::to_string(c));
     diags_.report(Diag::AieChannel, op.loc(),
                   describe(op, diags_.sources()) + " uses column " + text(channel[0]) + ", channel " + text(channel[1]) +
-                      "; this NPU has columns 0 to " + std::to_string(device_.numCols - 1) +
-                      " with shim channels 0 and 1 in each direction");
+                      "; this NPU has columns 0 to " + std::to_string(device_.numCols - 1) + " with shim channels " +
+                      listText(channels) + " in each direction");
     return false;
   }
 
@@ -110,7 +117,7 @@ class SequenceLegality {
     const Type& tensor = op.operand(0)->type();
     const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
     std::string why;
-    std::optional<AccessPattern> shaped = aie::shimPattern(p, bits, why);
+    std::optional<AccessPattern> shaped = shimPattern(p, bits, why);
     if (!shaped) return report(Diag::AieDescriptor, op, why);
     op.set(attr::sizes, shaped->sizes);
     op.set(attr::strides, shaped->strides);
@@ -123,18 +130,20 @@ class SequenceLegality {
     // innermost stride the loops' bounds keep from 1 fails in every run, so it fails here.
     const VarRanges ranges = loopBounds;
     if (std::optional<tilec_txn::Transfer> t =
-            aie::constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; })) {
+            constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; })) {
       tilec_txn::shimBdFields(*t, why);
       if (!why.empty()) return report(Diag::AieDescriptor, op, why);
     } else if (const Expr& inner = shaped->strides.back();
-               bits < 32 && prove(CmpKind::EQ, inner, Expr::constant(1), ranges) == std::optional<bool>(false)) {
+               bits < kDmaWordBits && prove(CmpKind::EQ, inner, Expr::constant(1), ranges) == std::optional<bool>(false)) {
       return report(Diag::AieDescriptor, op, tilec_txn::subWordStrideRule(bits, text(inner)));
     }
     const Expr offsetBytes = shaped->offset * (bits / 8);
-    if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(4)), Expr::constant(0), ranges) == std::optional<bool>(false))
+    if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(kDmaWordBytes)), Expr::constant(0), ranges) ==
+        std::optional<bool>(false))
       return report(Diag::AieDescriptor, op,
                     "the offset " + text(shaped->offset) + " (in " + dtypeName(tensor.dtype()) +
-                        " elements) is not a whole number of 4-byte words; a descriptor starts on a word");
+                        " elements) is not a whole number of " + std::to_string(kDmaWordBytes) +
+                        "-byte words; a descriptor starts on a word");
   }
 
   static std::string text(const Expr& e) { return exprText(e); }
@@ -153,7 +162,7 @@ class AieLegality final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"aie-legality", "check a runtime sequence against the NPU's shim DMA rules",
-                                PropSSA | PropUnrolled, aie::PropAieLegal, 0};
+                                PropSSA | PropUnrolled, PropAieLegal, 0};
     return kInfo;
   }
   bool run(Module& m, PassContext& ctx) override {
@@ -165,4 +174,4 @@ class AieLegality final : public Pass {
 
 std::unique_ptr<Pass> createAieLegalityPass() { return std::make_unique<AieLegality>(); }
 
-}  // namespace tilec
+}  // namespace tilec::aie

@@ -1,5 +1,8 @@
 #include "backend/aie/AieModel.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace tilec::aie {
 namespace {
 
@@ -35,10 +38,10 @@ tilec_txn::Device npuDevice(Npu n) {
   return n == Npu::Npu2 ? tilec_txn::Device{4, 6, 8, 1} : tilec_txn::Device{3, 6, 4, 1};
 }
 
-std::optional<Npu> npuOf(const TargetModel& m) {
+Npu npuOf(const TargetModel& m) {
   if (&m == &npuModel(Npu::Npu1)) return Npu::Npu1;
   if (&m == &npuModel(Npu::Npu2)) return Npu::Npu2;
-  return std::nullopt;
+  throw std::logic_error(std::string("a module compiled for ") + m.name + " reached the AIE backend, which compiles for npu1 and npu2");
 }
 
 }  // namespace tilec::aie

@@ -1,7 +1,11 @@
 // The AIE targets' IR model and device facts: npu1 (AIE2: Phoenix, Hawk Point; 4 columns)
 // and npu2 (AIE2P: Strix, Krackan; 8 columns). A sequence kernel runs on the host side of
 // the NPU and moves data through the shim DMA of each column: two channels each way.
+// The encoder's own constants (descriptors per column, field limits) are in TxnRuntime.h,
+// which generated builders carry; the numbers here are the rest the backend uses.
 #pragma once
+#include <type_traits>
+
 #include "backend/aie/TxnRuntime.h"
 #include "ir/TargetModel.h"
 
@@ -12,8 +16,15 @@ enum class Npu { Npu1, Npu2 };
 const char* npuName(Npu n);
 const ir::TargetModel& npuModel(Npu n);
 tilec_txn::Device npuDevice(Npu n);
-std::optional<Npu> npuOf(const ir::TargetModel& m);  // nullopt for a model that is no NPU
+// The NPU a module was compiled for; an internal error (std::logic_error) for a model that
+// is no NPU's, which no AIE pass or writer can be given.
+Npu npuOf(const ir::TargetModel& m);
 
-constexpr int64_t kShimChannels = 2;  // per column and direction
+constexpr int64_t kShimChannels = 2;     // per column and direction
+constexpr size_t kShimQueueDepth = 4;    // tasks a shim channel holds; a fifth push would be dropped
+constexpr int64_t kDmaWordBits = 32;     // the shim DMA moves whole words
+constexpr int64_t kDmaWordBytes = kDmaWordBits / 8;
+// The (size, stride) pairs a descriptor walks: three dimensions and the iteration.
+constexpr size_t kDescriptorDims = std::extent_v<decltype(tilec_txn::Transfer::sizes)>;
 
 }  // namespace tilec::aie

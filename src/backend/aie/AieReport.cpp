@@ -16,6 +16,7 @@
 #include <optional>
 #include <tuple>
 
+#include "backend/aie/AieModel.h"
 #include "backend/aie/SequenceRunner.h"
 #include "backend/aie/ShimPattern.h"
 
@@ -53,9 +54,9 @@ int64_t blockSize(int64_t elements, int64_t maxCells) {
 std::string str(int64_t v) { return num(double(v)); }
 
 // Scalar values by value id: a vector, so that nothing depends on addresses.
-void collect(const ir::Block& b, SeqForm form, std::vector<const ir::Op*>& out) {
+void collect(const ir::Block& b, AieForm form, std::vector<const ir::Op*>& out) {
   for (const auto& op : b.ops()) {
-    if (seqForm(op->kind()) == form) out.push_back(op.get());
+    if (aieOp(*op).form == form) out.push_back(op.get());
     for (unsigned r = 0; r < op->numRegions(); ++r) collect(op->body(r), form, out);
   }
 }
@@ -63,7 +64,7 @@ void collect(const ir::Block& b, SeqForm form, std::vector<const ir::Op*>& out) 
 std::vector<const ir::Op*> loopsAround(const ir::Op& op) {
   std::vector<const ir::Op*> loops;
   for (const ir::Op* p = op.parentOp(); p; p = p->parentOp())
-    if (seqForm(p->kind()) == SeqForm::Loop) loops.insert(loops.begin(), p);
+    if (aieOp(*p).form == AieForm::Loop) loops.insert(loops.begin(), p);
   return loops;
 }
 
@@ -111,7 +112,7 @@ AssumedSize assume(const ir::Value* size, const std::vector<const ir::Op*>& requ
 // Every scalar parameter still in the IR is a runtime size (-D makes a size a constant).
 std::vector<AssumedSize> assumeSizes(const ir::Function& f, SequenceValues& env) {
   std::vector<const ir::Op*> requires;
-  collect(f.body(), SeqForm::Require, requires);
+  collect(f.body(), AieForm::Require, requires);
   std::vector<AssumedSize> out;
   for (unsigned i = 0; i < f.numParams(); ++i)
     if (f.paramDir(i) == ir::ParamDir::None) out.push_back(assume(f.param(i), requires, env));
@@ -243,11 +244,6 @@ struct Event {
   std::string where;  // the loop values it ran at
 };
 
-bool isDrain(const ir::Op& op) {
-  if (op.kind() == ir::OpKind::DmaWait) return op.get(ir::attr::drain);
-  return op.kind() == ir::OpKind::DmaDrain;
-}
-
 std::vector<TransferRecord> makeRecords(const std::vector<const ir::Op*>& transfers, const SequenceValues& env) {
   std::vector<TensorShape> shapes;
   for (const ir::Op* op : transfers) shapes.push_back(tensorShape(*op, env));
@@ -293,24 +289,23 @@ class SequenceRun final : public SequenceRunner {
     }
   }
 
-  void visit(const ir::Op& op, SeqForm form) override {
+  void visit(const ir::Op& op, AieForm form) override {
     switch (form) {
-      case SeqForm::Transfer: return runTransfer(op);
-      case SeqForm::Wait:
+      case AieForm::Transfer: return runTransfer(op);
+      case AieForm::Wait:
         if (const std::optional<Lane> lane = laneOf(op)) record({std::nullopt, *lane, ""}, op);
         return;
-      case SeqForm::Require:
+      case AieForm::Require:
         if (need(op.get(ir::attr::cond), op) == std::optional<int64_t>(0) &&
             std::find(failedRequires_.begin(), failedRequires_.end(), &op) == failedRequires_.end())
           failedRequires_.push_back(&op);
         return;
-      case SeqForm::Raw:       // register writes: the compiler does not reason about them
-      case SeqForm::TileWork:  // aie-legality admits none
-      case SeqForm::Const:     // control flow and values: the runner's
-      case SeqForm::Index:
-      case SeqForm::Loop:
-      case SeqForm::Branch:
-      case SeqForm::Yield:
+      case AieForm::Raw:    // register writes: the compiler does not reason about them
+      case AieForm::Const:  // control flow and values: the runner's
+      case AieForm::Index:
+      case AieForm::Loop:
+      case AieForm::Branch:
+      case AieForm::Yield:
         return;
     }
   }
@@ -324,7 +319,7 @@ class SequenceRun final : public SequenceRunner {
     const auto& channel = op.get(ir::attr::channel);
     const std::optional<int64_t> column = need(channel.at(0), op), number = need(channel.at(1), op);
     if (!column || !number) return std::nullopt;
-    return Lane{*column, isDrain(op), *number};
+    return Lane{*column, drains(op), *number};
   }
 
   void runTransfer(const ir::Op& op) {
@@ -479,7 +474,7 @@ class Heatmaps {
     Svg svg(kWidth, kTop + mapH + 84, "transfer " + str(int64_t(number_)) + ": " + title());
     svg.text(16, 20, "transfer " + str(int64_t(number_)) + ": " + title(), "title");
     svg.group("transfer", "id=\"" + escape(kernel_.anchor("transfer-" + str(int64_t(number_)))) + "\" data-op=\"" +
-                              (isDrain(*t_.op) ? "drain" : "fill") + "\" data-index=\"" + str(int64_t(number_)) +
+                              (drains(*t_.op) ? "drain" : "fill") + "\" data-index=\"" + str(int64_t(number_)) +
                               "\" data-bd=\"" + bdText(*t_.op) + "\" data-visits=\"" + str(t_.steps) + "\"");
     drawMap(svg, kLefts[0], true);
     drawMap(svg, kLefts[1], false);
@@ -681,7 +676,7 @@ class QueueTimeline {
                             str(int64_t(b.event)) +
                             (retired ? ", retired by the wait at " + str(int64_t(b.end))
                                      : ", not waited for here (it completes on its own)");
-    svg.rect(x0, y, std::max(2.0, x1 - x0), kSlot - 3, std::string("queued ") + (isDrain(*t.op) ? "k1" : "k0") +
+    svg.rect(x0, y, std::max(2.0, x1 - x0), kSlot - 3, std::string("queued ") + (drains(*t.op) ? "k1" : "k0") +
                                                             (retired ? "" : " open"),
              tip, "data-transfer=\"" + str(int64_t(*e.transfer + 1)) + "\" data-bd=\"" + bdText(*t.op) + "\"");
     if (x1 - x0 >= 30) svg.text(x0 + 3, y + kSlot - 6, "bd " + bdText(*t.op), "box-label");
@@ -780,8 +775,9 @@ void writeTimeline(const report::KernelView& kernel, const std::vector<TransferR
                {"k1", "dma.drain: NPU to host (S2MM)"},
                {"wait-swatch", "dma.wait"},
                {"open-swatch", "not waited for in the sequence"}});
-  std::string caption = "One lane per shim column, direction and channel; a channel queues at most 4 transfers, "
-                        "each in a row of its lane from its push to the wait that retires it.";
+  std::string caption = "One lane per shim column, direction and channel; a channel queues at most " +
+                        str(int64_t(kShimQueueDepth)) +
+                        " transfers, each in a row of its lane from its push to the wait that retires it.";
   if (run.totalEvents() > run.events().size())
     caption += " The first " + str(int64_t(run.events().size())) + " of " + str(int64_t(run.totalEvents())) +
                " transfers and waits are drawn.";
@@ -793,7 +789,8 @@ void writeDescriptors(const report::KernelView& kernel, const std::vector<Transf
   page.heading("Buffer descriptors");
   page.paragraph("Each transfer is one shim buffer descriptor (<code>bd</code>, from assign-bds). The pattern is the "
                  "IR's, in elements, outermost first (the outermost is the descriptor's iteration); the fields are "
-                 "the ones the encoder writes for its first run, in 32-bit words, dimension 0 fastest, steps and the "
+                 "the ones the encoder writes for its first run, in " + str(kDmaWordBits) +
+                 "-bit words, dimension 0 fastest, steps and the "
                  "iteration wrap minus one, as the hardware holds them. A linear descriptor walks one run of "
                  "<em>words</em>.");
   std::vector<std::vector<std::string>> rows;
@@ -821,7 +818,7 @@ void writeHeatmaps(const report::KernelView& kernel, const std::vector<TransferR
       continue;
     }
     Svg svg(Heatmaps::kWidth, 60, "transfer " + str(int64_t(i + 1)) + ": " + transferText(kernel, *t.op));
-    svg.group("transfer", std::string("data-op=\"") + (isDrain(*t.op) ? "drain" : "fill") + "\"");
+    svg.group("transfer", std::string("data-op=\"") + (drains(*t.op) ? "drain" : "fill") + "\"");
     svg.text(16, 30, "transfer " + str(int64_t(i + 1)) + ": " + transferText(kernel, *t.op) + ": " + t.noGrid, "label");
     svg.endGroup();
     page.figure(svg, "transfer-figure", "");
@@ -833,7 +830,7 @@ void writeHeatmaps(const report::KernelView& kernel, const std::vector<TransferR
 bool writeTransferSection(const report::KernelView& kernel, report::Page& page) {
   const ir::Function& f = kernel.function();
   std::vector<const ir::Op*> transfers;
-  collect(f.body(), SeqForm::Transfer, transfers);
+  collect(f.body(), AieForm::Transfer, transfers);
   if (transfers.empty()) return false;
   SequenceValues env(f);
   const std::vector<AssumedSize> assumed = assumeSizes(f, env);

@@ -32,7 +32,8 @@ std::vector<target::OutputFormat> formats() {
 target::TargetDesc describe(Npu n, const char* summary) {
   return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats(),
           {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}},
-          {{"transfers", "AIE transfers", &writeTransferSection}}};
+          {{"transfers", "AIE transfers", &writeTransferSection}},
+          ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence)};
 }
 
 }  // namespace

@@ -6,13 +6,11 @@
 #include "passes/Pass.h"
 #include "target/Target.h"
 
-namespace tilec {
+namespace tilec::aie {
 
 // The AIE-only passes (one file each in this directory).
 std::unique_ptr<Pass> createAieLegalityPass();
 std::unique_ptr<Pass> createAssignBdsPass();
-
-namespace aie {
 
 // The AIE passes' IR properties (passes/Pass.h).
 extern const PropSet PropAieLegal;     // AIE rules hold; transfers have descriptor-shaped patterns
@@ -30,5 +28,4 @@ bool emitTxnText(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags,
 // Writes a C++17 header with a builder per sequence that makes the stream from runtime sizes.
 bool emitTxnCpp(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 
-}  // namespace aie
-}  // namespace tilec
+}  // namespace tilec::aie

@@ -16,18 +16,20 @@
 #include <string>
 #include <tuple>
 
+#include "backend/aie/AieOps.h"
 #include "backend/aie/AieTargets.h"
-#include "backend/aie/SeqOps.h"
 #include "ir/Builder.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::aie {
 namespace {
 using namespace ir;
 
-constexpr size_t kQueueDepth = 4;
-constexpr int64_t kBdsPerColumn = 16;
+constexpr int64_t kBdsPerColumn = tilec_txn::kShimBds;
+// A push finds a free descriptor: it waits first when its channel's queue is full, so at
+// most every queue but its own is full, and its own holds one task fewer.
+static_assert(2 * kShimChannels * kShimQueueDepth <= kBdsPerColumn);
 
 using ChannelKey = std::tuple<int64_t, bool, int64_t>;  // column, drain, channel number
 
@@ -48,23 +50,23 @@ class BdAssignment {
   }
 
  private:
-  static ChannelKey keyOf(const Op& op, bool drain) {
+  static ChannelKey keyOf(const Op& op) {
     const auto& c = op.get(attr::channel);
-    return {c[0].constValue(), drain, c[1].constValue()};
+    return {c[0].constValue(), drains(op), c[1].constValue()};
   }
 
   void visitBlock(Block& b, int depth) {
     for (auto it = b.ops().begin(); it != b.ops().end();) {
       Op& op = **it++;  // waits are inserted before `op`, never after it
-      switch (aie::seqForm(op.kind())) {
-        case aie::SeqForm::Transfer: {
-          const ChannelKey key = keyOf(op, op.kind() == OpKind::DmaDrain);
-          if (queues_[key].size() == kQueueDepth) insertWait(key, b, &op, op.loc());
+      switch (aieOp(op).form) {
+        case AieForm::Transfer: {
+          const ChannelKey key = keyOf(op);
+          if (queues_[key].size() == kShimQueueDepth) insertWait(key, b, &op, op.loc());
           push(op, key, depth);
           break;
         }
-        case aie::SeqForm::Wait: {
-          const ChannelKey key = keyOf(op, op.get(attr::drain));
+        case AieForm::Wait: {
+          const ChannelKey key = keyOf(op);
           if (queues_[key].empty()) {
             diags_.report(Diag::AieWaitNothing, op.loc(),
                           "this wait has no unfinished transfer on its channel to wait for, and would block "
@@ -74,13 +76,12 @@ class BdAssignment {
           pop(key);
           break;
         }
-        case aie::SeqForm::Loop: case aie::SeqForm::Branch:
+        case AieForm::Loop: case AieForm::Branch:
           drainChannelsUsedIn(op, b);
           for (unsigned i = 0; i < op.numRegions(); ++i) visitBody(op.body(i), depth + 1);
           break;
-        case aie::SeqForm::Const: case aie::SeqForm::Index: case aie::SeqForm::Yield: case aie::SeqForm::Require:
-        case aie::SeqForm::Raw: case aie::SeqForm::TileWork:
-          break;  // no channel work (aie-legality admits no tile work)
+        case AieForm::Const: case AieForm::Index: case AieForm::Yield: case AieForm::Require: case AieForm::Raw:
+          break;  // no channel work
       }
     }
   }
@@ -90,10 +91,7 @@ class BdAssignment {
   void drainChannelsUsedIn(Op& op, Block& b) {
     std::vector<ChannelKey> used;
     op.walk([&](Op& inner) {
-      if (inner.kind() == OpKind::DmaFill || inner.kind() == OpKind::DmaDrain)
-        used.push_back(keyOf(inner, inner.kind() == OpKind::DmaDrain));
-      else if (inner.kind() == OpKind::DmaWait)
-        used.push_back(keyOf(inner, inner.get(attr::drain)));
+      if (aieOp(inner).channel != AieChannel::None) used.push_back(keyOf(inner));
     });
     for (const ChannelKey& key : used)
       while (!queues_[key].empty()) insertWait(key, b, &op, op.loc());
@@ -118,14 +116,15 @@ class BdAssignment {
         diags_.report(Diag::AieBdPinned, op.loc(),
                       "descriptor " + std::to_string(bd) +
                           (bd < 0 || bd >= kBdsPerColumn
-                               ? " does not exist; a shim column has descriptors 0 to 15"
+                               ? " does not exist; a shim column has descriptors 0 to " +
+                                     std::to_string(kBdsPerColumn - 1)
                                : " of column " + std::to_string(std::get<0>(key)) +
                                      " is still in use by an unfinished transfer; wait for it first, or drop "
                                      "bd = and let tilec choose"));
         return;
       }
     } else {
-      while (used[size_t(bd)]) ++bd;  // at most 4 channels x 4 tasks are busy: one is free
+      while (used[size_t(bd)]) ++bd;  // one is free (the static_assert above)
     }
     used[size_t(bd)] = true;
     op.set(attr::bd, bd);
@@ -160,7 +159,7 @@ class AssignBds final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"assign-bds", "give every transfer a shim descriptor and insert the waits the queues need",
-                                PropSSA | aie::PropAieLegal, aie::PropBdsAssigned, 0};
+                                PropSSA | PropAieLegal, PropBdsAssigned, 0};
     return kInfo;
   }
   bool run(Module& m, PassContext& ctx) override { return passes::runOnFunctions<BdAssignment>(m, ctx.diags); }
@@ -170,4 +169,4 @@ class AssignBds final : public Pass {
 
 std::unique_ptr<Pass> createAssignBdsPass() { return std::make_unique<AssignBds>(); }
 
-}  // namespace tilec
+}  // namespace tilec::aie

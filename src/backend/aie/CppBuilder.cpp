@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "backend/aie/AieTargets.h"
-#include "backend/aie/SeqOps.h"
+#include "backend/aie/AieOps.h"
 #include "backend/aie/TxnRuntimeText.h"
 
 namespace tilec::aie {
@@ -143,24 +143,24 @@ class BuilderWriter {
   }
 
   void emitOp(const Op& op, int depth) {
-    switch (seqForm(op.kind())) {
-      case SeqForm::Const:
+    switch (aieOp(op).form) {
+      case AieForm::Const:
         if (const auto* i = std::get_if<int64_t>(&op.get(attr::value)))
           line(depth, "const int64_t " + name(op.result()) + " = int64_t(" + std::to_string(*i) + ");");
         return;
-      case SeqForm::Index:
+      case AieForm::Index:
         line(depth, "const int64_t " + name(op.result()) + " = " + cpp(op.get(attr::expr)) + ";");
         return;
-      case SeqForm::Loop: return emitFor(op, depth);
-      case SeqForm::Branch: return emitIf(op, depth);
-      case SeqForm::Yield: return;  // emitFor and emitIf assign the yielded values
-      case SeqForm::Require:
+      case AieForm::Loop: return emitFor(op, depth);
+      case AieForm::Branch: return emitIf(op, depth);
+      case AieForm::Yield: return;  // emitFor and emitIf assign the yielded values
+      case AieForm::Require:
         line(depth, "if (" + cpp(op.get(attr::cond)) + " == 0) return std::string(" + where(op) + " " +
                         quoted(op.get(attr::message)) + ");");
         checkArith(depth, op);
         return;
-      case SeqForm::Transfer: return emitTransfer(op, depth);
-      case SeqForm::Raw: {
+      case AieForm::Transfer: return emitTransfer(op, depth);
+      case AieForm::Raw: {
         std::string args, data;
         for (const Expr& e : op.get(attr::args)) args += (args.empty() ? "" : ", ") + cpp(e);
         if (const auto* words = op.find(attr::data))
@@ -173,15 +173,13 @@ class BuilderWriter {
         line(depth, "}");
         return;
       }
-      case SeqForm::Wait: {
+      case AieForm::Wait: {
         const auto& c = op.get(attr::channel);
         line(depth, "tilec_txn::sync(s, uint32_t(" + cpp(c[0]) + "), 0, " +
-                        (op.get(attr::drain) ? "tilec_txn::kS2MM" : "tilec_txn::kMM2S") + ", uint32_t(" +
-                        cpp(c[1]) + "), 1, 1);");
+                        (drains(op) ? "tilec_txn::kS2MM" : "tilec_txn::kMM2S") + ", uint32_t(" + cpp(c[1]) +
+                        "), 1, 1);");
         return;
       }
-      case SeqForm::TileWork:
-        throw std::logic_error(std::string(op.name()) + " reached the TXN builder writer; aie-legality rejects it");
     }
   }
 
@@ -232,14 +230,15 @@ class BuilderWriter {
     const auto& strides = op.get(attr::strides);
     const auto& channel = op.get(attr::channel);
     const int64_t* bd = op.find(attr::bd);
-    if (!bd || sizes.size() != 4) throw std::logic_error(std::string(op.name()) + " reached the builder writer unlowered");
+    if (!bd || sizes.size() != kDescriptorDims)
+      throw std::logic_error(std::string(op.name()) + " reached the builder writer unlowered");
     line(depth, "{  // " + std::string(op.name()) + " '" + tensor->name() + "'");
     line(depth + 1, "tilec_txn::Transfer t;");
     line(depth + 1, "t.elemBits = " + std::to_string(dtypeBytes(tensor->type().dtype()) * 8) + ";");
     line(depth + 1, "t.offset = " + cpp(op.get(attr::offset)) + ";");
-    for (int i = 0; i < 4; ++i) {
-      line(depth + 1, "t.sizes[" + std::to_string(i) + "] = " + cpp(sizes[size_t(3 - i)]) + ";");
-      line(depth + 1, "t.strides[" + std::to_string(i) + "] = " + cpp(strides[size_t(3 - i)]) + ";");
+    for (size_t i = 0; i < kDescriptorDims; ++i) {  // the IR's outermost first, the encoder's fastest first
+      line(depth + 1, "t.sizes[" + std::to_string(i) + "] = " + cpp(sizes[kDescriptorDims - 1 - i]) + ";");
+      line(depth + 1, "t.strides[" + std::to_string(i) + "] = " + cpp(strides[kDescriptorDims - 1 - i]) + ";");
     }
     std::string elements = "int64_t(1)";
     for (const Expr& d : tensor->type().dims()) elements = "a.mul(" + elements + ", " + cpp(d) + ")";
@@ -251,7 +250,7 @@ class BuilderWriter {
     line(depth + 1, "if (!error.empty()) return std::string(" + where(op) + ") + error;");
     line(depth + 1, "tilec_txn::ShimTask task;");
     line(depth + 1, "task.col = uint32_t(" + cpp(channel[0]) + ");");
-    line(depth + 1, std::string("task.dir = ") + (op.kind() == OpKind::DmaDrain ? "tilec_txn::kS2MM;" : "tilec_txn::kMM2S;"));
+    line(depth + 1, std::string("task.dir = ") + (drains(op) ? "tilec_txn::kS2MM;" : "tilec_txn::kMM2S;"));
     line(depth + 1, "task.chan = uint32_t(" + cpp(channel[1]) + ");");
     line(depth + 1, "task.bd = " + std::to_string(*bd) + ";");
     line(depth + 1, "task.argIdx = " + std::to_string(tensor->index()) + ";");
@@ -272,14 +271,13 @@ class BuilderWriter {
 }  // namespace
 
 bool emitTxnCpp(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
-  const std::optional<Npu> npu = npuOf(m.target());
-  if (!npu) throw std::logic_error("the TXN builder writer needs a module compiled for an NPU target");
-  os << "// Generated by tilec " << TILEC_VERSION << " for " << npuName(*npu)
+  const Npu npu = npuOf(m.target());
+  os << "// Generated by tilec " << TILEC_VERSION << " for " << npuName(npu)
      << ": TXN stream builders for runtime sequences. Do not edit; C++17, standard library only.\n";
   os << "#pragma once\n#include <string>\n#include <variant>\n#include <vector>\n\n";
   os << "// ---- the encoder tilec's static writer runs (src/backend/aie/TxnRuntime.h) ----\n";
   os << kTxnRuntimeText << "\n// ---- the builders ----\n\n";
-  for (const auto& f : m.functions()) BuilderWriter(*f, *npu, flags.at(kDdrFold), diags.sources(), os).write();
+  for (const auto& f : m.functions()) BuilderWriter(*f, npu, flags.at(kDdrFold), diags.sources(), os).write();
   return true;
 }
 

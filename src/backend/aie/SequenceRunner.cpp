@@ -52,22 +52,21 @@ void SequenceRunner::runBlock(const Block& b, std::vector<int64_t>* yielded) {
 }
 
 void SequenceRunner::runOp(const Op& op) {
-  const SeqForm form = seqForm(op.kind());
+  const AieForm form = aieOp(op).form;
   switch (form) {
-    case SeqForm::Const:
+    case AieForm::Const:
       if (const auto* i = std::get_if<int64_t>(&op.get(attr::value))) set(op.result(), *i);
       return;
-    case SeqForm::Index:
+    case AieForm::Index:
       if (const std::optional<int64_t> x = need(op.get(attr::expr), op)) set(op.result(), *x);
       return;
-    case SeqForm::Loop: return runFor(op);
-    case SeqForm::Branch: return runIf(op);
-    case SeqForm::Yield: return;  // runBlock reads it
-    case SeqForm::Transfer:
-    case SeqForm::Wait:
-    case SeqForm::Require:
-    case SeqForm::Raw:
-    case SeqForm::TileWork: return visit(op, form);
+    case AieForm::Loop: return runFor(op);
+    case AieForm::Branch: return runIf(op);
+    case AieForm::Yield: return;  // runBlock reads it
+    case AieForm::Transfer:
+    case AieForm::Wait:
+    case AieForm::Require:
+    case AieForm::Raw: return visit(op, form);
   }
 }
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "backend/aie/SeqOps.h"
+#include "backend/aie/AieOps.h"
 #include "ir/IR.h"
 
 namespace tilec::aie {
@@ -48,8 +48,8 @@ class SequenceRunner {
 
   // The value of `e` at `at`; nullopt only after the subclass stopped the run.
   virtual std::optional<int64_t> need(const ir::Expr& e, const ir::Op& at) = 0;
-  // Every op that is no control flow (Transfer, Wait, Require, Raw, TileWork).
-  virtual void visit(const ir::Op& op, SeqForm form) = 0;
+  // Every op that is no control flow or value (Transfer, Wait, Require, Raw).
+  virtual void visit(const ir::Op& op, AieForm form) = 0;
   enum class Failure {
     LoopBounds,    // a loop's bounds are not known
     LoopStep,      // a loop's step is not positive

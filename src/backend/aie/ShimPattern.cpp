@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "backend/aie/AieModel.h"
+
 namespace tilec::aie {
 namespace {
 
@@ -20,15 +22,15 @@ bool isConst(const Expr& e, int64_t v) { return e.asConst() == std::optional<int
 void splitLongRun(std::vector<Dim>& dims, int64_t elemBits) {
   const Dim& inner = dims.back();
   const std::optional<int64_t> n = inner.size.asConst();
-  if (!n || !isConst(inner.stride, 1) || *n * elemBits / 32 <= tilec_txn::kWrapMax) return;
+  if (!n || !isConst(inner.stride, 1) || *n * elemBits / kDmaWordBits <= tilec_txn::kWrapMax) return;
   const bool repeat = dims.size() > 1 && isConst(dims.front().stride, 0);
-  if (dims.size() - (repeat ? 1 : 0) > 2) return;  // the split needs a free descriptor dimension
+  if (dims.size() - (repeat ? 1 : 0) > kDescriptorDims - 2) return;  // the split needs a free descriptor dimension
   // Contiguous as a whole: the descriptor runs linearly and has no such limit.
   bool contiguous = true;
   for (size_t i = repeat ? 1 : 0; i + 1 < dims.size(); ++i)
     contiguous = contiguous && provablyEqual(dims[i].stride, dims[i + 1].size * dims[i + 1].stride);
   if (contiguous) return;
-  const int64_t perWord = 32 / std::min<int64_t>(32, elemBits);  // elements per 32-bit word
+  const int64_t perWord = kDmaWordBits / std::min<int64_t>(kDmaWordBits, elemBits);
   for (int64_t words = tilec_txn::kWrapMax; words > 0; --words) {
     const int64_t f = words * perWord;
     if (*n % f != 0 || *n / f > tilec_txn::kWrapMax) continue;
@@ -46,15 +48,16 @@ std::optional<AccessPattern> shimPattern(const AccessPattern& p, int64_t elemBit
     if (!isConst(p.sizes[i], 1)) dims.push_back({p.sizes[i], p.strides[i]});
   if (dims.empty()) dims.push_back({Expr::constant(1), Expr::constant(1)});
   // Too many dimensions: fold an outer one into the inner one it continues.
-  for (size_t i = dims.size() - 1; dims.size() > 4 && i-- > 0;) {
+  for (size_t i = dims.size() - 1; dims.size() > kDescriptorDims && i-- > 0;) {
     Dim& outer = dims[i];
     const Dim& inner = dims[i + 1];
     if (!provablyEqual(outer.stride, inner.size * inner.stride)) continue;
     dims[i + 1] = {outer.size * inner.size, inner.stride};
     dims.erase(dims.begin() + long(i));
   }
-  if (elemBits > 0 && elemBits <= 32) splitLongRun(dims, elemBits);
-  if (dims.size() > 4) {
+  if (elemBits > 0 && elemBits <= kDmaWordBits) splitLongRun(dims, elemBits);
+  static_assert(kDescriptorDims == 4, "the message below says a descriptor walks three dimensions plus a repeat");
+  if (dims.size() > kDescriptorDims) {
     error = "the pattern walks " + std::to_string(dims.size()) +
             " dimensions that do not merge, and a descriptor walks three plus a repeat; move the outer ones "
             "into a loop around the transfer";
@@ -68,12 +71,12 @@ std::optional<AccessPattern> shimPattern(const AccessPattern& p, int64_t elemBit
       return std::nullopt;
     }
   // A repeat or a fourth dimension is the iteration; padding goes inside it.
-  const bool outerIsIteration = dims.size() == 4 || (dims.size() > 1 && isConst(dims[0].stride, 0));
+  const bool outerIsIteration = dims.size() == kDescriptorDims || (dims.size() > 1 && isConst(dims[0].stride, 0));
   const Dim unit{Expr::constant(1), Expr::constant(0)};
   std::vector<Dim> four;
   if (outerIsIteration) four.push_back(dims.front());
   const size_t inner = outerIsIteration ? dims.size() - 1 : dims.size();
-  four.insert(four.end(), 4 - four.size() - inner, unit);
+  four.insert(four.end(), kDescriptorDims - four.size() - inner, unit);
   four.insert(four.end(), dims.end() - long(inner), dims.end());
   AccessPattern out{p.offset, {}, {}};
   for (const Dim& d : four) {
@@ -98,11 +101,11 @@ std::optional<tilec_txn::Transfer> constantTransfer(const AccessPattern& p, int6
   tilec_txn::Transfer t;
   t.elemBits = elemBits;
   t.offset = eval(p.offset);
-  for (size_t i = 0; i < 4 && i < p.sizes.size(); ++i) {
-    t.sizes[3 - i] = eval(p.sizes[i]);
-    t.strides[3 - i] = eval(p.strides[i]);
+  for (size_t i = 0; i < kDescriptorDims && i < p.sizes.size(); ++i) {
+    t.sizes[kDescriptorDims - 1 - i] = eval(p.sizes[i]);
+    t.strides[kDescriptorDims - 1 - i] = eval(p.strides[i]);
   }
-  if (!ok || p.sizes.size() != 4) return std::nullopt;
+  if (!ok || p.sizes.size() != kDescriptorDims) return std::nullopt;
   return t;
 }
 

@@ -77,11 +77,11 @@ class SequenceWriter final : public SequenceRunner {
     }
   }
 
-  void visit(const Op& op, SeqForm form) override {
+  void visit(const Op& op, AieForm form) override {
     switch (form) {
-      case SeqForm::Transfer: return writeTransfer(op);
-      case SeqForm::Raw: return writeRaw(op);
-      case SeqForm::Require: {
+      case AieForm::Transfer: return writeTransfer(op);
+      case AieForm::Raw: return writeRaw(op);
+      case AieForm::Require: {
         // A requirement on a size the stream never uses (none given with -D) binds only
         // the builder, which checks it at dispatch; one the stream uses fails where it is used.
         const std::optional<int64_t> holds = eval(op.get(attr::cond));
@@ -89,19 +89,17 @@ class SequenceWriter final : public SequenceRunner {
         diags_.report(Diag::AieRequireFails, op.loc(), op.get(attr::message));
         return stop();
       }
-      case SeqForm::Wait: {
+      case AieForm::Wait: {
         const auto& c = op.get(attr::channel);
-        const uint32_t dir = op.get(attr::drain) ? tilec_txn::kS2MM : tilec_txn::kMM2S;
+        const uint32_t dir = drains(op) ? tilec_txn::kS2MM : tilec_txn::kMM2S;
         tilec_txn::sync(stream_, uint32_t(value(c[0], op)), 0, dir, uint32_t(value(c[1], op)), 1, 1);
         return checkSize(op);
       }
-      case SeqForm::TileWork:
-        throw std::logic_error(std::string(op.name()) + " reached the TXN writer; aie-legality rejects it");
-      case SeqForm::Const:
-      case SeqForm::Index:
-      case SeqForm::Loop:
-      case SeqForm::Branch:
-      case SeqForm::Yield:
+      case AieForm::Const:
+      case AieForm::Index:
+      case AieForm::Loop:
+      case AieForm::Branch:
+      case AieForm::Yield:
         throw std::logic_error(std::string(op.name()) + " is control flow, which the sequence runner runs");
     }
   }
@@ -131,7 +129,7 @@ class SequenceWriter final : public SequenceRunner {
       for (const Expr& e : p.sizes) value(e, op);
       for (const Expr& e : p.strides) value(e, op);
       value(p.offset, op);
-      if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a 4-D pattern");
+      if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a descriptor's pattern");
       return;
     }
     // aie-legality checked the fields it could; these numbers hold this run's loop variables.
@@ -147,7 +145,7 @@ class SequenceWriter final : public SequenceRunner {
     if (!bd) throw std::logic_error(std::string(op.name()) + " has no descriptor; run assign-bds first");
     tilec_txn::ShimTask task;
     task.col = uint32_t(value(c[0], op));
-    task.dir = op.kind() == OpKind::DmaDrain ? tilec_txn::kS2MM : tilec_txn::kMM2S;
+    task.dir = drains(op) ? tilec_txn::kS2MM : tilec_txn::kMM2S;
     task.chan = uint32_t(value(c[1], op));
     task.bd = uint32_t(*bd);
     task.argIdx = tensor->index();
@@ -188,10 +186,9 @@ class SequenceWriter final : public SequenceRunner {
 
 std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngine& diags,
                                                  const target::FlagValues& flags) {
-  const std::optional<Npu> npu = npuOf(m.target());
-  if (!npu || m.functions().size() != 1)
-    throw std::logic_error("the TXN writer needs one sequence kernel compiled for an NPU target");
-  return SequenceWriter(*m.functions().front(), npuDevice(*npu), flags.at(kDdrFold), diags).write();
+  const Npu npu = npuOf(m.target());
+  if (m.functions().size() != 1) throw std::logic_error("the TXN writer needs one sequence kernel");
+  return SequenceWriter(*m.functions().front(), npuDevice(npu), flags.at(kDdrFold), diags).write();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "backend/aie/AieModel.h"
 #include "backend/aie/TxnRuntime.h"
 
 namespace tilec::aie {
@@ -38,7 +39,8 @@ class Executor {
 
   Descriptor* descriptorAt(uint32_t addr) {
     const uint32_t off = offsetOf(addr), row = addr >> 20 & 0x1F;
-    if (row != 0 || off < tilec_txn::kShimBdBase || off >= tilec_txn::kShimBdBase + 16 * tilec_txn::kShimBdStride)
+    if (row != 0 || off < tilec_txn::kShimBdBase ||
+        off >= tilec_txn::kShimBdBase + tilec_txn::kShimBds * tilec_txn::kShimBdStride)
       return nullptr;
     return &bds_[{column(addr), (off - tilec_txn::kShimBdBase) / tilec_txn::kShimBdStride}];
   }
@@ -68,8 +70,8 @@ class Executor {
     const uint32_t off = offsetOf(addr);
     if (off < tilec_txn::kShimChannelCtrl || off >= tilec_txn::kShimChannelCtrl + 0x20 || off % 8 != 4) return {};
     const uint32_t slot = (off - tilec_txn::kShimChannelCtrl) / 8;  // S2MM 0, S2MM 1, MM2S 0, MM2S 1
-    const bool mm2s = slot >= 2;
-    const uint32_t chan = slot % 2, bdId = value & 0xF, repeat = value >> 16 & 0xFF;
+    const bool mm2s = slot >= kShimChannels;
+    const uint32_t chan = slot % kShimChannels, bdId = value & 0xF, repeat = value >> 16 & 0xFF;
     auto it = bds_.find({column(addr), bdId});
     if (it == bds_.end() || !it->second.written || it->second.arg < 0)
       return "a queue push starts descriptor " + std::to_string(bdId) + " of column " + std::to_string(column(addr)) +
