@@ -96,7 +96,7 @@ class CellPacker {
   Function& f_;
 };
 
-class PackCells final : public Pass {
+class LinxPackCells final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"linx-pack-cells", "pack sub-CELL tile-array writers into 128-byte carriers",
@@ -108,6 +108,6 @@ class PackCells final : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> createLinxPackCellsPass() { return std::make_unique<PackCells>(); }
+std::unique_ptr<Pass> createLinxPackCellsPass() { return std::make_unique<LinxPackCells>(); }
 
 }  // namespace tilec::linx

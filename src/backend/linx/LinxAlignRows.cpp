@@ -129,7 +129,7 @@ class RowAligner {
   std::unordered_map<const Value*, size_t> index_;  // lookups only, never iterated
 };
 
-class AlignRows final : public Pass {
+class LinxAlignRows final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"linx-align-rows", "pad row-major tiles' rows to the linx row alignment",
@@ -141,6 +141,6 @@ class AlignRows final : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> createLinxAlignRowsPass() { return std::make_unique<AlignRows>(); }
+std::unique_ptr<Pass> createLinxAlignRowsPass() { return std::make_unique<LinxAlignRows>(); }
 
 }  // namespace tilec::linx

@@ -80,7 +80,7 @@ class OffsetAssigner {
   std::map<std::string, int> registers_;
 };
 
-class AssignOffsets final : public Pass {
+class LinxOffsets final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"linx-offsets", "give each region slot its CELL offset, immediate and register",
@@ -92,6 +92,6 @@ class AssignOffsets final : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> createLinxOffsetsPass() { return std::make_unique<AssignOffsets>(); }
+std::unique_ptr<Pass> createLinxOffsetsPass() { return std::make_unique<LinxOffsets>(); }
 
 }  // namespace tilec::linx

@@ -130,7 +130,7 @@ class HandAssigner {
   bool blockedByGeneration_ = false;  // why the last place() failed
 };
 
-class AssignHands final : public Pass {
+class LinxHands final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{"linx-hands", "bind each tile to a hand of the relative tile queue", PropLinxLegal,
@@ -142,6 +142,6 @@ class AssignHands final : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> createLinxHandsPass() { return std::make_unique<AssignHands>(); }
+std::unique_ptr<Pass> createLinxHandsPass() { return std::make_unique<LinxHands>(); }
 
 }  // namespace tilec::linx
