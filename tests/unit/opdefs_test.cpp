@@ -4,7 +4,6 @@
 
 #include <set>
 
-#include "backend/linx/LinxOps.h"
 #include "backend/pto/PtoOps.h"
 #include "ir/OpDefs.h"
 
@@ -89,17 +88,6 @@ TEST_CASE("the PTO backend has a row for every op, in op order") {
     CHECK_MESSAGE(row.kind == info.kind, info.name);
     if (row.form == pto::PtoForm::Dps) CHECK_MESSAGE(std::string(row.mnemonic).size() > 1, info.name);
     if (row.form == pto::PtoForm::None) CHECK_MESSAGE(std::string(row.mnemonic).empty(), info.name);
-  }
-}
-
-TEST_CASE("the linx backend has a row for every op, in op order") {
-  REQUIRE(linx::kNumLinxOps == allOps().size());
-  for (const OpInfo& info : allOps()) {
-    const linx::LinxOpInfo& row = linx::linxOp(info.kind);
-    CHECK_MESSAGE(row.kind == info.kind, info.name);
-    const bool block = row.form == linx::LinxForm::Block;
-    CHECK_MESSAGE(block == (std::string(row.engine).size() > 0 && std::string(row.opcode).size() > 0), info.name);
-    CHECK_MESSAGE((row.form == linx::LinxForm::None) == (std::string(row.noForm).size() > 0), info.name);
   }
 }
 

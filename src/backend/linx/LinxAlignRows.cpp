@@ -54,8 +54,9 @@ class RowAligner {
       if (v->type().isTile()) tiles.push_back(v);
     for (Value* v : op.results())
       if (v->type().isTile()) tiles.push_back(v);
-    if (tiles.empty()) return;
-    switch (linxOp(op.kind()).rows) {
+    const LinxOpInfo* row = findLinxOp(op.kind());
+    if (tiles.empty() || !row) return;  // linx-legality refuses an op without a row
+    switch (row->rows) {
       case LinxRows::Own:
         return made(op.result(), storedInRows(op.result()->type()));
       case LinxRows::Statistic:

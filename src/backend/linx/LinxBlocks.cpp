@@ -19,7 +19,7 @@ class Planner {
  private:
   static const Op* nextWork(const std::vector<const Op*>& ops, size_t i) {
     for (; i < ops.size(); ++i) {
-      LinxForm form = linxOp(ops[i]->kind()).form;
+      const LinxForm form = linxOp(*ops[i]).form;
       if (form == LinxForm::Block || form == LinxForm::Fused) return ops[i];
     }
     return nullptr;
@@ -47,7 +47,7 @@ class Planner {
   }
 
   void visit(const Op& op, const Op* next) {
-    switch (linxOp(op.kind()).form) {
+    switch (linxOp(op).form) {
       case LinxForm::Marker:
         identity_[op.result()] = op.kind() == OpKind::RegionArray ? op.result() : identityOf(op.operand(0));
         return;

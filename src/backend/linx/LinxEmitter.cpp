@@ -66,12 +66,12 @@ class BlockWriter {
  private:
   Block block(const PlannedBlock& p) {
     const Op& op = *p.op;
-    const LinxOpInfo& row = linxOp(op.kind());
+    // A copy into a slot is the block of a move.
+    const LinxOpInfo& row = p.copy ? *findLinxOp(OpKind::Move) : linxOp(op);
     const Type& t = p.copy ? op.operand(1)->type() : op.numResults() ? op.result()->type() : op.operand(0)->type();
     Block b;
-    b.start = "BSTART." + std::string(p.copy ? "TLSU" : row.engine) + " " + (p.copy ? "TMOV" : row.opcode) + ", " +
-              dtypeMnemonic(t.dtype());
-    b.body = std::string(p.copy ? "TMOV" : row.opcode) + "  (" + describe(op) + ")";
+    b.start = "BSTART." + std::string(row.engine) + " " + row.opcode + ", " + dtypeMnemonic(t.dtype());
+    b.body = std::string(row.opcode) + "  (" + describe(op) + ")";
     std::vector<PlannedSource> sources = p.sources;
     if (p.write && rev_ == AssembleRev::B && !opensGeneration(*p.write)) sources.push_back({p.array});
     std::vector<int> selectors;

@@ -1,5 +1,6 @@
 // linx-legality: what a kernel must satisfy before its blocks can be written.
-//  - Every op has a block form (LinxOps.def, E1104). The relative tile queue (T#k) names
+//  - Every op has a row in LinxOps.def (runtime-sequence ops have none) and a block form
+//    (E1104). The relative tile queue (T#k) names
 //    a source by how many tiles were bound after it, so no branch stays, and a loop that
 //    stays rolled (a runtime trip count; linx-unroll unrolls the others) carries no tile
 //    (E1104): a carried tile's place would change from one iteration to the next.
@@ -41,9 +42,13 @@ class Checker {
 
  private:
   void check(Op& op) {
-    const LinxOpInfo& row = linxOp(op.kind());
-    switch (row.form) {
-      case LinxForm::None: return report(Diag::LinxNoForm, op, describe(op, diags_.sources()) + ": " + row.noForm);
+    const LinxOpInfo* row = findLinxOp(op.kind());
+    if (!row)
+      return report(Diag::LinxNoForm, op,
+                    describe(op, diags_.sources()) + " belongs to a runtime sequence, which linx does not run; "
+                    "compile it for a target with runtime sequences (tilec --list-targets)");
+    switch (row->form) {
+      case LinxForm::None: return report(Diag::LinxNoForm, op, describe(op, diags_.sources()) + ": " + row->noForm);
       case LinxForm::Control:
         if (op.kind() == OpKind::If)
           report(Diag::LinxNoForm, op,

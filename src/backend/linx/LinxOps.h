@@ -1,9 +1,8 @@
 // The linx backend's per-op table (LinxOps.def): which ops are blocks, on which engine,
-// with which opcode, and how their tiles share row columns; header-only data read by
-// linx-align-rows, linx-legality and the emitter.
+// with which opcode, and how their tiles share row columns; read by linx-align-rows,
+// linx-legality, the block plan and the emitter. Ops of the groups linx does not accept
+// (runtime sequences) have no row: linx-legality refuses them.
 #pragma once
-#include <iterator>
-
 #include "ir/IR.h"
 
 namespace tilec::linx {
@@ -27,9 +26,11 @@ inline constexpr LinxOpInfo kLinxOps[] = {
 #include "backend/linx/LinxOps.def"
 #undef TILEC_LINX_OP
 };
-inline constexpr size_t kNumLinxOps = std::size(kLinxOps);
 
-// The row of op kind `k` (rows are in OpKind order; tests/unit/opdefs_test.cpp checks it).
-inline const LinxOpInfo& linxOp(ir::OpKind k) { return kLinxOps[size_t(k)]; }
+// The row of op kind `k`, or null: the op is of a group linx does not accept.
+const LinxOpInfo* findLinxOp(ir::OpKind k);
+// The row of an op that passed linx-legality, which refused every op without one; an
+// internal error (std::logic_error) for an op without one.
+const LinxOpInfo& linxOp(const ir::Op& op);
 
 }  // namespace tilec::linx

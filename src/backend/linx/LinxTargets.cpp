@@ -44,7 +44,8 @@ const target::TargetDesc& linxTarget() {
         "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it, and every writer's binder has a "
         "destination of the writer's SizeCode (PTO 0.58.4)",
         false}},
-      {{"linx-regions", "Linx regions", &writeRegionsSection}}};
+      {{"linx-regions", "Linx regions", &writeRegionsSection}},
+      ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region)};
   return kLinx;
 }
 
