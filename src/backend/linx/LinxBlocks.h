@@ -11,14 +11,10 @@
 #pragma once
 #include <vector>
 
+#include "backend/linx/LinxModel.h"
 #include "ir/IR.h"
 
 namespace tilec::linx {
-
-// The relative tile queue: four hands (T, U, M, N), and a binder names the latest 16
-// tiles of each (T#1 .. T#16).
-constexpr int kHands = 4;
-constexpr int kQueueReach = 16;
 
 struct PlannedSource {
   const ir::Value* tile;          // the tile in the queue
@@ -42,7 +38,7 @@ struct PlannedBlock {
 // Requires every op of a block form and loops that carry no tile (linx-legality).
 std::vector<PlannedBlock> planBlocks(const ir::Function& f);
 
-// The op whose `buffers` attribute holds the hand (0..3: T, U, M, N) of a pushed tile.
+// The op whose `buffers` attribute holds the hand of a pushed tile (its index in kHandNames).
 ir::Op* handOwner(const ir::Value* pushed);
 
 }  // namespace tilec::linx

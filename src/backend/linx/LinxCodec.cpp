@@ -33,7 +33,7 @@ void appendWord(std::vector<uint8_t>& bytes, uint32_t w) {
 bool recognizes(const std::vector<uint8_t>& bytes) {
   if (bytes.empty() || bytes.size() % 4 != 0) return false;
   for (size_t at = 0; at < bytes.size(); at += 4)
-    if ((bytes[at] & 0x7f) != 0x13 && (bytes[at] & 0x7f) != 0x53) return false;
+    if (!hasHeaderOpcode(wordAt(bytes, at))) return false;
   return true;
 }
 

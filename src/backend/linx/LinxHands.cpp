@@ -81,12 +81,13 @@ class HandAssigner {
     return mask;
   }
 
-  // The hand `tile` is bound to at block `at`, or -1.
+  // The hand `tile` is bound to at block `at`, or -1. A short-lived tile tries the first
+  // hand (T) first, a longer-lived one the others first.
   int place(const Value* tile, size_t at, size_t last) {
     const bool shortLived = int64_t(last - at) <= kQueueReach;
-    const int order[2][kHands] = {{1, 2, 3, 0}, {0, 1, 2, 3}};
     blockedByGeneration_ = false;
-    for (int h : order[shortLived]) {
+    for (int i = 0; i < kHands; ++i) {
+      const int h = shortLived ? i : (i + 1) % kHands;
       if (frozen_.back() & (1u << h)) continue;
       if (openUntil_[h] > at) {
         blockedByGeneration_ = true;
@@ -105,18 +106,21 @@ class HandAssigner {
 
   void report(const Op& op, const Value* tile) {
     const std::string name = describe(tile, diags_.sources());
-    if (blockedByGeneration_)
+    if (blockedByGeneration_) {
       diags_.report(Diag::LinxOpenGeneration, op.loc(),
-                    "the tile " + name + " bound here needs a hand, but every hand (T, U, M, N) that could " +
-                        "keep it in reach holds a tile array whose assembly is still open, and a tile bound to such a " +
-                        "hand faults; finish one array's slot writes before starting the next, or make fewer tiles "
-                        "between them");
-    else
-      diags_.report(Diag::LinxQueueDepth, op.loc(),
-                    "the tile " + name + " bound here cannot be kept within reach: each of the four hands " +
-                        "(T, U, M, N) already holds tiles that are read again after 15 more joined it, and a binder " +
-                        "names only the latest 16 of a hand; read tiles sooner after they are made, or make them again "
-                        "closer to their use");
+                    "the tile " + name + " bound here needs a hand, but every hand (" + handList() +
+                        ") that could keep it in reach holds a tile array whose assembly is still open, and a tile "
+                        "bound to such a hand faults; finish one array's slot writes before starting the next, or "
+                        "make fewer tiles between them");
+      return;
+    }
+    static_assert(kHands == 4, "E1105 spells the number of hands");
+    diags_.report(Diag::LinxQueueDepth, op.loc(),
+                  "the tile " + name + " bound here cannot be kept within reach: each of the four hands (" +
+                      handList() + ") already holds tiles that are read again after " +
+                      std::to_string(kQueueReach - 1) + " more joined it, and a binder names only the latest " +
+                      std::to_string(kQueueReach) +
+                      " of a hand; read tiles sooner after they are made, or make them again closer to their use");
   }
 
   Function& f_;

@@ -59,8 +59,8 @@ std::optional<int64_t> storageBytes(const ir::Type& t, std::string& why) {
   if (l.cells == CubeCells::N8) {
     const int64_t cr = cubeCellRows(l.cells, bytes);
     if (cr < 1) {
-      why = "a cube_n8 cell of 8 columns of " + std::string(ir::dtypeName(t.dtype())) +
-            " is more than 128 bytes; use another layout for this dtype";
+      why = "a cube_n8 cell of 8 columns of " + std::string(ir::dtypeName(t.dtype())) + " is more than " +
+            std::to_string(kCellBytes) + " bytes; use another layout for this dtype";
       return std::nullopt;
     }
     return ceilDiv(rows, cr) * ceilDiv(cols, 8) * kCellBytes;

@@ -14,13 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "backend/linx/LinxModel.h"
 #include "backend/linx/LinxWords.h"
 #include "ir/IR.h"
 #include "ir/Type.h"
 
 namespace tilec::linx {
-
-constexpr int64_t kCellBytes = 128;
 
 // A layout's name for messages ("row_major", "cube_m16", ...).
 std::string layoutText(const ir::TileLayout& l);

@@ -115,8 +115,8 @@ class Checker {
     if (code < 1 || code > maxSizeCode(t.space()))
       return report(Diag::LinxSizeCode, op,
                     "a " + typeText(t) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
-                        (t.space() == Shared ? "256 KiB of a Shared binder" : "64 KiB of a Local binder") +
-                        "; cut the work into smaller tiles");
+                        sizeText(maxSizeCode(t.space())) + " of a " + spaceText(t.space()) +
+                        " binder; cut the work into smaller tiles");
     checkRows(op, t);
   }
 
@@ -139,9 +139,9 @@ class Checker {
     const int code = sizeCodeForBytes(bytes);
     if (code >= 1 && code <= maxSizeCode(space)) return;
     report(Diag::LinxSizeCode, op,
-           what + " takes " + std::to_string(bytes) + " bytes, which is no SizeCode a " +
-               (space == Shared ? "Shared" : "Local") + " range names (a power of two from 128 B to " +
-               (space == Shared ? "256 KiB" : "64 KiB") + "); choose a grid or tile whose parts are one");
+           what + " takes " + std::to_string(bytes) + " bytes, which is no SizeCode a " + spaceText(space) +
+               " range names (a power of two from " + sizeText(1) + " to " + sizeText(maxSizeCode(space)) +
+               "); choose a grid or tile whose parts are one");
   }
 
   // The partition proof for `parent` cut by op's grid, once per (type, grid).
@@ -156,9 +156,10 @@ class Checker {
     if (!slots) return report(Diag::LinxSlotRange, op, why);
     if (slots->slotBytes < kCellBytes)
       return report(Diag::LinxSubCell, op,
-                    "a slot of " + std::to_string(slots->slotBytes) + " bytes is smaller than one 128-byte CELL, the "
-                    "smallest range a modifier names; give the slots more rows, or more physical columns with the same "
-                    "valid extent, so each is whole CELLs");
+                    "a slot of " + std::to_string(slots->slotBytes) + " bytes is smaller than one " +
+                        std::to_string(kCellBytes) +
+                        "-byte CELL, the smallest range a modifier names; give the slots more rows, or more physical "
+                        "columns with the same valid extent, so each is whole CELLs");
     checkCode(op, "a slot", slots->slotBytes, parent.space());
     checkCode(op, "the parent", slots->parentBytes, parent.space());
   }
@@ -191,6 +192,7 @@ class Checker {
   void report(Diag id, const Op& op, const std::string& message) { diags_.report(id, op.loc(), message); }
 
   static std::string nameOf(const Value* v) { return v->name(); }
+  static const char* spaceText(SpaceId space) { return space == Shared ? "Shared" : "Local"; }
 
   Function& f_;
   DiagnosticEngine& diags_;

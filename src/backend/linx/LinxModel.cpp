@@ -5,9 +5,11 @@ namespace tilec::linx {
 const ir::TargetModel& linxModel() {
   static const ir::TargetModel kModel = [] {
     const uint32_t all = ir::kComputeSpace | ir::kMatrixSpace | ir::kMatmulStage | ir::kMatmulResult;
-    // 2048 cells of 128 bytes per PE; a Local binder takes up to 64 KiB of them, a Shared one 256 KiB.
+    const int64_t capacity = kCellsPerPe * kCellBytes;
     ir::TargetModel m{"linx",
-                      {{"none", 0}, {"local", all, "Local tile cells", 262144, 128}, {"shared", all, "Shared tile cells", 262144, 128}},
+                      {{"none", 0},
+                       {"local", all, "Local tile cells", capacity, kCellBytes},
+                       {"shared", all, "Shared tile cells", capacity, kCellBytes}},
                       {"incore"},
                       [](ir::SpaceId, const std::vector<int64_t>& shape) {
                         return ir::defaultLayout(ir::kNoSpace, shape, nullptr);
@@ -19,7 +21,13 @@ const ir::TargetModel& linxModel() {
   return kModel;
 }
 
-int maxSizeCode(ir::SpaceId space) { return space == Shared ? 12 : 10; }
+int maxSizeCode(ir::SpaceId space) { return space == Shared ? kMaxSharedSizeCode : kMaxLocalSizeCode; }
+
+std::string handList() {
+  std::string out;
+  for (int h = 0; h < kHands; ++h) out += std::string(h ? ", " : "") + kHandNames[h];
+  return out;
+}
 
 int64_t rowAlignBytes() { return 32; }
 

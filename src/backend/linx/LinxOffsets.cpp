@@ -1,10 +1,10 @@
 // linx-offsets: where each region slot is, in the modifier's terms. A slot's offset is its
-// ordinal (i * C + j) times its size, in 128-byte CELLs of the parent. The constant part
-// goes in the modifier's 11-bit immediate when it fits (0..2047); the rest (a term of a
-// runtime value, or a constant past 2047) is computed into a register, RegSrc. Registers
-// come from the argument and saved registers a0..a7, s1..s8 and x0..x3, never zero, sp, ra
-// or s0/fp; one register per distinct expression, in program order (E1106 past 20). The
-// decisions are attributes (`offset`, `imm`, `reg`) the listing prints. Linear.
+// ordinal (i * C + j) times its size, in CELLs of the parent. The constant part goes in
+// the modifier's immediate when it fits (0..kImmMax, LinxModel.h); the rest (a term of a
+// runtime value, or a larger constant) is computed into a register, RegSrc, one of the
+// model's kOffsetRegisters; one register per distinct expression, in program order (E1106
+// when they run out). The decisions are attributes (`offset`, `imm`, `reg`) the listing
+// prints. Linear.
 #include <map>
 #include <string>
 #include <vector>
@@ -19,8 +19,20 @@ namespace tilec::linx {
 namespace {
 using namespace ir;
 
-constexpr int kImmMax = 2047;
-constexpr int kRegisterPool[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+// The offset registers by name, consecutive ones of one kind as a run: "a0..a7, s1..s8".
+std::string registerRuns() {
+  auto kind = [](int reg) { return std::string(gprName(reg)).substr(0, 1); };
+  std::string out;
+  const size_t n = std::size(kOffsetRegisters);
+  for (size_t first = 0, last = 0; first < n; first = ++last) {
+    while (last + 1 < n && kOffsetRegisters[last + 1] == kOffsetRegisters[last] + 1 &&
+           kind(kOffsetRegisters[last + 1]) == kind(kOffsetRegisters[first]))
+      ++last;
+    out += std::string(first ? ", " : "") + gprName(kOffsetRegisters[first]);
+    if (last > first) out += std::string("..") + gprName(kOffsetRegisters[last]);
+  }
+  return out;
+}
 
 // The constant term of a canonical sum (the whole of a constant).
 int64_t constantTerm(const Expr& e) {
@@ -63,14 +75,14 @@ class OffsetAssigner {
   std::optional<int> registerFor(const Op& op, const Expr& e) {
     const std::string key = e.str([](const Value* v) { return v->name() + "#" + std::to_string(v->id()); });
     if (auto it = registers_.find(key); it != registers_.end()) return it->second;
-    if (registers_.size() == std::size(kRegisterPool)) {
+    if (registers_.size() == std::size(kOffsetRegisters)) {
       diags_.report(Diag::LinxRegisters, op.loc(),
-                    "this slot's offset needs a register, but all " + std::to_string(std::size(kRegisterPool)) +
-                        " registers a modifier may read (a0..a7, s1..s8, x0..x3) hold other offsets; index fewer "
-                        "slots with runtime values");
+                    "this slot's offset needs a register, but all " + std::to_string(std::size(kOffsetRegisters)) +
+                        " registers a modifier may read (" + registerRuns() +
+                        ") hold other offsets; index fewer slots with runtime values");
       return std::nullopt;
     }
-    const int reg = kRegisterPool[registers_.size()];
+    const int reg = kOffsetRegisters[registers_.size()];
     registers_.emplace(key, reg);
     return reg;
   }

@@ -236,7 +236,7 @@ class ParentFigure {
     svg.yAxis(kLeft, kTop, kTop + height_, 0, rows_, wholeTicks(rows_, int(height_ / 40)), "row (elements)", &num);
     const double cells = double(cells_.size());
     svg.xAxis(kLeft, kLeft + kPlotWidth, stripTop + kStripHeight, 0, cells, wholeTicks(cells, 12),
-              "offset in the parent's storage (CELLs of 128 bytes)", &num);
+              "offset in the parent's storage (CELLs of " + std::to_string(kCellBytes) + " bytes)", &num);
     svg.text(kLeft - 7, stripTop + 13, "CELLs", "axis", Svg::Anchor::End);
     return svg;
   }
@@ -373,7 +373,8 @@ std::vector<std::string> slotRow(const report::KernelView& kernel, const Slot& s
 void legendFor(const Parent& parent, Page& page) {
   std::set<std::string> present;
   for (const Slot& s : parent.slots) present.insert(styleOf(s).data);
-  std::vector<std::pair<std::string, std::string>> entries = {{"linx-cell-swatch", "CELL: 128 bytes of the parent's storage"}};
+  std::vector<std::pair<std::string, std::string>> entries = {
+      {"linx-cell-swatch", "CELL: " + std::to_string(kCellBytes) + " bytes of the parent's storage"}};
   for (const PhaseStyle* style : kStyles)
     if (present.count(style->data)) entries.push_back({style->cls, style->legend});
   if (std::any_of(parent.slots.begin(), parent.slots.end(), varies))
@@ -459,7 +460,8 @@ bool writeRegionsSection(const report::KernelView& kernel, Page& page) {
   page.addStyle("linx-regions", kStyle);
   page.section(kernel.anchor("linx-regions"), kernel.function().name() + ": Linx regions", "linx-regions");
   page.paragraph(
-      "Each tile that regions cut into slots, drawn as its CELLs (128-byte units of its storage, placed where the "
+      "Each tile that regions cut into slots, drawn as its CELLs (" + std::to_string(kCellBytes) +
+      "-byte units of its storage, placed where the "
       "layout puts their elements), with every slot over the CELLs it covers: coloured by its assembly phase when "
       "a tile array is built slot by slot (B.ASSEMBLE), hatched with a dashed outline when it is read through a "
       "partition view (B.SUBVIEW), a dotted outline over every place it may take when its index varies at run "

@@ -4,15 +4,13 @@
 #include <cstdio>
 #include <vector>
 
+#include "backend/linx/LinxModel.h"
+#include "support/Wording.h"
+
 namespace tilec::linx {
 namespace {
 
 // ---- tables ----
-
-constexpr const char* kSizeNames[] = {"128B", "256B", "512B", "1KB",  "2KB",   "4KB",
-                                      "8KB",  "16KB", "32KB", "64KB", "128KB", "256KB"};
-constexpr int kMaxSizeCode = 12;       // 256 KiB, the largest Shared range
-constexpr int kMaxLocalSizeCode = 10;  // 64 KiB, the largest Local B.IOT destination
 
 constexpr const char* kGprNames[] = {"zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0",
                                      "s1",   "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3"};
@@ -21,7 +19,10 @@ constexpr int kGprCount = 24;  // RegSrc 24..31 name tile queues (t#1..u#4), nev
 // Indexed by PEMode; the leftmost digit is PE0. The other eight 4-bit masks have no encoding.
 constexpr const char* kPeMasks[] = {"0000", "1000", "0100", "0010", "0001", "1100", "1110", "1111"};
 
-constexpr char kHands[] = "TUMN";  // a selector's hand is its top two bits; DstTile 0..3
+// A selector is hand * kQueueReach + (k - 1) for source H#k: the hand is its top bits.
+constexpr int kSelectors = kHands * kQueueReach;
+constexpr int kSelectorBits = 6, kHandBits = 2;
+static_assert(kSelectors == 1 << kSelectorBits && kHands == 1 << kHandBits, "the fields hold every hand and source");
 
 // The five B.IOT forms: funct3 says how many sources there are, SizeCode (bits 18:15)
 // whether there is a destination. Bits a form does not use are fixed by its mask.
@@ -44,22 +45,29 @@ constexpr uint32_t kFunct3Mask = 0x0000707f;
 constexpr uint32_t kSubviewMatch = 0x00000053, kSubviewMask = 0x0000787f;  // bits 14:11 = 0
 constexpr uint32_t kAssembleMatch = 0x00001053;                            // funct3 1
 
+// Source H#k's name.
+std::string sourceName(int hand, int k) { return std::string(1, kHandNames[hand]) + "#" + std::to_string(k); }
+
 // A field's legal values; values its bits can hold outside them are reserved encodings,
 // anything else does not fit at all. The note follows the range in messages.
 struct FieldSpec {
   const char* name;
   int lo, hi, width;
-  const char* note;
+  std::string note = "";
 };
-constexpr FieldSpec kSrcSelect{"SrcSelect", 0, 1, 1, ""};
-constexpr FieldSpec kRegSrc{"RegSrc", 0, kGprCount - 1, 5, " (zero .. x3)"};
-constexpr FieldSpec kUimm11{"uimm11", 0, 2047, 11, ""};
-constexpr FieldSpec kSubviewSize{"size code", 1, kMaxSizeCode, 4, " (128 B .. 256 KiB)"};
-constexpr FieldSpec kFlag{"", 0, 1, 1, ""};  // INIT and LAST; named by the caller
-constexpr FieldSpec kSelector{"selector", 0, 63, 6, " (T#1 .. N#16)"};
-constexpr FieldSpec kPeMode{"PEMode", 0, 7, 3, ""};
-constexpr FieldSpec kIotSize{"destination size code", 1, kMaxLocalSizeCode, 4, " (128 B .. 64 KiB per PE)"};
-constexpr FieldSpec kDstHand{"destination hand", 0, 3, 2, " (T, U, M, N)"};
+const FieldSpec kSrcSelect{"SrcSelect", 0, 1, 1};
+const FieldSpec kRegSrc{"RegSrc", 0, kGprCount - 1, 5,
+                        std::string(" (") + kGprNames[0] + " .. " + kGprNames[kGprCount - 1] + ")"};
+const FieldSpec kUimm11{"uimm11", 0, kImmMax, kImmBits};
+const FieldSpec kSubviewSize{"size code", 1, kMaxSharedSizeCode, 4,
+                             " (" + sizeText(1) + " .. " + sizeText(kMaxSharedSizeCode) + ")"};
+const FieldSpec kFlag{"", 0, 1, 1};  // INIT and LAST; named by the caller
+const FieldSpec kSelector{"selector", 0, kSelectors - 1, kSelectorBits,
+                          " (" + sourceName(0, 1) + " .. " + sourceName(kHands - 1, kQueueReach) + ")"};
+const FieldSpec kPeMode{"PEMode", 0, 7, 3};
+const FieldSpec kIotSize{"destination size code", 1, kMaxLocalSizeCode, 4,
+                         " (" + sizeText(1) + " .. " + sizeText(kMaxLocalSizeCode) + " per PE)"};
+const FieldSpec kDstHand{"destination hand", 0, kHands - 1, kHandBits, " (" + handList() + ")"};
 
 // ---- fields ----
 
@@ -143,14 +151,15 @@ bool checkParentSize(const AssembleWord& w, std::string& error) {
   if (w.init == (w.field5 != 0)) return true;
   error = std::string("B.ASSEMBLE ParentSizeCode ") + std::to_string(w.field5) + " on " + phaseName(w.init, w.last) +
           " is illegal under assemble=A (0.58.4): " +
-          (w.init ? "INIT carries the parent size, 1..12" : "only INIT carries a parent size; MIDDLE and LAST carry 0");
+          (w.init ? "INIT carries the parent size, 1.." + std::to_string(kMaxSharedSizeCode)
+                  : "only INIT carries a parent size; MIDDLE and LAST carry 0");
   return false;
 }
 
 const char* field5Name(AssembleRev rev) { return rev == AssembleRev::A ? "ParentSizeCode" : "WriterSizeCode"; }
 
 std::optional<uint32_t> encodeAssemble(const AssembleWord& w, AssembleRev rev, std::string& error) {
-  const FieldSpec field5{field5Name(rev), 0, kMaxSizeCode, 4, ""};
+  const FieldSpec field5{field5Name(rev), 0, kMaxSharedSizeCode, 4};
   if (!checkOffset("B.ASSEMBLE", w.regSrc, w.uimm11, error) || !checkField("B.ASSEMBLE", field5, w.field5, error))
     return std::nullopt;
   if (rev == AssembleRev::A && !checkParentSize(w, error)) return std::nullopt;
@@ -207,8 +216,8 @@ std::optional<HeaderWord> decodeRange(uint32_t word, AssembleRev rev, std::strin
 // ---- printing ----
 
 std::string selectorName(int sel) {
-  if (sel < 0 || sel > 63) return "?#" + std::to_string(sel);
-  return std::string(1, kHands[sel / 16]) + "#" + std::to_string(sel % 16 + 1);
+  if (sel < 0 || sel >= kSelectors) return "?#" + std::to_string(sel);
+  return sourceName(sel / kQueueReach, sel % kQueueReach + 1);
 }
 
 std::string regName(int reg) {
@@ -225,7 +234,7 @@ std::string printIot(const IotWord& w) {
   if (w.last) parts.push_back("last");
   if (w.sizeCode != 0) {
     const std::string size = sizeName(w.sizeCode);
-    const char hand = w.dstHand >= 0 && w.dstHand < 4 ? kHands[w.dstHand] : '?';
+    const char hand = w.dstHand >= 0 && w.dstHand < kHands ? kHandNames[w.dstHand] : '?';
     parts.push_back(std::string("->") + hand + "<" + (size.empty() ? std::to_string(w.sizeCode) : size) + ">");
   }
   std::string out = "B.IOT";
@@ -335,7 +344,7 @@ bool parseSubview(const Operands& ops, SubviewWord& w, std::string& error) {
 }
 
 bool parseAssemble(const Operands& ops, AssembleRev rev, AssembleWord& w, std::string& error) {
-  const FieldSpec field5{field5Name(rev), 0, kMaxSizeCode, 4, ""};
+  const FieldSpec field5{field5Name(rev), 0, kMaxSharedSizeCode, 4};
   if (ops.size() != 5) {
     error = std::string("B.ASSEMBLE takes 5 operands (INIT, LAST, RegSrc, uimm11, ") + field5.name + "), not " +
             std::to_string(ops.size());
@@ -353,8 +362,8 @@ bool parseAssemble(const Operands& ops, AssembleRev rev, AssembleWord& w, std::s
 }
 
 int handIndex(char c) {
-  for (int h = 0; h < 4; ++h)
-    if (lower(c) == lower(kHands[h])) return h;
+  for (int h = 0; h < kHands; ++h)
+    if (lower(c) == lower(kHandNames[h])) return h;
   return -1;
 }
 
@@ -362,11 +371,14 @@ bool parseSelector(std::string_view text, int& sel, std::string& error) {
   const bool wellFormed = text.size() >= 3 && text.size() <= 4 && text[1] == '#' && allDigits(text.substr(2));
   const int hand = wellFormed ? handIndex(text[0]) : -1;
   const int64_t k = hand < 0 ? 0 : *parseNumber(text.substr(2));
-  if (k < 1 || k > 16) {
-    error = "B.IOT source '" + std::string(text) + "' is not a tile: T#k, U#k, M#k or N#k with k 1..16";
+  if (k < 1 || k > kQueueReach) {
+    std::vector<std::string> forms;
+    for (int h = 0; h < kHands; ++h) forms.push_back(std::string(1, kHandNames[h]) + "#k");
+    error = "B.IOT source '" + std::string(text) + "' is not a tile: " + listText(forms, "or") + " with k 1.." +
+            std::to_string(kQueueReach);
     return false;
   }
-  sel = hand * 16 + int(k) - 1;
+  sel = hand * kQueueReach + int(k) - 1;
   return true;
 }
 
@@ -390,8 +402,8 @@ bool parseMask(std::string_view text, int& peMode, std::string& error) {
 
 // A size name, or a size code as pto-spec's examples write it (`->T<1>`).
 bool parseSize(std::string_view text, int& code, std::string& error) {
-  for (int c = 1; c <= kMaxSizeCode; ++c)
-    if (iequals(text, kSizeNames[c - 1])) {
+  for (int c = 1; c <= kMaxSharedSizeCode; ++c)
+    if (iequals(text, sizeName(c))) {
       code = c;
       return true;
     }
@@ -399,8 +411,11 @@ bool parseSize(std::string_view text, int& code, std::string& error) {
     if (!parseField("B.IOT", kIotSize, text, code, error)) return false;
     return code != 0 || checkField("B.IOT", kIotSize, 0, error);  // 0 would mean no destination
   }
-  error = "B.IOT destination size '" + std::string(text) +
-          "' is not a size: 128B, 256B, 512B, 1KB, 2KB, 4KB, 8KB, 16KB, 32KB, 64KB or a size code 1..10";
+  std::string sizes;
+  for (int c = 1; c <= kMaxLocalSizeCode; ++c) sizes += sizeName(c) + ", ";
+  sizes.resize(sizes.size() - 2);
+  error = "B.IOT destination size '" + std::string(text) + "' is not a size: " + sizes + " or a size code 1.." +
+          std::to_string(kMaxLocalSizeCode);
   return false;
 }
 
@@ -408,7 +423,7 @@ bool parseDestination(std::string_view text, IotWord& w, std::string& error) {
   const std::string_view body = trim(text.substr(2));  // after "->"
   const int hand = body.size() >= 4 && body[1] == '<' && body.back() == '>' ? handIndex(body[0]) : -1;
   if (hand < 0) {
-    error = "B.IOT destination '" + std::string(text) + "' is not ->H<size> with H one of T, U, M, N";
+    error = "B.IOT destination '" + std::string(text) + "' is not ->H<size> with H one of " + handList();
     return false;
   }
   w.dstHand = hand;
@@ -474,6 +489,11 @@ std::optional<uint32_t> encodeWord(const HeaderWord& w, AssembleRev rev, std::st
   return encodeAssemble(std::get<AssembleWord>(w), rev, error);
 }
 
+bool hasHeaderOpcode(uint32_t word) {
+  const uint32_t opcode = bits(word, 6, 0);
+  return opcode == kIotOpcode || opcode == kRangeOpcode;
+}
+
 std::optional<HeaderWord> decodeWord(uint32_t word, AssembleRev rev, std::string& error) {
   const uint32_t opcode = bits(word, 6, 0);
   if (opcode == kIotOpcode) return decodeIot(word, error);
@@ -515,14 +535,26 @@ bool parseWord(std::string_view text, AssembleRev rev, HeaderWord& out, std::str
 }
 
 int sizeCodeForBytes(int64_t bytes) {
-  for (int code = 1; code <= kMaxSizeCode; ++code)
+  for (int code = 1; code <= kMaxSharedSizeCode; ++code)
     if (bytesForSizeCode(code) == bytes) return code;
   return 0;
 }
 
-int64_t bytesForSizeCode(int code) { return code >= 1 && code <= kMaxSizeCode ? int64_t(128) << (code - 1) : 0; }
+int64_t bytesForSizeCode(int code) {
+  return code >= 1 && code <= kMaxSharedSizeCode ? kCellBytes << (code - 1) : 0;
+}
 
-std::string sizeName(int code) { return code >= 1 && code <= kMaxSizeCode ? kSizeNames[code - 1] : ""; }
+std::string sizeName(int code) {
+  const int64_t bytes = bytesForSizeCode(code);
+  if (bytes == 0) return "";
+  return bytes < 1024 ? std::to_string(bytes) + "B" : std::to_string(bytes / 1024) + "KB";
+}
+
+std::string sizeText(int code) {
+  const int64_t bytes = bytesForSizeCode(code);
+  if (bytes == 0) return "";
+  return bytes < 1024 ? std::to_string(bytes) + " B" : std::to_string(bytes / 1024) + " KiB";
+}
 
 const char* gprName(int reg) { return reg >= 0 && reg < kGprCount ? kGprNames[reg] : nullptr; }
 

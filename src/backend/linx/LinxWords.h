@@ -54,6 +54,8 @@ bool operator==(const IotWord& a, const IotWord& b);
 bool operator==(const SubviewWord& a, const SubviewWord& b);
 bool operator==(const AssembleWord& a, const AssembleWord& b);
 
+// Whether the word's opcode is B.IOT's or the range modifiers' (its other fields unchecked).
+bool hasHeaderOpcode(uint32_t word);
 // The word, or nullopt with an error naming the field, its value and the allowed range.
 std::optional<uint32_t> encodeWord(const HeaderWord& w, AssembleRev rev, std::string& error);
 // The fields, or nullopt with the reason: an unknown opcode or form, a reserved bit or
@@ -71,6 +73,7 @@ bool parseWord(std::string_view text, AssembleRev rev, HeaderWord& out, std::str
 int sizeCodeForBytes(int64_t bytes);  // 0 unless a power of two in 128 B .. 256 KiB
 int64_t bytesForSizeCode(int code);   // 0 outside 1..12
 std::string sizeName(int code);       // "128B" .. "64KB" .. "256KB"; "" outside 1..12
+std::string sizeText(int code);       // the same for messages: "128 B" .. "64 KiB" .. "256 KiB"
 // r0..r23 by their first alias (zero, sp, a0..a7, ra, s0, s1..s8, x0..x3); nullptr outside.
 const char* gprName(int reg);
 // The 4-character assembly mask of a PEMode (leftmost digit PE0: 1 -> "1000"); nullptr
