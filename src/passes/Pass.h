@@ -22,25 +22,16 @@ using PropSet = uint64_t;
 // The bit of property `name`, registered at its first call; the same name always gives the
 // same bit. At most 64 properties exist.
 PropSet registerProperty(const char* name);
-std::string propNames(PropSet props);  // "ssa,mem-spaces", in the order they were registered
+std::string propNames(PropSet props);  // "ssa,unrolled", in the order they were registered
 
 // The target-neutral properties, registered first, in this order (PassRegistry.cpp).
 constexpr PropSet PropSSA = 1u << 0;             // well-formed SSA (any verified IR)
 constexpr PropSet PropUnrolled = 1u << 1;        // no `unroll` loop is left (unroll-loops)
 constexpr PropSet PropResourceLoops = 1u << 2;   // loops that pick channels are unroll loops (mark-resource-loops)
 constexpr PropSet PropRegionsDerived = 1u << 3;  // tile arrays proven complete, slot writes phased (derive-regions)
-// PTO's, until its passes move into its backend.
-constexpr PropSet PropMemSpacesInferred = 1u << 4;   // every tile has a memory space; moves inserted
-constexpr PropSet PropBuffersAssigned = 1u << 5;     // every tile result has a `buffer` attribute
-constexpr PropSet PropPtoLegal = 1u << 6;            // PTO target rules hold (ready to emit)
-constexpr PropSet PropTileOps2D = 1u << 7;           // no op but load/store/reshape sees a >2D tile
-constexpr PropSet PropNdLegalized = 1u << 8;         // tile-ops-2d verified: 2-D forms only, scratch present
-constexpr PropSet PropStoreWindows = 1u << 9;        // every store into a >2D tensor has its N-D `window`
-constexpr PropSet PropAccumulatorsPacked = 1u << 10; // every batched accumulator has its layout (pack-accumulators)
-constexpr PropSet PropRegionsLowered = 1u << 11;     // no region op is left (lower-regions)
 
 struct PassInfo {
-  const char* arg;      // "infer-memory-space": used by --passes, --print-ir-after, dump file names
+  const char* arg;      // "unroll-loops": used by --passes, --print-ir-after, dump file names
   const char* summary;  // one line for --list-passes
   PropSet required;
   PropSet produced;

@@ -10,12 +10,10 @@
 namespace tilec {
 namespace {
 
-// Every registered property's name, its bit the position. The target-neutral ones and
-// (for now) PTO's come first, in the order of their constants in Pass.h.
+// Every registered property's name, its bit the position. The target-neutral ones come
+// first, in the order of their constants in Pass.h.
 std::vector<std::string>& propertyNames() {
-  static std::vector<std::string> names = {"ssa", "unrolled", "resource-loops", "regions-derived",
-                                           "mem-spaces", "buffers", "pto-legal", "tile-ops-2d",
-                                           "nd-legalized", "store-windows", "acc-packed", "regions-lowered"};
+  static std::vector<std::string> names = {"ssa", "unrolled", "resource-loops", "regions-derived"};
   return names;
 }
 

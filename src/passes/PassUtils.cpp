@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "ir/NdShape.h"
-#include "ir/Builder.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::passes {
@@ -119,24 +117,6 @@ void forEachTileJoin(const std::vector<Op*>& ops, bool views, const std::functio
   }
 }
 
-bool loadThroughRowView(Op& load, const std::vector<Expr>& window, DiagnosticEngine& diags) {
-  const Type& tensor = load.operand(0)->type();
-  if (!nd::collapsesContiguously(window, tensor.dims())) {
-    diags.report(Diag::NdLoadNotContiguous, load.loc(),
-                 "load into mat reads the window " + nd::exprsStr(window) + " of a " + nd::exprsStr(tensor.dims()) +
-                     " tensor, which is not one contiguous run of rows; the 2-D NZ conversion needs that, so load "
-                     "one page per iteration of a loop over the outer axis");
-    return false;
-  }
-  Value* view = OpBuilder::before(load).createValue(
-      OpKind::TensorView, {load.operand(0)}, {}, Type::tensor(tensor.dtype(), nd::collapseExprs(tensor.dims())),
-      load.operand(0)->name() + "_2d");
-  load.setOperand(0, madeFrom(view, load.operand(0)));
-  load.set(attr::offsets, nd::foldOffsets(load.get(attr::offsets), tensor.dims()));
-  load.remove(attr::window);
-  return true;
-}
-
 std::string shapeStr(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -161,13 +141,6 @@ ir::Value* madeFrom(ir::Value* made, const ir::Value* from) {
 
 void addNote(Diagnostic& d, SourceRange range, std::string message) {
   d.notes.push_back({std::move(message), range});
-}
-
-ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name) {
-  ir::Value* v = ir::OpBuilder::before(op).createValue(ir::OpKind::Create, {}, {}, std::move(type),
-                                                               std::move(name));
-  op.addOperand(madeFrom(v, op.operand(0)));
-  return v;
 }
 
 }  // namespace tilec::passes

@@ -1,6 +1,6 @@
-// Small helpers shared by the PTO passes (infer-memory-space, assign-buffers,
-// pto-legality): program-order op lists, a union-find over values, the edges
-// that force two tiles into one memory space or buffer, and message wording.
+// Helpers for passes of any target: program-order op lists, a union-find over values,
+// the edges that force two tiles into one memory space or buffer, where notes point and
+// what values a pass made are called in messages, and the shape of a function-level pass.
 #pragma once
 #include <functional>
 #include <string>
@@ -24,8 +24,6 @@ std::vector<ir::Op*> opsWithTrait(ir::Function& f, ir::OpTrait t);
 bool isTile(const ir::Value* v);
 // The ops in `b`, nested ones included.
 int64_t countOps(const ir::Block& b);
-// Zero-copy tile views: the result is the operand's memory seen with another type.
-// mat, left, right, acc, bias and scaling belong to the cube core; vec to the vector core.
 
 // Union-find with path halving and union by size: near-linear in the number of values.
 // Over the values of one function (the table is indexed by value id).
@@ -52,17 +50,6 @@ class ValueUnionFind {
 // results, and (when `views` is set) view results and their operand.
 void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
                      const std::function<void(ir::Value*, ir::Value*)>& join);
-
-// Creates a `tile.create` of `type` right before `op` and appends its result to op's
-// operands: the scratch tile some PTO instructions need (trow*, ttrans). Messages call it
-// what they call op's source (operand 0), whose shape it has.
-ir::Value* appendScratch(ir::Op& op, ir::Type type, std::string name);
-
-// A load into a matmul stage (mat) with its default (NZ) layout reads `window` of its
-// tensor through a 2-D view of the tensor (rows: every axis but the last), since the ND
-// to NZ conversion is 2-D: the load's operand becomes that view and its offsets fold into
-// it. The window must be one contiguous run of rows; otherwise E0607 and false.
-bool loadThroughRowView(ir::Op& load, const std::vector<ir::Expr>& window, DiagnosticEngine& diags);
 
 std::string shapeStr(const std::vector<int64_t>& shape);
 

@@ -22,7 +22,7 @@ using Log = std::vector<std::string>;
 // A pass that only records that it ran and returns what it is told to.
 class FakePass final : public Pass {
  public:
-  FakePass(const char* arg, uint32_t required, uint32_t produced, uint32_t invalidated, Log& log)
+  FakePass(const char* arg, PropSet required, PropSet produced, PropSet invalidated, Log& log)
       : info_{arg, "fake pass for tests", required, produced, invalidated}, log_(log) {}
   FakePass& failing() { result_ = false; return *this; }
   FakePass& reportingError() { reportError_ = true; return *this; }
@@ -63,7 +63,7 @@ struct Fixture {
   ir::Module module;
   Log log;
 
-  std::unique_ptr<FakePass> pass(const char* arg, uint32_t req = 0, uint32_t prod = 0, uint32_t inval = 0) {
+  std::unique_ptr<FakePass> pass(const char* arg, PropSet req = 0, PropSet prod = 0, PropSet inval = 0) {
     return std::make_unique<FakePass>(arg, req, prod, inval, log);
   }
 };
@@ -73,11 +73,11 @@ struct Fixture {
 TEST_CASE("pass manager: runs passes in order and tracks properties") {
   Fixture f;
   PassManager pm(f.ctx, PropSSA, targetNeutralPasses());
-  pm.addPass(f.pass("a", PropSSA, PropMemSpacesInferred));
-  pm.addPass(f.pass("b", PropMemSpacesInferred, PropBuffersAssigned, PropSSA));
+  pm.addPass(f.pass("a", PropSSA, pto::PropMemSpacesInferred));
+  pm.addPass(f.pass("b", pto::PropMemSpacesInferred, pto::PropBuffersAssigned, PropSSA));
   CHECK(pm.run(f.module));
   CHECK(f.log == Log{"run a", "run b"});
-  CHECK(pm.properties() == (PropMemSpacesInferred | PropBuffersAssigned));
+  CHECK(pm.properties() == (pto::PropMemSpacesInferred | pto::PropBuffersAssigned));
   CHECK(pm.runningPass() == nullptr);
 }
 
@@ -85,14 +85,14 @@ TEST_CASE("pass manager: a pass whose required property does not hold is an inte
   Fixture f;
   PassManager pm(f.ctx, 0, pto::a2a3Target().passes);
   pm.addPass(f.pass("a", 0, PropSSA));
-  pm.addPass(f.pass("needs-spaces", PropMemSpacesInferred));
+  pm.addPass(f.pass("needs-spaces", pto::PropMemSpacesInferred));
   std::string message;
   try {
     pm.run(f.module);
   } catch (const InternalError& e) {
     message = e.what();
   }
-  CHECK(message.find("pass 'needs-spaces' requires property '" + propNames(PropMemSpacesInferred) + "'") == 0);
+  CHECK(message.find("pass 'needs-spaces' requires property '" + propNames(pto::PropMemSpacesInferred) + "'") == 0);
   CHECK(message.find("; run 'infer-memory-space' before it") != std::string::npos);
   CHECK(f.log == Log{"run a"});
   REQUIRE(pm.runningPass() != nullptr);

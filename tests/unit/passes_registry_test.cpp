@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "backend/pto/PtoModel.h"
+#include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "target/Registry.h"
 
@@ -33,7 +33,7 @@ TEST_CASE("registry: every pass of every target is found by its unique name") {
 TEST_CASE("registry: each default pipeline's required properties are produced in order") {
   for (const target::TargetDesc* t : target::allTargets()) {
     CAPTURE(t->name);
-    uint32_t props = 0;
+    PropSet props = 0;
     for (const std::string& n : t->pipeline) {
       auto p = t->passes.create(n);
       REQUIRE_MESSAGE(p, n);
@@ -58,7 +58,23 @@ TEST_CASE("registry: targets by name, names are unique") {
 
 TEST_CASE("registry: property names") {
   CHECK(propNames(0).empty());
-  CHECK(propNames(PropSSA | PropMemSpacesInferred) == "ssa,mem-spaces");
-  CHECK(propNames(PropBuffersAssigned | PropPtoLegal | PropTileOps2D | PropNdLegalized) ==
+  CHECK(propNames(PropSSA | pto::PropMemSpacesInferred) == "ssa,mem-spaces");
+  CHECK(propNames(pto::PropBuffersAssigned | pto::PropPtoLegal | pto::PropTileOps2D | pto::PropNdLegalized) ==
         "buffers,pto-legal,tile-ops-2d,nd-legalized");
+  CHECK(propNames(pto::PropRegionsLowered | pto::PropAccumulatorsPacked | pto::PropStoreWindows | PropUnrolled) ==
+        "unrolled,store-windows,acc-packed,regions-lowered");
+}
+
+TEST_CASE("registry: a pass only the PTO pipeline runs is the PTO targets' alone") {
+  const std::vector<std::string> ptoOnly = {"lower-regions", "pack-accumulators", "expand-batch-matmul",
+                                            "store-partition", "flatten-nd-to-2d", "fold-identity-reshape",
+                                            "insert-transpose-scratch", "tile-ops-2d", "insert-reduction-scratch"};
+  for (const std::string& name : ptoOnly) {
+    CAPTURE(name);
+    CHECK(targetNeutralPasses().create(name) == nullptr);
+    for (const target::TargetDesc* t : target::allTargets()) {
+      const bool pto = t == &pto::a2a3Target() || t == &pto::a5Target();
+      CHECK_MESSAGE((t->passes.create(name) != nullptr) == pto, t->name);
+    }
+  }
 }

@@ -21,18 +21,17 @@
 #include <map>
 #include <optional>
 
+#include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/Describe.h"
 #include "ir/OpDefs.h"
-#include "backend/pto/PtoTargets.h"
-#include "passes/Pass.h"
 #include "passes/Liveness.h"
+#include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 
-using namespace pto;
 using namespace ir;
 
 // Why two tiles cannot share a buffer: `live` is read at `read` after `writer` wrote.
@@ -317,4 +316,4 @@ class AssignBuffers final : public Pass {
 
 std::unique_ptr<Pass> createAssignBuffersPass() { return std::make_unique<AssignBuffers>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

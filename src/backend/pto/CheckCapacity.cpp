@@ -9,10 +9,9 @@
 #include "passes/PassUtils.h"
 #include "support/Wording.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 
-using namespace pto;
 using namespace ir;
 
 std::string bytesText(int64_t bytes) {
@@ -73,4 +72,4 @@ class CheckCapacity final : public Pass {
 
 std::unique_ptr<Pass> createCheckCapacityPass() { return std::make_unique<CheckCapacity>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

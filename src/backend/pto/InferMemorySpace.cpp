@@ -17,18 +17,18 @@
 #include <map>
 #include <optional>
 
+#include "backend/pto/NzLoads.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/Describe.h"
 #include "ir/OpDefs.h"
-#include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 #include "support/PointerMap.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 
-using namespace pto;
 using namespace ir;
 
 // The fix for data that must cross between the cores: an incore kernel does cube or
@@ -414,11 +414,9 @@ class FunctionSpaces {
       if (op->kind() != OpKind::Load) continue;
       const Type& tile = op->result()->type();
       const auto* window = op->find(attr::window);
-      if (!window || window->size() <= 2 || !tile.model() || !tile.model()->hasRole(tile.space(), kMatmulStage) ||
-          !tile.hasDefaultLayout())
-        continue;
+      if (!window || window->size() <= 2 || !convertsToNz(tile)) continue;
       const std::vector<Expr> box = *window;  // a copy: the rewrite drops the attribute
-      ok = passes::loadThroughRowView(*op, box, diags_) && ok;
+      ok = loadThroughRowView(*op, box, diags_) && ok;
     }
     return ok;
   }
@@ -452,4 +450,4 @@ class InferMemorySpace final : public Pass {
 
 std::unique_ptr<Pass> createInferMemorySpacePass() { return std::make_unique<InferMemorySpace>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

@@ -10,6 +10,7 @@
 
 #include "backend/pto/AssembleForm.h"
 #include "backend/pto/PtoOps.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/Describe.h"
 #include "ir/NdShape.h"
 #include "ir/OpDefs.h"
@@ -17,10 +18,9 @@
 #include "passes/PassUtils.h"
 #include "support/Wording.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 
-using namespace pto;
 using namespace ir;
 
 
@@ -624,4 +624,4 @@ class PtoLegality final : public Pass {
 
 std::unique_ptr<Pass> createPtoLegalityPass() { return std::make_unique<PtoLegality>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

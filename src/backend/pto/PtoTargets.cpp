@@ -3,6 +3,16 @@
 #include "backend/pto/PtoEmitter.h"
 
 namespace tilec::pto {
+
+const PropSet PropMemSpacesInferred = registerProperty("mem-spaces");
+const PropSet PropBuffersAssigned = registerProperty("buffers");
+const PropSet PropPtoLegal = registerProperty("pto-legal");
+const PropSet PropTileOps2D = registerProperty("tile-ops-2d");
+const PropSet PropNdLegalized = registerProperty("nd-legalized");
+const PropSet PropStoreWindows = registerProperty("store-windows");
+const PropSet PropAccumulatorsPacked = registerProperty("acc-packed");
+const PropSet PropRegionsLowered = registerProperty("regions-lowered");
+
 namespace {
 
 using namespace ir;
@@ -10,6 +20,14 @@ using namespace ir;
 PassRegistry passes() {
   PassRegistry r;
   r.addAll(targetNeutralPasses());
+  r.add("lower-regions", &createLowerRegionsPass);
+  r.add("pack-accumulators", &createPackAccumulatorsPass);
+  r.add("expand-batch-matmul", &createExpandBatchMatmulPass);
+  r.add("store-partition", &createStorePartitionPass);
+  r.add("flatten-nd-to-2d", &createFlattenNdTo2DPass);
+  r.add("fold-identity-reshape", &createFoldIdentityReshapePass);
+  r.add("insert-transpose-scratch", &createInsertTransposeScratchPass);
+  r.add("tile-ops-2d", &createTileOps2DPass);
   r.add("infer-memory-space", &createInferMemorySpacePass);
   r.add("insert-reduction-scratch", &createInsertReductionScratchPass);
   r.add("assign-buffers", &createAssignBuffersPass);

@@ -22,14 +22,15 @@
 #include <map>
 #include <set>
 
+#include "backend/pto/BatchPages.h"
+#include "backend/pto/PackRowWindows.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/Describe.h"
-#include "passes/BatchPages.h"
 #include "passes/Pass.h"
-#include "passes/PackRowWindows.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 
 using namespace ir;
@@ -66,7 +67,7 @@ class FunctionPacking {
     std::vector<Op*> accumulates;
     for (Op* op : ops) {
       if (op->kind() != OpKind::BatchMatmulAcc) continue;
-      const int64_t pages = passes::pageCount(passes::batchDims(op->result()->type()));
+      const int64_t pages = pageCount(batchDims(op->result()->type()));
       if (pages > 1 && pages <= limits_.maxUnroll) accumulates.push_back(op);
     }
     if (accumulates.empty()) return true;  // the common case: no need to join every tile
@@ -100,7 +101,7 @@ class FunctionPacking {
   void decide(Chain& c) {
     const Type page = c.accumulates.front()->result()->type();  // a copy: packing retypes and erases the op
     judge(c, page);
-    std::vector<int64_t> dims = passes::batchDims(page);
+    std::vector<int64_t> dims = batchDims(page);
     const int64_t n = page.shape().back();
     for (const Reason& r : c.reasons)
       if (r.hard()) return reject(c, r, page);
@@ -217,7 +218,7 @@ class FunctionPacking {
 
   void reject(const Chain& c, const Reason& why, const Type& page) {
     const size_t rank = page.rank();
-    const int64_t b = passes::pageCount(passes::batchDims(page));
+    const int64_t b = pageCount(batchDims(page));
     const int64_t m = page.shape()[rank - 2], n = page.shape()[rank - 1];
     const std::string geometry = std::to_string(m) + "x" + std::to_string(n);
     Diag id = why.kind == Reason::TwoAllocations   ? Diag::AccTwoAllocations
@@ -266,7 +267,7 @@ class FunctionPacking {
 
   void pack(Chain& c, const Type& page) {
     const size_t rank = page.rank();
-    const int64_t b = passes::pageCount(passes::batchDims(page));
+    const int64_t b = pageCount(batchDims(page));
     const int64_t m = page.shape()[rank - 2], n = page.shape()[rank - 1];
     for (Value* v : c.members) v->setType(v->type().withShape({m, b * n}, {}));
     for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {attr::init(Expr::boolean(true))}, page);
@@ -296,9 +297,9 @@ class FunctionPacking {
     if (!acc) acc = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, result->type(), base), result);
     Value* lhs = op.operand(op.numOperands() - 2);
     Value* rhs = op.operand(op.numOperands() - 1);
-    passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
-    passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
-    passes::forEachPage(passes::batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
+    OperandPages lhsPages(build, lhs, base + "_lhs", loadsPerPage(lhs, rhs));
+    OperandPages rhsPages(build, rhs, base + "_rhs", loadsPerPage(rhs, lhs));
+    forEachPage(batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       Value* w = window(build, acc, p, page, base + "_page" + idx);
       Value* l = lhsPages.at(at, p);
@@ -310,7 +311,7 @@ class FunctionPacking {
     });
     result->replaceAllUsesWith(acc);
     op.parentBlock()->erase(&op);
-    passes::dropUnused({lhs, rhs});
+    dropUnused({lhs, rhs});
   }
 
   void rewriteDrain(Op& store, const Type& page) {
@@ -318,9 +319,9 @@ class FunctionPacking {
     const auto& offsets = store.get(attr::offsets);
     OpBuilder build = OpBuilder::before(store);
     const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_drain";
-    passes::forEachPage(passes::batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
+    forEachPage(batchDims(page), [&](int64_t p, const std::vector<int64_t>& at) {
       build.create(OpKind::Store, {window(build, acc, p, page, base + std::to_string(p)), store.operand(1)},
-                   {attr::offsets(passes::pageStoreOffsets(offsets, page.rank(), at))});
+                   {attr::offsets(pageStoreOffsets(offsets, page.rank(), at))});
     });
     store.parentBlock()->erase(&store);
   }
@@ -349,7 +350,7 @@ class PackAccumulators final : public Pass {
     bool ok = true;
     for (auto& f : m.functions()) {
       ok = FunctionPacking(*f, ctx.diags, ctx.limits).run() && ok;
-      ok = passes::packRowWindows(*f, ctx.diags) && ok;
+      ok = packRowWindows(*f, ctx.diags) && ok;
     }
     return ok;
   }
@@ -359,4 +360,4 @@ class PackAccumulators final : public Pass {
 
 std::unique_ptr<Pass> createPackAccumulatorsPass() { return std::make_unique<PackAccumulators>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

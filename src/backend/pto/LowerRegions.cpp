@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 using namespace ir;
 
@@ -64,4 +65,4 @@ class LowerRegions final : public Pass {
 
 std::unique_ptr<Pass> createLowerRegionsPass() { return std::make_unique<LowerRegions>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

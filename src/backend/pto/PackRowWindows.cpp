@@ -2,7 +2,7 @@
 // pack-accumulators for why rows do not work in acc). The loops stay as written: only the
 // window offsets move, (row, col) to (0, (row / R) * N + col), so the K-outer, row-inner
 // order and its reuse of the right operand are kept, runtime row loops included.
-#include "passes/PackRowWindows.h"
+#include "backend/pto/PackRowWindows.h"
 
 #include <map>
 
@@ -11,7 +11,7 @@
 #include "ir/OpDefs.h"
 #include "passes/PassUtils.h"
 
-namespace tilec::passes {
+namespace tilec::pto {
 namespace {
 
 using namespace ir;
@@ -53,8 +53,8 @@ class RowWindows {
 
   bool run() {
     if (f_.count(OpKind::Slice) == 0) return true;  // no window to pack: no need to join every tile
-    std::vector<Op*> ops = preorder(f_);
-    forEachTileJoin(ops, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
+    std::vector<Op*> ops = passes::preorder(f_);
+    passes::forEachTileJoin(ops, /*views=*/false, [&](Value* a, Value* b) { uf_.unite(a, b); });
     std::map<Value*, Chain*> byRoot;
     std::vector<std::unique_ptr<Chain>> chains;
     for (Op* op : ops)
@@ -65,7 +65,7 @@ class RowWindows {
       }
     for (Op* op : ops)
       for (Value* v : op->results())
-        if (isTile(v)) {
+        if (passes::isTile(v)) {
           auto it = byRoot.find(uf_.find(v));
           if (it != byRoot.end()) it->second->members.push_back(v);
         }
@@ -154,9 +154,9 @@ class RowWindows {
             "; update equal, aligned, full-width row windows of one created accumulator in place "
             "(w = slice(acc, [t*R, 0], [R, N]); w = matmul_acc(w, ...); acc = assemble(acc, w, [t*R, 0])) "
             "and store the whole accumulator after the loops");
-    addNote(d, {}, "the matrix unit writes a window compactly with no row stride, so a row window of an "
+    passes::addNote(d, {}, "the matrix unit writes a window compactly with no row stride, so a row window of an "
                    "accumulator wider than 16 columns is packed into a column band of an [R, T*N] tile");
-    if (c.at && c.at != first) addNote(d, c.at->loc(), "here");
+    if (c.at && c.at != first) passes::addNote(d, c.at->loc(), "here");
     return false;
   }
 
@@ -176,7 +176,7 @@ class RowWindows {
       OpBuilder build = OpBuilder::before(*store);
       const std::string base = (acc->name().empty() ? "acc" : acc->name()) + "_rows";
       for (int64_t i = 0; i < t; ++i) {
-        Value* part = madeFrom(build.createValue(OpKind::Slice, {acc},
+        Value* part = passes::madeFrom(build.createValue(OpKind::Slice, {acc},
                                                  {attr::offsets(std::vector<Expr>{Expr::constant(0), Expr::constant(i * n)})},
                                                  acc->type().withShape({r, n}, {}), base + std::to_string(i)),
                                acc);
@@ -193,11 +193,11 @@ class RowWindows {
 
   Function& f_;
   DiagnosticEngine& diags_;
-  ValueUnionFind uf_;
+  passes::ValueUnionFind uf_;
 };
 
 }  // namespace
 
 bool packRowWindows(Function& f, DiagnosticEngine& diags) { return RowWindows(f, diags).run(); }
 
-}  // namespace tilec::passes
+}  // namespace tilec::pto

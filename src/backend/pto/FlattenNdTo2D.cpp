@@ -13,15 +13,16 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "backend/pto/NzLoads.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/Describe.h"
-#include "ir/OpDefs.h"
 #include "ir/NdShape.h"
-#include "passes/BatchPages.h"
+#include "ir/OpDefs.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 using namespace ir;
 
@@ -329,13 +330,13 @@ class Rewriter {
     const Type& tensor = op.operand(0)->type();
     std::vector<Expr> window(tensor.rank() - tile.rank(), Expr::constant(1));
     window.insert(window.end(), tile.valid().begin(), tile.valid().end());
-    bool naturalNz = tile.model() && tile.model()->hasRole(tile.space(), kMatmulStage) && tile.hasDefaultLayout();
+    const bool nz = convertsToNz(tile);
     r->setType(nd::collapseTile(tile));
-    if (!naturalNz) {
+    if (!nz) {
       op.set(attr::window, window);
       return;
     }
-    if (!passes::loadThroughRowView(op, window, diags_)) ok_ = false;
+    if (!loadThroughRowView(op, window, diags_)) ok_ = false;
   }
 
   void rewriteStore(Op& op) { readThroughRow(op, 1); }
@@ -454,4 +455,4 @@ class FlattenNdTo2D final : public Pass {
 
 std::unique_ptr<Pass> createFlattenNdTo2DPass() { return std::make_unique<FlattenNdTo2D>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

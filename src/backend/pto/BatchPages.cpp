@@ -1,4 +1,4 @@
-#include "passes/BatchPages.h"
+#include "backend/pto/BatchPages.h"
 
 #include <set>
 
@@ -6,7 +6,7 @@
 #include "ir/OpDefs.h"
 #include "passes/PassUtils.h"
 
-namespace tilec::passes {
+namespace tilec::pto {
 
 using namespace ir;
 
@@ -93,10 +93,10 @@ OperandPages::OperandPages(OpBuilder& build, Value* operand, std::string name, b
   const size_t n = t.rank();
   sourceBatch_ = batchDims(t);
   const int64_t rows = pageCount(sourceBatch_) * t.shape()[n - 2];
-  Value* flat = madeFrom(build_.createValue(OpKind::Reshape, {source}, {}, t.reshapedTo({rows, t.shape()[n - 1]}, {}),
+  Value* flat = passes::madeFrom(build_.createValue(OpKind::Reshape, {source}, {}, t.reshapedTo({rows, t.shape()[n - 1]}, {}),
                                             name_ + "_2d"),
                          operand);
-  transposed_ = madeFrom(build_.createValue(OpKind::TransposeView, {flat}, {attr::axes(std::vector<int64_t>{0, 1})}, {},
+  transposed_ = passes::madeFrom(build_.createValue(OpKind::TransposeView, {flat}, {attr::axes(std::vector<int64_t>{0, 1})}, {},
                                             name_ + "_t"),
                          operand);
 }
@@ -111,7 +111,7 @@ Value* OperandPages::at(const std::vector<int64_t>& index, int64_t page) {
   const Type& t = operand_->type();
   const size_t n = t.rank();
   const int64_t cols = t.shape()[n - 1];
-  return madeFrom(build_.createValue(OpKind::Slice, {transposed_},
+  return passes::madeFrom(build_.createValue(OpKind::Slice, {transposed_},
                                      {attr::offsets(std::vector<Expr>{Expr::constant(0), Expr::constant(flat * cols)})},
                                      transposed_->type().withShape({t.shape()[n - 2], cols}, {}), name),
                   operand_);
@@ -131,10 +131,10 @@ Value* OperandPages::loadPage(const std::vector<int64_t>& index, const std::stri
   for (size_t i = 0; i + 2 < n; ++i)
     if (whole.shape()[i] != 1) offsets[lead + i] = offsets[lead + i] + index[i];
   Type page = whole.reshapedTo({whole.shape()[n - 2], whole.shape()[n - 1]}, {whole.valid()[n - 2], whole.valid()[n - 1]});
-  Value* loaded = madeFrom(build_.createValue(OpKind::Load, {load_->operand(0)}, {attr::offsets(offsets)}, page,
+  Value* loaded = passes::madeFrom(build_.createValue(OpKind::Load, {load_->operand(0)}, {attr::offsets(offsets)}, page,
                                               transposedLoad_ ? name + "_load" : name),
                            operand_);
-  cached = transposedLoad_ ? madeFrom(build_.createValue(OpKind::TransposeView, {loaded},
+  cached = transposedLoad_ ? passes::madeFrom(build_.createValue(OpKind::TransposeView, {loaded},
                                                          {attr::axes(std::vector<int64_t>{0, 1})}, {}, name),
                                       operand_)
                            : loaded;
@@ -173,11 +173,11 @@ Value* operandPage(OpBuilder& build, Value* operand, const std::vector<int64_t>&
     shape.push_back(t.shape()[i]);
     valid.push_back(t.valid()[i]);
   }
-  Value* slice = madeFrom(build.createValue(OpKind::Slice, {operand}, {attr::offsets(offsets)}, t.withShape(shape, valid),
+  Value* slice = passes::madeFrom(build.createValue(OpKind::Slice, {operand}, {attr::offsets(offsets)}, t.withShape(shape, valid),
                                             name + "_page"),
                           operand);
   std::vector<int64_t> flat{t.shape()[n - 2], t.shape()[n - 1]};
-  return madeFrom(build.createValue(OpKind::Reshape, {slice}, {}, t.reshapedTo(flat, {t.valid()[n - 2], t.valid()[n - 1]}),
+  return passes::madeFrom(build.createValue(OpKind::Reshape, {slice}, {}, t.reshapedTo(flat, {t.valid()[n - 2], t.valid()[n - 1]}),
                                     name),
                   operand);
 }
@@ -188,7 +188,7 @@ Value* asBatchPage(OpBuilder& build, Value* value, size_t rank, const std::strin
   std::vector<Expr> valid(rank - 2, Expr::constant(1));
   shape.insert(shape.end(), t.shape().begin(), t.shape().end());
   valid.insert(valid.end(), t.valid().begin(), t.valid().end());
-  return madeFrom(build.createValue(OpKind::Reshape, {value}, {}, t.reshapedTo(shape, valid), name), value);
+  return passes::madeFrom(build.createValue(OpKind::Reshape, {value}, {}, t.reshapedTo(shape, valid), name), value);
 }
 
 std::vector<Expr> pageOffsets(const std::vector<int64_t>& at) {
@@ -204,4 +204,4 @@ std::vector<Expr> pageStoreOffsets(std::vector<Expr> offsets, size_t resultRank,
   return offsets;
 }
 
-}  // namespace tilec::passes
+}  // namespace tilec::pto

@@ -5,10 +5,11 @@
 // tensor's trailing axes, or, for a 2-D tile with more rows than the tensor's row
 // axis, whole axes consumed from the innermost outward. Stores with no such box are
 // errors. Linear in the number of ops times the tensor rank.
+#include "backend/pto/PtoTargets.h"
 #include "ir/NdShape.h"
 #include "passes/Pass.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 using namespace ir;
 
@@ -46,4 +47,4 @@ class StorePartition final : public Pass {
 
 std::unique_ptr<Pass> createStorePartitionPass() { return std::make_unique<StorePartition>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

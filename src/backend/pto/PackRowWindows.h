@@ -3,7 +3,7 @@
 #include "ir/IR.h"
 #include "support/Diagnostics.h"
 
-namespace tilec::passes {
+namespace tilec::pto {
 
 // Packs the row windows of each 2-D accumulator updated in place through
 //   w = slice(acc, [t*R, 0]); w = matmul_acc(w, ...); acc = assemble(acc, w, [t*R, 0])
@@ -13,4 +13,4 @@ namespace tilec::passes {
 // cannot be packed; returns false after reporting. Near-linear (a union-find).
 bool packRowWindows(ir::Function& f, DiagnosticEngine& diags);
 
-}  // namespace tilec::passes
+}  // namespace tilec::pto

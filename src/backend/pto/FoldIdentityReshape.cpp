@@ -2,10 +2,11 @@
 // operand's is a no-op; its uses read the operand instead and the op goes away.
 // flatten-nd-to-2d turns reshapes between N-D and 2-D tiles into such identities.
 // Linear in the number of ops.
+#include "backend/pto/PtoTargets.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 using namespace ir;
 
@@ -35,4 +36,4 @@ std::unique_ptr<Pass> createFoldIdentityReshapePass() {
   return std::make_unique<FoldIdentityReshape>();
 }
 
-}  // namespace tilec
+}  // namespace tilec::pto

@@ -1,12 +1,13 @@
 // tile-ops-2d: the one check that the ND passes left only 2-D tile forms: every tile
 // an op uses or defines is 2-D, no batched matmul is left, every assemble offset is a (row, col) pair, every
-// transpose carries its scratch. Produces PropTileOps2D, which backends require; they
-// rely on it instead of checking again. Linear in the number of ops.
+// transpose carries its scratch. Produces PropNdLegalized, which pto-legality requires
+// instead of checking again. Linear in the number of ops.
+#include "backend/pto/PtoTargets.h"
 #include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "passes/Pass.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 using namespace ir;
 
@@ -54,4 +55,4 @@ class TileOps2D final : public Pass {
 
 std::unique_ptr<Pass> createTileOps2DPass() { return std::make_unique<TileOps2D>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

@@ -13,14 +13,15 @@
 // than --max-unroll, are left for flatten-nd-to-2d to reject (E0606); an expansion that
 // would grow a function past --max-ops is E0621. Linear in the ops plus the pages they
 // unroll into.
+#include "backend/pto/BatchPages.h"
+#include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/Describe.h"
 #include "ir/NdShape.h"
-#include "passes/BatchPages.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
-namespace tilec {
+namespace tilec::pto {
 namespace {
 using namespace ir;
 
@@ -41,7 +42,7 @@ class ExpandBatchMatmul final : public Pass {
         // At most this many ops per page: two operand slices and reshapes or loads, an
         // accumulator slice and reshape, the matmul, its reshape and assemble or its stores.
         constexpr int64_t kOpsPerPage = 10;
-        const int64_t pages = passes::pageCount(passes::batchDims(op->result()->type()));
+        const int64_t pages = pageCount(batchDims(op->result()->type()));
         ops += pages * kOpsPerPage;
         if (ops > ctx.limits.maxOps) {
           ctx.diags.report(Diag::TooManyOps, op->loc(),
@@ -61,8 +62,8 @@ class ExpandBatchMatmul final : public Pass {
  private:
   static bool expandable(const Op& op, int64_t maxPages) {
     for (const Value* v : op.operands())
-      if (!passes::fullBatch(v->type())) return false;
-    return passes::pageCount(passes::batchDims(op.result()->type())) <= maxPages;
+      if (!fullBatch(v->type())) return false;
+    return pageCount(batchDims(op.result()->type())) <= maxPages;
   }
 
   static bool onlyStored(const Value* v) {
@@ -99,26 +100,26 @@ class ExpandBatchMatmul final : public Pass {
       if (gather.space() != kNoSpace) gather = gather.withSpace(kNoSpace, *gather.model());
       whole = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, gather, base), result);
     }
-    passes::OperandPages lhsPages(build, lhs, base + "_lhs", passes::loadsPerPage(lhs, rhs));
-    passes::OperandPages rhsPages(build, rhs, base + "_rhs", passes::loadsPerPage(rhs, lhs));
+    OperandPages lhsPages(build, lhs, base + "_lhs", loadsPerPage(lhs, rhs));
+    OperandPages rhsPages(build, rhs, base + "_rhs", loadsPerPage(rhs, lhs));
     AttrMap init;
     if (const Expr* e = op.find(attr::init)) init["init"] = *e;
-    passes::forEachPage(passes::batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
+    forEachPage(batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       Value* l = lhsPages.at(at, p);
       Value* r = rhsPages.at(at, p);
       if (fused)
         return storePage(op, passes::madeFrom(build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_" + idx), result),
                          at, adjacent ? &build : nullptr);
-      const std::vector<Expr> offsets = passes::pageOffsets(at);
+      const std::vector<Expr> offsets = pageOffsets(at);
       Value* page;
       if (accumulate) {
-        Value* window = passes::operandPage(build, whole, at, base + "_acc" + idx);
+        Value* window = operandPage(build, whole, at, base + "_acc" + idx);
         page = build.createValue(OpKind::MatmulAcc, {window, l, r}, init, {}, base + "_mm" + idx);
       } else {
         page = build.createValue(OpKind::Matmul, {l, r}, {}, {}, base + "_mm" + idx);
       }
-      Value* nd = passes::asBatchPage(build, passes::madeFrom(page, result), rank, base + "_nd" + idx);
+      Value* nd = asBatchPage(build, passes::madeFrom(page, result), rank, base + "_nd" + idx);
       whole = passes::madeFrom(build.createValue(OpKind::Assemble, {whole, nd}, {attr::offsets(offsets)}, {}, base), result);
     });
     if (fused) {
@@ -128,7 +129,7 @@ class ExpandBatchMatmul final : public Pass {
       result->replaceAllUsesWith(whole);
     }
     op.parentBlock()->erase(&op);
-    passes::dropUnused({lhs, rhs});
+    dropUnused({lhs, rhs});
   }
 
   // One store of the page per store of the whole result, at the page's offsets: right
@@ -140,7 +141,7 @@ class ExpandBatchMatmul final : public Pass {
       OpBuilder there = OpBuilder::before(*store);
       (here ? *here : there)
           .create(OpKind::Store, {page, store->operand(1)},
-                  {attr::offsets(passes::pageStoreOffsets(store->get(attr::offsets), rank, at))});
+                  {attr::offsets(pageStoreOffsets(store->get(attr::offsets), rank, at))});
     }
   }
 };
@@ -149,4 +150,4 @@ class ExpandBatchMatmul final : public Pass {
 
 std::unique_ptr<Pass> createExpandBatchMatmulPass() { return std::make_unique<ExpandBatchMatmul>(); }
 
-}  // namespace tilec
+}  // namespace tilec::pto

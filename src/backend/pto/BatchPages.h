@@ -11,7 +11,7 @@
 
 #include "ir/Builder.h"
 
-namespace tilec::passes {
+namespace tilec::pto {
 
 std::vector<int64_t> batchDims(const ir::Type& t);
 int64_t pageCount(const std::vector<int64_t>& dims);  // saturates at INT64_MAX
@@ -75,4 +75,4 @@ std::vector<ir::Expr> pageOffsets(const std::vector<int64_t>& at);
 std::vector<ir::Expr> pageStoreOffsets(std::vector<ir::Expr> offsets, size_t resultRank,
                                        const std::vector<int64_t>& at);
 
-}  // namespace tilec::passes
+}  // namespace tilec::pto
