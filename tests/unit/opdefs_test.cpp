@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "backend/pto/PtoOps.h"
+#include "backend/pto/PtoModel.h"
 #include "ir/OpDefs.h"
 
 using namespace tilec;
@@ -79,16 +79,6 @@ TEST_CASE("the op table") {
   CHECK(opInfo(OpKind::RowSum).operandCountText() == "1 or 2");
   CHECK(isView(OpKind::Slice));
   CHECK(!isView(OpKind::Transpose));
-}
-
-TEST_CASE("the PTO backend has a row for every op, in op order") {
-  REQUIRE(pto::kNumPtoOps == allOps().size());
-  for (const OpInfo& info : allOps()) {
-    const pto::PtoOpInfo& row = pto::ptoOp(info.kind);
-    CHECK_MESSAGE(row.kind == info.kind, info.name);
-    if (row.form == pto::PtoForm::Dps) CHECK_MESSAGE(std::string(row.mnemonic).size() > 1, info.name);
-    if (row.form == pto::PtoForm::None) CHECK_MESSAGE(std::string(row.mnemonic).empty(), info.name);
-  }
 }
 
 TEST_CASE("attribute schema") {

@@ -366,3 +366,16 @@ TEST_CASE("pto-legality: tensors of rank above 5 cannot be partitioned (E0523)")
               "  %w = tile.load %s {offsets = [0, 0, 0, 0, 0, 0]} : tile<f32, [6, 8]>\n"
               "}\n") == Lines{"2:3: E0523"});
 }
+
+TEST_CASE("pto-legality: ops of a group PTO does not compile, and regions left unlowered (E0528)") {
+  Harness h("func @k(%a: tensor<f32, [16, 16]> in) incore {\n"
+            "  %x = tile.load %a {offsets = [0, 0]} : tile<f32, [16, 16], vec>\n"
+            "  %p = region.part %x {grid = [2, 1], index = [0, 0]} : tile<f32, [8, 16], vec>\n"
+            "  dma.wait {channel = [0, 0], drain = false}\n"
+            "}\n");
+  CHECK(unverified(h) ==
+        Lines{"3:3: E0528: 'region.part' reached PTO legality unlowered; run lower-regions before it, which writes "
+              "partition views and tile arrays as slices and assembles",
+              "4:3: E0528: 'dma.wait' moves data for a runtime sequence, which PTO targets do not run; compile the "
+              "sequence for a target that has sequence kernels (tilec --list-targets)"});
+}

@@ -331,3 +331,15 @@ TEST_CASE("pto emitter: transpose, column and row reductions, row expands, unary
                "    %i = pto.bitcast %q : T16 -> !pto.tile_buf<loc=vec, dtype=i32, rows=16, cols=16, "
                "v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"));
 }
+
+TEST_CASE("pto emitter: an op PTO does not compile, or one a PTO pass lowers, has no PTO form (E0524)") {
+  Harness h("func @k(%x: tensor<f32, [16, 64]> in) incore {\n"
+            "  %t = tile.load %x {buffers = [0], offsets = [0, 0]} : tile<f32, [16, 64], vec>\n"
+            "  %p = region.part %t {buffers = [0], grid = [2, 1], index = [0, 0]} : tile<f32, [8, 64], vec>\n"
+            "  dma.wait {channel = [0, 0], drain = false}\n"
+            "}\n");
+  OutputBuffer os;
+  CHECK_FALSE(pto::emitModule(*h.module, os, h.diags));
+  CHECK(h.diagnostics() == tilec::testing::Lines{"3:3: E0524: 'region.part' has no PTO form; run the PTO pass pipeline first",
+                                                 "4:3: E0524: 'dma.wait' has no PTO form; run the PTO pass pipeline first"});
+}

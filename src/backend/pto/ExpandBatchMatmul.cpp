@@ -103,7 +103,7 @@ class ExpandBatchMatmul final : public Pass {
     OperandPages lhsPages(build, lhs, base + "_lhs", loadsPerPage(lhs, rhs));
     OperandPages rhsPages(build, rhs, base + "_rhs", loadsPerPage(rhs, lhs));
     AttrMap init;
-    if (const Expr* e = op.find(attr::init)) init["init"] = *e;
+    if (const Expr* e = op.find(attr::init)) init = {attr::init(*e)};
     forEachPage(batchDims(result->type()), [&](int64_t p, const std::vector<int64_t>& at) {
       const std::string idx = std::to_string(p);
       Value* l = lhsPages.at(at, p);

@@ -97,6 +97,8 @@ class Preconditions {
         return checkAssemble(op);
       case OpKind::Transpose:
         return checkTranspose(op);
+      case OpKind::TransposeView:
+        return checkTransposeView(op);
       case OpKind::SetValidShape:
       case OpKind::Reshape:
       case OpKind::ReinterpretView:
@@ -110,42 +112,29 @@ class Preconditions {
                         std::to_string(limits_.maxUnroll) +
                         " pages (--max-unroll); write the batch loop in the kernel with a 2-D matmul on "
                         "each page");
-      case OpKind::Const: case OpKind::IndexExpr: case OpKind::For: case OpKind::If:
-      case OpKind::Yield: case OpKind::TensorView: case OpKind::Load: case OpKind::Store:
-      case OpKind::Create: case OpKind::Full: case OpKind::Move: case OpKind::Add:
-      case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
-      case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
-      case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
-      case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
-      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
-      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
-      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
-      case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
-      case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
-      case OpKind::SeqRaw: case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert:
-      case OpKind::RegionAssembly:
-        return;  // no N-D precondition of their own (regions are 2-D by their typing rules)
-      case OpKind::TransposeView: {
-        // The bytes of an N-D tile read transposed are no row-major collapse of anything.
-        const int rank = op.result()->type().rank();
-        if (rank <= 2) return;
-        const auto& axes = op.get(attr::axes);
-        const bool pageAxes = axes.size() == 2 && std::min(axes[0], axes[1]) == rank - 2 &&
-                              std::max(axes[0], axes[1]) == rank - 1;
-        if (!pageAxes)
-          return fail(Diag::NdTransposeView, op,
-                      describe(op) + " swaps axes " + std::to_string(axes[0]) + " and " +
-                          std::to_string(axes.size() > 1 ? axes[1] : axes[0]) + " of a " + std::to_string(rank) +
-                          "-D tile, a batch axis among them: a batched matmul reads an operand transposed only "
-                          "within its pages (the last two axes); load the operand with its axes in the order "
-                          "the matmul needs");
-        fail(Diag::NdTransposeView, op,
-             describe(op) + " of a " + std::to_string(rank) +
-                 "-D tile is lowered only as an operand of a batched matmul (its pages become column "
-                 "bands of one 2-D transposed view); copy with transpose(...), or feed it to batch_matmul");
-        return;
-      }
+      default:
+        return;  // no N-D precondition of its own (regions are 2-D by their typing rules)
     }
+  }
+
+  // The bytes of an N-D tile read transposed are no row-major collapse of anything.
+  void checkTransposeView(const Op& op) {
+    const int rank = op.result()->type().rank();
+    if (rank <= 2) return;
+    const auto& axes = op.get(attr::axes);
+    const bool pageAxes =
+        axes.size() == 2 && std::min(axes[0], axes[1]) == rank - 2 && std::max(axes[0], axes[1]) == rank - 1;
+    if (!pageAxes)
+      return fail(Diag::NdTransposeView, op,
+                  describe(op) + " swaps axes " + std::to_string(axes[0]) + " and " +
+                      std::to_string(axes.size() > 1 ? axes[1] : axes[0]) + " of a " + std::to_string(rank) +
+                      "-D tile, a batch axis among them: a batched matmul reads an operand transposed only "
+                      "within its pages (the last two axes); load the operand with its axes in the order "
+                      "the matmul needs");
+    fail(Diag::NdTransposeView, op,
+         describe(op) + " of a " + std::to_string(rank) +
+             "-D tile is lowered only as an operand of a batched matmul (its pages become column "
+             "bands of one 2-D transposed view); copy with transpose(...), or feed it to batch_matmul");
   }
 
   // `op` reads or writes its N-D tiles by physical position, which the packed 2-D
@@ -277,22 +266,8 @@ class Rewriter {
         if (auto it = folded_.find(&op); it != folded_.end()) op.set(attr::offsets, it->second);
         if (op.result()->type().rank() == 1) op.set(attr::offsets, nd::foldOffsets(op.get(attr::offsets), {}));
         return collapseResults(op);
-      case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
-      case OpKind::Create: case OpKind::Full: case OpKind::Move:
-      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
-      case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
-      case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
-      case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs:
-      case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax: case OpKind::RowSum:
-      case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin:
-      case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul:
-      case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
-      case OpKind::BatchMatmul: case OpKind::BatchMatmulAcc: case OpKind::TransposeView:
-      case OpKind::Reshape: case OpKind::ReinterpretView: case OpKind::SetValidShape:
-      case OpKind::DmaFill: case OpKind::DmaDrain: case OpKind::DmaWait: case OpKind::SeqRequire:
-      case OpKind::SeqRaw: case OpKind::RegionPart: case OpKind::RegionArray: case OpKind::RegionInsert:
-      case OpKind::RegionAssembly:
-        return collapseResults(op);
+      default:
+        return collapseResults(op);  // its tiles are what they were, collapsed
     }
   }
 

@@ -32,6 +32,8 @@ std::string upper(std::string s) {
   return s;
 }
 
+std::vector<const Value*> operandsOf(const Op& op) { return {op.operands().begin(), op.operands().end()}; }
+
 std::string hintOr(const Value* v, const char* fallback) {
   return v->name().empty() ? fallback : v->name();
 }
@@ -185,76 +187,43 @@ void FunctionEmitter::dps(const std::string& name, const std::vector<const Value
   os << ") outs(" << dst.name << " : " << *dst.type << ")\n";
 }
 
-// Every op kind is named here (no default), so a new op that the backend does not
-// spell fails to compile; plain ins/outs ops take their mnemonic from PtoOps.def.
+// Through the op's row in the op table: a plain ins/outs op by its mnemonic, the others by
+// their own writer. An op without a row is of a group PTO does not compile.
 void FunctionEmitter::emitOp(const Op& op) {
-  std::vector<const Value*> ins(op.operands().begin(), op.operands().end());
-  const PtoOpInfo& pto = ptoOp(op.kind());
-  switch (op.kind()) {
-    case OpKind::Const:
-    case OpKind::IndexExpr:
-      return emitScalar(op);
-    case OpKind::For:
-      return emitFor(op);
-    case OpKind::If:
-      return emitIf(op);
-    case OpKind::Yield:
-      return emitYield(op);
-    case OpKind::TensorView: {
-      const Value* source = op.operand(0);
-      auto it = tensors_.find(source);
-      if (it == tensors_.end()) return fail(op, "tensor.view of a tensor without a view");
-      return emitTensorView(op.result(), it->second.ptr, hintOr(op.result(), "tensor"));
-    }
-    case OpKind::Load:
-      return emitTransfer(op, op.result(), op.operand(0), /*load=*/true);
-    case OpKind::Store:
-      return emitTransfer(op, op.operand(0), op.operand(1), /*load=*/false);
-    case OpKind::Create:
+  const PtoOpInfo* row = ptoOp(op.kind());
+  if (!row) return fail(op, describe(op, diags_.sources()) + " has no PTO form");
+  switch (row->form) {
+    case PtoForm::Dps:
+      return dps(row->mnemonic, operandsOf(op), op.result());
+    case PtoForm::Own:
+    case PtoForm::Scalar:
+    case PtoForm::Control:
+      return (this->*row->emit)(op);
+    case PtoForm::Alloc:
       return;  // the buffer's pto.alloc_tile is all there is
-    case OpKind::Cast: {
-      const auto* mode = op.find(attr::rmode);
-      std::string attrs = mode ? " {rmode = #pto<round_mode " + upper(roundModeName(*mode)) + ">}" : "";
-      return dps(pto.mnemonic, ins, op.result(), attrs);
-    }
-    case OpKind::MatmulAcc:
-      return emitMatmulAcc(op);
-    case OpKind::Transpose:
-      if (op.numOperands() < 2) throw std::logic_error("tile.transpose reached the emitter without its scratch tile");
-      return dps(pto.mnemonic, ins, op.result());
-    case OpKind::Reshape:
-    case OpKind::ReinterpretView:
-    case OpKind::TransposeView:
-    case OpKind::Slice:
-      return emitView(op);
-    case OpKind::Assemble:
-      return emitAssemble(op);
-    case OpKind::SetValidShape:
-      return emitSetValidShape(op);
-    case OpKind::Move:
-      return emitMove(op);
-    case OpKind::Full:
-    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max:
-    case OpKind::Min: case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS:
-    case OpKind::MaxS: case OpKind::MinS: case OpKind::Exp: case OpKind::Log: case OpKind::Neg:
-    case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip: case OpKind::Abs: case OpKind::Relu:
-    case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: case OpKind::ColMax:
-    case OpKind::ColSum: case OpKind::ColMin: case OpKind::RowExpandAdd: case OpKind::RowExpandSub:
-    case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul:
-      return dps(pto.mnemonic, ins, op.result());
-    case OpKind::BatchMatmul:
-    case OpKind::BatchMatmulAcc:
-    case OpKind::DmaFill:
-    case OpKind::DmaDrain:
-    case OpKind::DmaWait:
-    case OpKind::SeqRequire:
-    case OpKind::SeqRaw:
-    case OpKind::RegionPart:  // lower-regions turns regions into slices and assembles
-    case OpKind::RegionArray:
-    case OpKind::RegionInsert:
-    case OpKind::RegionAssembly:
+    case PtoForm::Lowered:
       return fail(op, describe(op, diags_.sources()) + " has no PTO form");
   }
+}
+
+void FunctionEmitter::emitTensorViewOp(const Op& op) {
+  auto it = tensors_.find(op.operand(0));
+  if (it == tensors_.end()) return fail(op, "tensor.view of a tensor without a view");
+  emitTensorView(op.result(), it->second.ptr, hintOr(op.result(), "tensor"));
+}
+
+void FunctionEmitter::emitLoad(const Op& op) { emitTransfer(op, op.result(), op.operand(0), /*load=*/true); }
+void FunctionEmitter::emitStore(const Op& op) { emitTransfer(op, op.operand(0), op.operand(1), /*load=*/false); }
+
+void FunctionEmitter::emitCast(const Op& op) {
+  const auto* mode = op.find(attr::rmode);
+  std::string attrs = mode ? " {rmode = #pto<round_mode " + upper(roundModeName(*mode)) + ">}" : "";
+  dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), attrs);
+}
+
+void FunctionEmitter::emitTranspose(const Op& op) {
+  if (op.numOperands() < 2) throw std::logic_error("tile.transpose reached the emitter without its scratch tile");
+  dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result());
 }
 
 void FunctionEmitter::emitScalar(const Op& op) {
@@ -421,7 +390,7 @@ void FunctionEmitter::emitMove(const Op& op) {
     parent = parent->definingOp()->operand(0);
   }
   if (parent == src || src->type().space() != Space::Mat)
-    return dps(ptoOp(op.kind()).mnemonic, {src}, op.result());
+    return dps(ptoOp(op.kind())->mnemonic, {src}, op.result());
   Operand from = operand(parent), to = operand(op.result());
   body_.line("pto.textract ins(" + from.name + ", " + join(indices(offsets)) + " : " + *from.type +
              ", index, index) outs(" + to.name + " : " + *to.type + ")");

@@ -27,6 +27,22 @@ class FunctionEmitter {
   // leaving part of the function in `os`.
   bool emit(OutputBuffer& os);
 
+  // The writers of ops that have one of their own (the op table's Emitter column).
+  void emitScalar(const ir::Op& op);
+  void emitFor(const ir::Op& op);
+  void emitIf(const ir::Op& op);
+  void emitYield(const ir::Op& op);
+  void emitTensorViewOp(const ir::Op& op);
+  void emitLoad(const ir::Op& op);
+  void emitStore(const ir::Op& op);
+  void emitMove(const ir::Op& op);
+  void emitCast(const ir::Op& op);
+  void emitMatmulAcc(const ir::Op& op);
+  void emitTranspose(const ir::Op& op);
+  void emitView(const ir::Op& op);
+  void emitAssemble(const ir::Op& op);
+  void emitSetValidShape(const ir::Op& op);
+
  private:
   struct TensorView {
     std::string view;  // the pto.make_tensor_view result
@@ -43,20 +59,11 @@ class FunctionEmitter {
   void emitBlock(const ir::Block& b);
   void emitAllocs(const ir::Op& op);
   void emitOp(const ir::Op& op);
-  void emitFor(const ir::Op& op);
-  void emitIf(const ir::Op& op);
-  void emitYield(const ir::Op& op);
-  void emitScalar(const ir::Op& op);
   void emitTransfer(const ir::Op& op, const ir::Value* tile, const ir::Value* tensor, bool load);
-  void emitMatmulAcc(const ir::Op& op);
-  void emitView(const ir::Op& op);
   void emitSubview(const std::string& name, const Operand& parent,
                    const std::vector<ir::Expr>& offsets, const ir::Type& part,
                    const std::string& partType);
   Operand rowView(const Operand& tile, const ir::Type& view, const std::string& hint);
-  void emitAssemble(const ir::Op& op);
-  void emitMove(const ir::Op& op);
-  void emitSetValidShape(const ir::Op& op);
   // `pto.<name> ins(<ins> [attrs] : <types>) outs(<out> : <type>)`.
   void dps(const std::string& name, const std::vector<const ir::Value*>& ins,
            const ir::Value* out, const std::string& attrs = "");

@@ -170,22 +170,11 @@ class FunctionPacking {
         c.allocations.push_back(def);
         c.producers.push_back(def);
         return;
-      case OpKind::BatchMatmulAcc: case OpKind::For: case OpKind::If:
-        return;
-      case OpKind::Const: case OpKind::IndexExpr: case OpKind::Yield: case OpKind::TensorView:
-      case OpKind::Load: case OpKind::Store: case OpKind::Full: case OpKind::Add: case OpKind::Sub:
-      case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min: case OpKind::AddS:
-      case OpKind::SubS: case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS:
-      case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt:
-      case OpKind::Recip: case OpKind::Abs: case OpKind::Relu: case OpKind::Cast: case OpKind::RowMax:
-      case OpKind::RowSum: case OpKind::RowMin: case OpKind::ColMax: case OpKind::ColSum:
-      case OpKind::ColMin: case OpKind::RowExpandAdd: case OpKind::RowExpandSub:
-      case OpKind::RowExpandMul: case OpKind::RowExpandDiv: case OpKind::Matmul: case OpKind::MatmulAcc:
-      case OpKind::Transpose: case OpKind::TransposeView: case OpKind::Reshape:
-      case OpKind::ReinterpretView: case OpKind::Slice: case OpKind::Assemble:
-      case OpKind::SetValidShape: case OpKind::Move: case OpKind::DmaFill: case OpKind::DmaDrain:
-      case OpKind::DmaWait: case OpKind::SeqRequire: case OpKind::SeqRaw: case OpKind::RegionPart:
-      case OpKind::RegionArray: case OpKind::RegionInsert: case OpKind::RegionAssembly:
+      case OpKind::BatchMatmulAcc:
+      case OpKind::For:
+      case OpKind::If:
+        return;  // an accumulate, or a carry or merge of the chain
+      default:
         c.reasons.push_back({Reason::CannotWriteAcc,
                              "it is produced by " + describe(*def) +
                                  ", which cannot write an accumulator: only the matrix unit writes acc",
@@ -273,7 +262,7 @@ class FunctionPacking {
     for (Op* op : c.producers) rewriteAccumulate(*op, nullptr, {attr::init(Expr::boolean(true))}, page);
     for (Op* op : c.accumulates) {
       AttrMap attrs;
-      if (const Expr* init = op->find(attr::init)) attrs["init"] = *init;
+      if (const Expr* init = op->find(attr::init)) attrs = {attr::init(*init)};
       rewriteAccumulate(*op, op->operand(0), attrs, page);
     }
     for (Op* store : c.drains) rewriteDrain(*store, page);

@@ -1,16 +1,32 @@
-// The PTO backend's per-op table (PtoOps.def): how each op is spelled in PTO assembly,
-// which element types PTOAS accepts for it on each target, and which of its tiles must be
-// row-major. Header-only data, read by the emitter and by pto-legality.
+// The PTO backend's per-op table (PtoOps.def): for every op of the groups the PTO targets
+// accept, how it is spelled in PTO assembly (its form, mnemonic, or the emitter method
+// that writes it), which element types PTOAS accepts for it on each target, which of its
+// tiles must be row-major, and the pto-legality rule of its own if it has one. The
+// emitter and pto-legality dispatch through it; an op without a row is of a group PTO
+// does not accept.
 #pragma once
 #include <cstdint>
-#include <iterator>
+#include <vector>
 
 #include "backend/pto/PtoModel.h"
 #include "ir/IR.h"
+#include "ir/OpDefs.h"
 
 namespace tilec::pto {
 
-enum class PtoForm { Dps, Own, Scalar, Control, None };
+// The op groups the PTO targets compile: region ops are lowered by lower-regions before
+// the emitter sees them.
+inline constexpr ir::OpGroups kPtoGroups =
+    ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region);
+
+enum class PtoForm {
+  Dps,      // `pto.<mnemonic> ins(operands) outs(result)`
+  Own,      // a PTO op the row's emitter method writes
+  Scalar,   // arith, written by the row's emitter method
+  Control,  // scf, written by the row's emitter method
+  Alloc,    // nothing but its buffer's pto.alloc_tile
+  Lowered,  // rewritten by a PTO pass before emission
+};
 // Which tiles of an op must be row-major (not column vectors).
 enum class RowMajorScope { None, All, AllOperands, FirstOperandAndResult };
 
@@ -29,6 +45,9 @@ constexpr uint32_t Transposable = I8 | dtypeBit(DType::U8) | dtypeBit(DType::I16
                                   I32 | dtypeBit(DType::U32) | F16F32 | BF16;
 }  // namespace dtypes
 
+class FunctionEmitter;
+class FunctionLegality;
+
 struct PtoOpInfo {
   ir::OpKind kind;
   PtoForm form;
@@ -36,19 +55,14 @@ struct PtoOpInfo {
   uint32_t a2a3;         // accepted element types (dtypeBit sets)
   uint32_t a5;
   RowMajorScope rowMajor;
+  void (FunctionEmitter::*emit)(const ir::Op&);   // Own, Scalar and Control rows
+  void (FunctionLegality::*rule)(const ir::Op&);  // null when the op has no rule of its own
   uint32_t dtypes(Arch t) const { return t == Arch::A5 ? a5 : a2a3; }
 };
 
-inline constexpr PtoOpInfo kPtoOps[] = {
-#define TILEC_PTO_OP(E, FORM, MNEMONIC, A2A3, A5, ROWMAJOR)                                   \
-  {ir::OpKind::E, PtoForm::FORM, MNEMONIC, [] { using namespace dtypes; return uint32_t(A2A3); }(), \
-   [] { using namespace dtypes; return uint32_t(A5); }(), RowMajorScope::ROWMAJOR},
-#include "backend/pto/PtoOps.def"
-#undef TILEC_PTO_OP
-};
-inline constexpr size_t kNumPtoOps = std::size(kPtoOps);
-
-// The row of op kind `k` (rows are in OpKind order; tests/unit/opdefs_test.cpp checks it).
-inline const PtoOpInfo& ptoOp(ir::OpKind k) { return kPtoOps[size_t(k)]; }
+// Every row, in PtoOps.def order.
+const std::vector<PtoOpInfo>& ptoOps();
+// The row of op kind `k`, or null for an op of a group the PTO targets do not accept.
+const PtoOpInfo* ptoOp(ir::OpKind k);
 
 }  // namespace tilec::pto

@@ -1,6 +1,7 @@
 #include "backend/pto/PtoTargets.h"
 
 #include "backend/pto/PtoEmitter.h"
+#include "backend/pto/PtoOps.h"
 
 namespace tilec::pto {
 
@@ -50,7 +51,9 @@ std::vector<target::OutputFormat> formats() {
 }
 
 target::TargetDesc describe(Arch arch, const char* summary) {
-  return {archName(arch), summary, &ptoModel(arch), passes(), kPipeline, formats()};
+  target::TargetDesc t{archName(arch), summary, &ptoModel(arch), passes(), kPipeline, formats()};
+  t.groups = kPtoGroups;
+  return t;
 }
 
 }  // namespace
