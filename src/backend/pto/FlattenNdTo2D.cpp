@@ -72,13 +72,16 @@ class Preconditions {
     for (const Value* v : op.operands())
       if (longRow(v, target)) return;
     const std::string maxRow = std::to_string(target.maxTileExtent);
+    int64_t chunk = 1;  // the suggested chunk: the largest power of two a row holds
+    while (chunk <= target.maxTileExtent / 2) chunk *= 2;
+    const std::string chunkText = std::to_string(chunk);
     for (const Value* r : op.results())
       if (longRow(r, target))
         return fail(Diag::RowTooLong, op,
                     describe(r) + " is a 1-D tile of " + std::to_string(r->type().shape()[0]) +
                         " elements, but a 1-D tile is one row and a row holds at most " + maxRow + " on " +
-                        target.name + "; give it at most " + maxRow +
-                        " elements and loop over the rest (chunks of 2048 with valid = [min(2048, N - i)])");
+                        target.name + "; give it at most " + maxRow + " elements and loop over the rest (chunks of " +
+                        chunkText + " with valid = [min(" + chunkText + ", N - i)])");
   }
 
   void fail(Diag id, const Op& op, std::string message) {

@@ -229,14 +229,15 @@ class FunctionSpaces {
   }
 
   void accFeedsVector(const Demand& d, const Demand& reason) {
-    if (target_ == Arch::A5) {
+    if (movable(target_, Space::Acc, Space::Vec)) {
       moves_.push_back({d.value, Space::Vec, d.op, unsigned(d.operand)});
       return;
     }
     Diagnostic& diag = diags_.report(
         Diag::AccToVec, d.op->loc(),
         describe(*d.op) + " is vector work on the accumulator " + describe(d.value) +
-            ", but a2a3 has no path from acc to vec and no kernel does both; make " + describe(d.value) +
+            ", but " + archName(target_) + " has no path from acc to vec and no kernel does both; make " +
+            describe(d.value) +
             " and do the vector work in " + kTwoKernels);
     passes::addNote(diag, reason.op->loc(),
                     describe(reason.value) + " is an accumulator because of " + describe(*reason.op));

@@ -35,7 +35,9 @@ namespace {
 
 using namespace ir;
 
-constexpr int64_t kBlock = 16;  // rows and columns of one acc box
+// The acc box, in the words of messages: "16", "16x16".
+const std::string kBox = std::to_string(kBoxSide);
+const std::string kBoxes = kBox + "x" + kBox;
 
 // Why a chain cannot be column-packed. A hard reason rules out the row-window layout
 // too, and is reported with its own remedy instead of the packing rationale.
@@ -106,7 +108,7 @@ class FunctionPacking {
     for (const Reason& r : c.reasons)
       if (r.hard()) return reject(c, r, page);
     if (c.reasons.empty()) return pack(c, page);
-    if (n <= kBlock && c.producers.empty()) return;  // expand-batch-matmul gives it row windows
+    if (n <= kBoxSide && c.producers.empty()) return;  // expand-batch-matmul gives it row windows
     reject(c, c.reasons.front(), page);
   }
 
@@ -145,13 +147,16 @@ class FunctionPacking {
                                " definitions that control flow merges into one value, and joining them would "
                                "need a copy from acc to acc, which the hardware does not have",
                            c.allocations[1]});
-    if (dtypeBytes(page.dtype()) != 4)
-      c.reasons.push_back({Reason::Geometry, std::string("its element type ") + dtypeName(page.dtype()) +
-                                                 " is not 4 bytes wide, so its acc tile has no grid of 16x16 boxes"});
-    if (m % kBlock)
-      c.reasons.push_back({Reason::Geometry, "the page row extent M=" + std::to_string(m) + " is not a multiple of 16"});
-    if (n % kBlock)
-      c.reasons.push_back({Reason::Geometry, "the page column extent N=" + std::to_string(n) + " is not a multiple of 16"});
+    if (dtypeBytes(page.dtype()) != kAccElementBytes)
+      c.reasons.push_back({Reason::Geometry, std::string("its element type ") + dtypeName(page.dtype()) + " is not " +
+                                                 std::to_string(kAccElementBytes) +
+                                                 " bytes wide, so its acc tile has no grid of " + kBoxes + " boxes"});
+    if (m % kBoxSide)
+      c.reasons.push_back(
+          {Reason::Geometry, "the page row extent M=" + std::to_string(m) + " is not a multiple of " + kBox});
+    if (n % kBoxSide)
+      c.reasons.push_back(
+          {Reason::Geometry, "the page column extent N=" + std::to_string(n) + " is not a multiple of " + kBox});
     const SpaceDesc* acc = accSpace != kNoSpace ? &model_.spaces[accSpace] : nullptr;
     if (acc && page.byteSize() > acc->capacityBytes)
       c.reasons.push_back({Reason::Geometry, "the packed accumulator needs " + std::to_string(page.byteSize()) +
@@ -231,7 +236,7 @@ class FunctionPacking {
         break;
       case Reason::Geometry: case Reason::Use:
         fix = "write the batch loop in the kernel and accumulate each page in its own 2-D tile with "
-              "matmul / matmul_acc, or keep the pages at most 16 columns wide (one acc block column, "
+              "matmul / matmul_acc, or keep the pages at most " + kBox + " columns wide (one acc block column, "
               "which needs no packing)";
         break;
     }
@@ -244,9 +249,10 @@ class FunctionPacking {
                       "the pages must sit side by side along columns, one " + std::to_string(m) + "x" +
                           std::to_string(b * n) + " acc tile with page b at [0, b*" + std::to_string(n) +
                           "]: the matrix unit writes its destination compactly with no row stride, so a row "
-                          "window of an accumulator wider than one 16-column block cannot be addressed; "
-                          "column packing needs M and N multiples of 16, a 4-byte accumulator, one "
-                          "allocation, and the whole " + std::to_string(page.byteSize()) +
+                          "window of an accumulator wider than one " + kBox + "-column block cannot be addressed; "
+                          "column packing needs M and N multiples of " + kBox + ", a " +
+                          std::to_string(kAccElementBytes) + "-byte accumulator, one allocation, and the whole " +
+                          std::to_string(page.byteSize()) +
                           "-byte tile in acc");
     if (why.at && why.at != c.accumulates.front()) passes::addNote(d, why.at->loc(), "here");
     if (why.kind == Reason::TwoAllocations)

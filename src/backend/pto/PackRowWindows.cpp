@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "backend/pto/PtoModel.h"
 #include "ir/Builder.h"
 #include "ir/Describe.h"
 #include "ir/OpDefs.h"
@@ -16,8 +17,6 @@ namespace {
 
 using namespace ir;
 
-constexpr int64_t kBlock = 16;
-
 // A window the matrix unit cannot address as it is: a row band of an accumulator wider
 // than one 16-column block (pto-legality's E0526 rule, before spaces are known).
 bool needsPacking(const Op& slice) {
@@ -26,7 +25,7 @@ bool needsPacking(const Op& slice) {
   if (parent.rank() != 2 || part.rank() != 2 || part.shape()[0] == parent.shape()[0]) return false;
   const auto* at = slice.find(attr::offsets);
   std::optional<int64_t> col = at && at->size() == 2 ? (*at)[1].asConst() : std::nullopt;
-  return !(col && part.shape()[1] <= kBlock && *col / kBlock == (*col + part.shape()[1] - 1) / kBlock);
+  return !(col && inOneAccBlockColumn(*col, part.shape()[1]));
 }
 
 bool updatesInPlace(const Op& slice) {
@@ -86,11 +85,15 @@ class RowWindows {
     const int64_t r = c.windows.front()->result()->type().shape()[0];
     judgeWindows(c, rows, n, r);
     judgeMembers(c, parent);
-    if (dtypeBytes(parent.dtype()) != 4)
-      c.reject(std::string("its element type ") + dtypeName(parent.dtype()) + " is not 4 bytes wide", nullptr);
-    if (r % kBlock || n % kBlock)
-      c.reject("a window of " + std::to_string(r) + "x" + std::to_string(n) +
-                   " is not whole 16x16 boxes", nullptr);
+    const std::string box = std::to_string(kBoxSide);
+    if (dtypeBytes(parent.dtype()) != kAccElementBytes)
+      c.reject(std::string("its element type ") + dtypeName(parent.dtype()) + " is not " +
+                   std::to_string(kAccElementBytes) + " bytes wide",
+               nullptr);
+    if (r % kBoxSide || n % kBoxSide)
+      c.reject("a window of " + std::to_string(r) + "x" + std::to_string(n) + " is not whole " + box + "x" + box +
+                   " boxes",
+               nullptr);
     if (c.allocations.size() != 1)
       c.reject("it has " + std::to_string(c.allocations.size()) + " allocations; it needs exactly one create",
                c.allocations.size() > 1 ? c.allocations[1] : nullptr);
@@ -154,8 +157,10 @@ class RowWindows {
             "; update equal, aligned, full-width row windows of one created accumulator in place "
             "(w = slice(acc, [t*R, 0], [R, N]); w = matmul_acc(w, ...); acc = assemble(acc, w, [t*R, 0])) "
             "and store the whole accumulator after the loops");
-    passes::addNote(d, {}, "the matrix unit writes a window compactly with no row stride, so a row window of an "
-                   "accumulator wider than 16 columns is packed into a column band of an [R, T*N] tile");
+    passes::addNote(d, {},
+                    "the matrix unit writes a window compactly with no row stride, so a row window of an "
+                    "accumulator wider than " + std::to_string(kBoxSide) +
+                        " columns is packed into a column band of an [R, T*N] tile");
     if (c.at && c.at != first) passes::addNote(d, c.at->loc(), "here");
     return false;
   }

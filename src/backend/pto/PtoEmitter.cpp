@@ -7,8 +7,7 @@
 namespace tilec::pto {
 
 bool emitModule(const ir::Module& m, OutputBuffer& out, DiagnosticEngine& diags) {
-  out << "module attributes {\"pto.target_arch\" = \""
-      << (archOf(m.target()) == Arch::A5 ? "a5" : "a3") << "\"} {\n";
+  out << "module attributes {\"pto.target_arch\" = \"" << ptoArchAttr(archOf(m.target())) << "\"} {\n";
   bool ok = true;
   for (size_t i = 0; i < m.functions().size(); ++i) {
     if (i) out << '\n';

@@ -5,6 +5,8 @@
 // check-capacity's). Linear in program size.
 #include "backend/pto/PtoLegality.h"
 
+#include <algorithm>
+
 #include "backend/pto/PtoTargets.h"
 #include "ir/Describe.h"
 #include "ir/NdShape.h"
@@ -30,24 +32,18 @@ std::string dtypeList(uint32_t set) {
 }
 
 
-// Move pairs tmov supports (pto-isa; a2a3 has no acc-to-vec path).
-bool movable(SpaceId from, SpaceId to, Arch t) {
-  switch (from) {
-    case Space::Mat:
-      return to == Space::Left || to == Space::Right || to == Space::Bias ||
-             to == Space::Scaling;
-    case Space::Vec:
-      return to == Space::Vec || (t == Arch::A5 && to == Space::Mat);
-    case Space::Acc:
-      return to == Space::Mat || (t == Arch::A5 && to == Space::Vec);
-    default:
-      return false;
-  }
+// "vec or acc": spaces as a message lists the ones a rule allows.
+std::string spacesText(const std::vector<SpaceId>& spaces) {
+  std::vector<std::string> names;
+  for (SpaceId s : spaces) names.push_back(spaceName(s));
+  return listText(names, "or");
 }
 
-const char* movesOn(Arch t) {
-  return t == Arch::A5 ? "mat to left, right, bias or scaling; vec to vec or mat; acc to mat or vec"
-                         : "mat to left, right, bias or scaling; vec to vec; acc to mat";
+// "mat to left, right, bias or scaling; vec to vec; acc to mat" on a2a3.
+std::string movesOn(Arch t) {
+  std::string out;
+  for (const MovePaths& p : movePaths(t)) out += (out.empty() ? "" : "; ") + std::string(spaceName(p.from)) + " to " + spacesText(p.to);
+  return out;
 }
 
 int varOccurrences(const Expr& e) {
@@ -126,15 +122,16 @@ void FunctionLegality::checkVecAlignment(const Op& op, const Value* v) {
   int64_t bytes = dtypeBytes(t.dtype());
   bool columns = t.layout().blayout == BLayout::ColMajor;
   int64_t line;
-  if (__builtin_mul_overflow(columns ? t.shape()[0] : t.shape()[1], bytes, &line) || line % 32 == 0) return;
-  int64_t multiple = 32 / std::min<int64_t>(32, bytes);
+  if (__builtin_mul_overflow(columns ? t.shape()[0] : t.shape()[1], bytes, &line) || line % kVecBlockBytes == 0) return;
+  const int64_t multiple = kVecBlockBytes / std::min(kVecBlockBytes, bytes);
+  const std::string block = std::to_string(kVecBlockBytes);
   // A row reduction's column has the rows of its source, so that is the tile to pad.
   const Op* def = v->definingOp();
   if (def && opInfo(def->kind()).has(RowReduce))
     return report(Diag::PtoVecRowAlign, op,
                   spellingOf(def->kind()) + " gives one value per row of " + describe(def->operand(0)) + ", " +
                       std::to_string(t.shape()[0]) + " " + dtypeName(t.dtype()) + " value" +
-                      (t.shape()[0] == 1 ? "" : "s") + ", but PTO keeps such a column in whole 32-byte blocks of " +
+                      (t.shape()[0] == 1 ? "" : "s") + ", but PTO keeps such a column in whole " + block + "-byte blocks of " +
                       std::to_string(multiple) + " rows; reduce a tile whose rows are a multiple of " +
                       std::to_string(multiple) + " and keep the real rows in its valid shape, e.g. load [" +
                       std::to_string(multiple) + ", n] with valid = [" + std::to_string(t.shape()[0]) +
@@ -143,7 +140,7 @@ void FunctionLegality::checkVecAlignment(const Op& op, const Value* v) {
   const std::string padded = columns ? "its rows" : "its columns";
   report(Diag::PtoVecRowAlign, op,
          std::string(columns ? "vec column vectors" : "vec tile rows") +
-             " must be a multiple of 32 bytes but " + describe(v) + " is " +
+             " must be a multiple of " + block + " bytes but " + describe(v) + " is " +
              passes::shapeStr(t.shape()) + " of " + dtypeName(t.dtype()) + " (" +
              std::to_string(line) + " bytes per " + (columns ? "column" : "row") +
              "); pad " + padded + " to a multiple of " +
@@ -153,16 +150,11 @@ void FunctionLegality::checkVecAlignment(const Op& op, const Value* v) {
 
 void FunctionLegality::checkFractals(const Op& op, const Value* v) {
   const Type& t = v->type();
-  int64_t inner = 32 / std::min<int64_t>(32, dtypeBytes(t.dtype()));
-  int64_t rows = 16, cols = 16;
-  if (t.layout().fractal == 512) {
-    if (t.layout().slayout == SLayout::RowMajor) cols = inner;
-    else rows = inner;
-  }
-  if (t.shape()[0] % rows == 0 && t.shape()[1] % cols == 0) return;
+  const FractalShape box = fractalShape(t.layout(), t.dtype());
+  if (t.shape()[0] % box.rows == 0 && t.shape()[1] % box.cols == 0) return;
   report(Diag::PtoFractalAlign, op,
          std::string(spaceName(t.space())) + " tiles of " + dtypeName(t.dtype()) +
-             " are stored in " + std::to_string(rows) + " x " + std::to_string(cols) +
+             " are stored in " + std::to_string(box.rows) + " x " + std::to_string(box.cols) +
              " fractals but " + describe(v) + " is " + passes::shapeStr(t.shape()) +
              "; pad its shape to whole fractals and keep the real extent in the valid shape",
          v);
@@ -318,10 +310,9 @@ void FunctionLegality::checkStore(const Op& op) {
   const Value* tensor = op.operand(1);
   if (!passes::isTile(tile)) return;
   SpaceId s = tile->type().space();
-  bool ok = s == Space::Vec || s == Space::Acc ||
-            (s == Space::Mat && target_ == Arch::A2A3);
-  const char* allowed = target_ == Arch::A5 ? "vec or acc" : "vec, mat or acc";
-  if (!ok)
+  const std::vector<SpaceId>& sources = storeSources(target_);
+  const std::string allowed = spacesText(sources);
+  if (std::find(sources.begin(), sources.end(), s) == sources.end())
     report(Diag::PtoStoreSpace, op,
            "store on " + std::string(targetStr()) + " stores only " + allowed +
                " tiles but " + describe(tile) + " is in " + spaceName(s) +
@@ -410,11 +401,11 @@ void FunctionLegality::checkMove(const Op& op) {
   const Value* dst = op.result();
   if (!passes::isTile(src) || !passes::isTile(dst)) return;
   SpaceId from = src->type().space(), to = dst->type().space();
-  if (movable(from, to, target_)) return;
+  if (movable(target_, from, to)) return;
   // Through mat when the target moves both legs; otherwise no kernel moves the data, and
   // it goes through a tensor between two kernels, one for each core (E0404).
   const std::string fix =
-      movable(from, Space::Mat, target_) && movable(Space::Mat, to, target_)
+      movable(target_, from, Space::Mat) && movable(target_, Space::Mat, to)
           ? std::string("move it to mat first: move(move(..., space = mat), space = ") + spaceName(to) + ")"
           : std::string("no kernel moves it there on ") + targetStr() +
                 ": store it to a tensor in one kernel and load it in another (two kernels, each compiled with "
@@ -486,17 +477,17 @@ void FunctionLegality::checkAccWindow(const Op& op) {
   const Expr& colExpr = (*at)[1];
   std::optional<int64_t> col = colExpr.asConst();
   const int64_t rows = parent.shape()[0], cols = part.shape()[1];
-  const bool boxAligned = provablyEqual(Expr::mod(colExpr, Expr::constant(16)), Expr::constant(0));
-  const bool columnBand = part.shape()[0] == rows && rows % 16 == 0 && boxAligned && cols % 16 == 0;
-  const bool oneBlock = col && cols <= 16 && *col / 16 == (*col + cols - 1) / 16;
-  if (columnBand || oneBlock) return;
+  const bool boxAligned = provablyEqual(Expr::mod(colExpr, Expr::constant(kBoxSide)), Expr::constant(0));
+  const bool columnBand = part.shape()[0] == rows && rows % kBoxSide == 0 && boxAligned && cols % kBoxSide == 0;
+  if (columnBand || (col && inOneAccBlockColumn(*col, cols))) return;
+  const std::string box = std::to_string(kBoxSide);
   report(Diag::PtoAccWindow, op,
          describe(op) + " accumulates into the " + passes::shapeStr(part.shape()) + " window of " +
              describe(slice->operand(0)) + " " + passes::shapeStr(parent.shape()) + " at column " +
              exprText(colExpr) +
              ", which the matrix unit cannot address: it writes compactly with no row stride, so the window "
-             "must span all rows from a column that is a multiple of 16, or lie inside one 16-column block; "
-             "accumulate into a tile of its own, or lay the pages out along columns");
+             "must span all rows from a column that is a multiple of " + box + ", or lie inside one " + box +
+             "-column block; accumulate into a tile of its own, or lay the pages out along columns");
 }
 
 // A mat tile's boxes seen transposed are a ZN tile of the same bytes (a treshape); no
@@ -506,7 +497,8 @@ void FunctionLegality::checkTransposeView(const Op& op) {
   if (src.space() == Space::Mat && src.layout().slayout != SLayout::NoneBox) return;
   report(Diag::PtoTransposeView, op,
          describe(op) + " reads " + describe(op.operand(0)) + " transposed without a copy, which PTO does "
-             "only for mat tiles (their 16x16 boxes reread as the transposed layout), but it is in " +
+             "only for mat tiles (their " + std::to_string(kBoxSide) + "x" + std::to_string(kBoxSide) +
+             " boxes reread as the transposed layout), but it is in " +
              spaceName(src.space()) + "; use it only as a matmul operand, or copy with transpose(...)");
 }
 
@@ -516,31 +508,35 @@ void FunctionLegality::checkTransposeView(const Op& op) {
 // 16-row box of the tile, or when there is only one block column (n <= 16).
 void FunctionLegality::checkAccPitch(const Op& op, const Expr& m, const Expr& n, const Type& dst) {
   const int64_t rows = dst.shape()[0];
-  const bool oneBlockColumn = prove(CmpKind::LE, n, Expr::constant(16)) == std::optional<bool>(true);
-  // A valid extent is at least 1 (the runtime checks it), so a 16-row accumulator's one
-  // box is always its last: min(16, M - m) rows need no proof.
+  const bool oneBlockColumn = prove(CmpKind::LE, n, Expr::constant(kBoxSide)) == std::optional<bool>(true);
+  // A valid extent is at least 1 (the runtime checks it), so a one-box-high accumulator's
+  // one box is always its last: min(16, M - m) rows need no proof.
   const bool fillsLastBox =
-      rows % 16 == 0 && (rows == 16 || prove(CmpKind::GT, m, Expr::constant(rows - 16)) == std::optional<bool>(true));
+      rows % kBoxSide == 0 &&
+      (rows == kBoxSide || prove(CmpKind::GT, m, Expr::constant(rows - kBoxSide)) == std::optional<bool>(true));
   if (oneBlockColumn || fillsLastBox) return;
+  const std::string box = std::to_string(kBoxSide);
   report(Diag::PtoAccPitch, op,
          describe(op) + " writes " + exprText(m) +
              " valid rows into " + describeIn(op.result(), op) + ", a " + std::to_string(rows) + "-row accumulator" +
-             ", but the matrix unit lays the product out with a pitch of its valid rows rounded up to 16, "
-             "while readers of the tile use its " + std::to_string(rows) +
-             " rows; give the accumulator (and the lhs tile) as many rows as the valid rows rounded up to 16, "
-             "or keep the product at most 16 columns wide");
+             ", but the matrix unit lays the product out with a pitch of its valid rows rounded up to " + box +
+             ", while readers of the tile use its " + std::to_string(rows) +
+             " rows; give the accumulator (and the lhs tile) as many rows as the valid rows rounded up to " + box +
+             ", or keep the product at most " + box + " columns wide");
 }
 
 void FunctionLegality::checkMatmulDTypes(const Op& op, DType acc, DType lhs, DType rhs) {
-  bool ok = lhs == rhs && ((acc == DType::I32 && lhs == DType::I8) ||
-                           (acc == DType::F32 && (lhs == DType::F16 || lhs == DType::BF16 ||
-                                                  lhs == DType::F32)));
-  if (ok) return;
+  auto triple = [](DType acc, DType lhs, DType rhs) {
+    return "(" + std::string(dtypeName(acc)) + ", " + dtypeName(lhs) + ", " + dtypeName(rhs) + ")";
+  };
+  std::vector<std::string> supported;
+  for (const MatmulDTypes& m : matmulDTypes()) {
+    if (m.acc == acc && m.operands == lhs && m.operands == rhs) return;
+    supported.push_back(triple(m.acc, m.operands, m.operands));
+  }
   report(Diag::PtoMatmulDTypes, op,
-         describe(op) + " supports (acc, lhs, rhs) dtypes (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16) "
-                        "and (f32, f32, f32) but got (" +
-             dtypeName(acc) + ", " + dtypeName(lhs) + ", " + dtypeName(rhs) +
-             "); cast the operands with cast<...>(...)");
+         describe(op) + " supports (acc, lhs, rhs) dtypes " + listText(supported) + " but got " +
+             triple(acc, lhs, rhs) + "; cast the operands with cast<...>(...)");
 }
 
 void FunctionLegality::checkMatmulValid(const Op& op, const char* dim, const Expr& extent) {

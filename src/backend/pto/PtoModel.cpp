@@ -1,5 +1,8 @@
 #include "backend/pto/PtoModel.h"
 
+#include <algorithm>
+#include <string>
+
 #include "backend/pto/PtoOps.h"
 
 namespace tilec::pto {
@@ -13,13 +16,14 @@ using namespace ir;
 TileLayout ptoDefaultLayout(Arch arch, SpaceId space, const std::vector<int64_t>& shape) {
   switch (space) {
     case Mat:
-      return {BLayout::ColMajor, SLayout::RowMajor, 512, PadValue::Null};
+      return {BLayout::ColMajor, SLayout::RowMajor, kLineFractalBytes, PadValue::Null};
     case Left:
-      return {arch == Arch::A5 ? BLayout::ColMajor : BLayout::RowMajor, SLayout::RowMajor, 512, PadValue::Null};
+      return {perArch(arch, BLayout::RowMajor, BLayout::ColMajor), SLayout::RowMajor, kLineFractalBytes,
+              PadValue::Null};
     case Right:
-      return {BLayout::RowMajor, SLayout::ColMajor, 512, PadValue::Null};
+      return {BLayout::RowMajor, SLayout::ColMajor, kLineFractalBytes, PadValue::Null};
     case Acc:
-      return {BLayout::ColMajor, SLayout::RowMajor, 1024, PadValue::Null};
+      return {BLayout::ColMajor, SLayout::RowMajor, kAccFractalBytes, PadValue::Null};
     default:
       return defaultLayout(kNoSpace, shape, nullptr);
   }
@@ -30,16 +34,16 @@ constexpr int64_t KiB = 1024;
 // The spaces in Space order, with PTOAS PlanMemory's per-function sizes and alignments
 // (pto-assembly.md, 3.6); on a2a3 the top 8 KiB of the 192 KiB UB are reserved.
 TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
-  const bool a5 = arch == Arch::A5;
+  auto kib = [arch](int64_t a2a3, int64_t a5) { return perArch(arch, a2a3, a5) * KiB; };
   return {archName(arch),
           {{"none", 0},
-           {"vec", kComputeSpace, "UB", (a5 ? 248 : 184) * KiB, 32},
+           {"vec", kComputeSpace, "UB", kib(184, 248), 32},
            {"mat", kMatrixSpace | kMatmulStage, "L1", 512 * KiB, 32},
            {"left", kMatrixSpace, "L0A", 64 * KiB, 512},
            {"right", kMatrixSpace, "L0B", 64 * KiB, 512},
-           {"acc", kMatrixSpace | kMatmulResult, "L0C", (a5 ? 256 : 128) * KiB, 512},
-           {"bias", kMatrixSpace, "bias table", (a5 ? 4 : 1) * KiB, 32},
-           {"scaling", kMatrixSpace, "fixpipe buffer", (a5 ? 4 : 2) * KiB, 32}},
+           {"acc", kMatrixSpace | kMatmulResult, "L0C", kib(128, 256), 512},
+           {"bias", kMatrixSpace, "bias table", kib(1, 4), 32},
+           {"scaling", kMatrixSpace, "fixpipe buffer", kib(2, 4), 32}},
           {"incore", "aic", "aiv"},
           layouts,
           /*maxTileExtent=*/4095};
@@ -47,7 +51,9 @@ TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
 
 }  // namespace
 
-const char* archName(Arch a) { return a == Arch::A5 ? "a5" : "a2a3"; }
+const char* archName(Arch a) { return perArch(a, "a2a3", "a5"); }
+
+const char* ptoArchAttr(Arch a) { return perArch(a, "a3", "a5"); }
 
 const char* spaceName(SpaceId s) { return ptoModel(Arch::A2A3).spaceName(s); }
 
@@ -58,10 +64,14 @@ const TargetModel& ptoModel(Arch a) {
   static const TargetModel kA5 = makeModel(Arch::A5, [](SpaceId s, const std::vector<int64_t>& shape) {
     return ptoDefaultLayout(Arch::A5, s, shape);
   });
-  return a == Arch::A5 ? kA5 : kA2A3;
+  return *perArch(a, &kA2A3, &kA5);
 }
 
-Arch archOf(const TargetModel& m) { return &m == &ptoModel(Arch::A5) ? Arch::A5 : Arch::A2A3; }
+Arch archOf(const TargetModel& m) {
+  for (Arch a : {Arch::A2A3, Arch::A5})
+    if (&m == &ptoModel(a)) return a;
+  throw std::logic_error(std::string("the PTO backend was given a module for target ") + m.name);
+}
 
 // PTOAS's vec-to-vec tinsert verifiers (a2a3 i8/f16/bf16/f32, a5 also i32); pto-isa's a2a3
 // TINSERT asserts a 32-byte aligned column offset (a5's copies unaligned columns too); the
@@ -70,7 +80,46 @@ const WindowWrites& windowWrites(Arch a) {
   static const WindowWrites kA2A3{false, dtypeBit(DType::I8) | dtypes::F16F32 | dtypes::BF16, 32,
                                   dtypeBit(DType::I16) | dtypes::I32};
   static const WindowWrites kA5{true, dtypeBit(DType::I8) | dtypes::I32 | dtypes::F16F32 | dtypes::BF16, 1, 0};
-  return a == Arch::A5 ? kA5 : kA2A3;
+  return *perArch(a, &kA2A3, &kA5);
+}
+
+FractalShape fractalShape(const TileLayout& layout, DType d) {
+  if (layout.fractal != kLineFractalBytes) return {kBoxSide, kBoxSide};
+  const int64_t line = kBoxLineBytes / std::min<int64_t>(kBoxLineBytes, dtypeBytes(d));
+  return layout.slayout == SLayout::RowMajor ? FractalShape{kBoxSide, line} : FractalShape{line, kBoxSide};
+}
+
+bool inOneAccBlockColumn(int64_t col, int64_t cols) {
+  return cols <= kBoxSide && col / kBoxSide == (col + cols - 1) / kBoxSide;
+}
+
+const std::vector<MatmulDTypes>& matmulDTypes() {
+  static const std::vector<MatmulDTypes> kPairs{
+      {DType::I32, DType::I8}, {DType::F32, DType::F16}, {DType::F32, DType::BF16}, {DType::F32, DType::F32}};
+  return kPairs;
+}
+
+// pto-isa's TMOV: a2a3 has no path from acc to vec (PTOAS parses one, the generated C++
+// does not compile); a5 adds vec to mat and acc to vec.
+const std::vector<MovePaths>& movePaths(Arch a) {
+  static const std::vector<MovePaths> kA2A3{
+      {Mat, {Left, Right, Bias, Scaling}}, {Vec, {Vec}}, {Acc, {Mat}}};
+  static const std::vector<MovePaths> kA5{
+      {Mat, {Left, Right, Bias, Scaling}}, {Vec, {Vec, Mat}}, {Acc, {Mat, Vec}}};
+  return *perArch(a, &kA2A3, &kA5);
+}
+
+bool movable(Arch a, SpaceId from, SpaceId to) {
+  for (const MovePaths& p : movePaths(a))
+    if (p.from == from) return std::find(p.to.begin(), p.to.end(), to) != p.to.end();
+  return false;
+}
+
+// TSTORE reads mat tiles on a2a3 only.
+const std::vector<SpaceId>& storeSources(Arch a) {
+  static const std::vector<SpaceId> kA2A3{Vec, Mat, Acc};
+  static const std::vector<SpaceId> kA5{Vec, Acc};
+  return *perArch(a, &kA2A3, &kA5);
 }
 
 }  // namespace tilec::pto

@@ -2,15 +2,29 @@
 // id, and the IR models (space table, kernel kinds, default layouts) of a2a3 and a5.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
+#include <vector>
 
 #include "ir/TargetModel.h"
 
 namespace tilec::pto {
 
-// The two PTO architectures; they differ in capacities, dtypes, legal moves and the
-// left operand's layout.
+// The two PTO architectures; they differ in capacities, dtypes, legal moves, the spaces a
+// store reads and the left operand's layout.
 enum class Arch : uint8_t { A2A3, A5 };
 const char* archName(Arch a);  // "a2a3" / "a5"
+
+// The value for `a` of a fact the two architectures differ in.
+template <class T>
+T perArch(Arch a, T a2a3, T a5) {
+  switch (a) {
+    case Arch::A2A3:
+      return a2a3;
+    case Arch::A5:
+      return a5;
+  }
+  throw std::logic_error("not a PTO architecture");
+}
 
 // The memory spaces of the PTO targets' IR model, by id (the order of its space table).
 enum Space : ir::SpaceId { Vec = 1, Mat, Left, Right, Acc, Bias, Scaling };
@@ -21,7 +35,57 @@ const char* spaceName(ir::SpaceId s);  // as in .tile, .tir and PTO's `loc=`
 enum class Kernel : ir::KernelKind { Incore, Aic, Aiv };
 
 const ir::TargetModel& ptoModel(Arch a);
-Arch archOf(const ir::TargetModel& m);  // m is a PTO model
+// The architecture whose model `m` is; a model of another backend is an internal error.
+Arch archOf(const ir::TargetModel& m);
+// Its `pto.target_arch` in PTO assembly ("a3" for a2a3).
+const char* ptoArchAttr(Arch a);
+
+// ---- tiles in memory (both architectures) ----
+
+// A vec tile (none_box) holds its rows, and a column vector its column, in whole blocks
+// of this many bytes.
+inline constexpr int64_t kVecBlockBytes = 32;
+
+// Boxed tiles are stored in fractals ("boxes") of kBoxSide lines: the 512-byte fractals of
+// mat, left and right have lines of kBoxLineBytes bytes, the rows of a row-major box (mat,
+// left) or the columns of a column-major one (right); acc's 1024-byte fractals are
+// kBoxSide x kBoxSide elements of kAccElementBytes bytes.
+inline constexpr int64_t kBoxSide = 16;
+inline constexpr int64_t kBoxLineBytes = 32;
+inline constexpr int64_t kAccElementBytes = 4;
+inline constexpr int64_t kLineFractalBytes = kBoxSide * kBoxLineBytes;
+inline constexpr int64_t kAccFractalBytes = kBoxSide * kBoxSide * kAccElementBytes;
+struct FractalShape {
+  int64_t rows, cols;  // elements
+};
+FractalShape fractalShape(const ir::TileLayout& layout, ir::DType d);
+
+// The accumulator (acc) as the matrix unit writes it: box (r, c) of an [M, N] tile at
+// (c * M/16 + r) * 1024 bytes, and an [m, n] product written compactly from its window's
+// start, with no row stride, so a row window is addressable only inside one block column
+// of boxes.
+// Whether the columns [col, col + cols) lie inside one block column of acc boxes.
+bool inOneAccBlockColumn(int64_t col, int64_t cols);
+
+// The element types the matrix unit multiplies: operands of `operands` (lhs and rhs alike)
+// into an accumulator of `acc`, in the order messages list them.
+struct MatmulDTypes {
+  ir::DType acc, operands;
+};
+const std::vector<MatmulDTypes>& matmulDTypes();
+
+// ---- data movement ----
+
+// The spaces tmov moves a tile to from `from` (pto-isa).
+struct MovePaths {
+  ir::SpaceId from;
+  std::vector<ir::SpaceId> to;
+};
+// Every source space with its targets on `a`, in the order messages list them.
+const std::vector<MovePaths>& movePaths(Arch a);
+bool movable(Arch a, ir::SpaceId from, ir::SpaceId to);
+// The spaces a store to a tensor reads a tile from on `a`.
+const std::vector<ir::SpaceId>& storeSources(Arch a);
 
 // How a target writes a vec tile into a window of another that does not keep the parent's
 // strides (ir::windowKeepsStrides). PTOAS gives such a subview its parent's physical shape.

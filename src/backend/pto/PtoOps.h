@@ -57,7 +57,7 @@ struct PtoOpInfo {
   RowMajorScope rowMajor;
   void (FunctionEmitter::*emit)(const ir::Op&);   // Own, Scalar and Control rows
   void (FunctionLegality::*rule)(const ir::Op&);  // null when the op has no rule of its own
-  uint32_t dtypes(Arch t) const { return t == Arch::A5 ? a5 : a2a3; }
+  uint32_t dtypes(Arch t) const { return perArch(t, a2a3, a5); }
 };
 
 // Every row, in PtoOps.def order.

@@ -68,6 +68,6 @@ const target::TargetDesc& a5Target() {
   return kTarget;
 }
 
-const target::TargetDesc& ptoTarget(Arch a) { return a == Arch::A5 ? a5Target() : a2a3Target(); }
+const target::TargetDesc& ptoTarget(Arch a) { return *perArch(a, &a2a3Target(), &a5Target()); }
 
 }  // namespace tilec::pto
