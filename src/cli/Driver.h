@@ -1,13 +1,14 @@
 // The compiler driver: read the input, build the IR (frontend or .tir parser), run
-// the pass pipeline with the requested instrumentation, emit, and write the output
-// and depfile atomically. Turns every outcome into tilec's exit code.
+// the pass pipeline with the requested instrumentation, emit (or run the kernel, or
+// convert a binary), and write the output and depfile atomically. Turns every outcome
+// into tilec's exit code; internal errors are reported by CrashReport.h.
 #pragma once
-#include <csignal>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/CrashReport.h"
 #include "cli/Options.h"
 #include "interp/Interpreter.h"
 #include "ir/IR.h"
@@ -18,12 +19,7 @@
 #include "support/PhaseTimes.h"
 #include "support/Source.h"
 
-namespace tilec {
-}
-
 namespace tilec::cli {
-
-enum ExitCode : int { kExitOk = 0, kExitInputError = 1, kExitUsage = 2, kExitInternalError = 4 };
 
 class Driver {
  public:
@@ -37,7 +33,6 @@ class Driver {
 
  private:
   int compile();
-  int convert();  // --decode, --encode
   bool readInput();
   bool writesElsewhere();
   bool selectKernel(ir::Module& m);
@@ -55,7 +50,7 @@ class Driver {
   bool emit(const ir::Module& m, OutputBuffer& out);  // false after reported errors
   int finish(const OutputBuffer& output);
   int finish(std::string output);
-  int runKernel(const ir::Function& f);
+  int runKernel(const ir::Function& f);  // --run
   interp::RunLimits runLimits() const {
     interp::RunLimits l;
     l.maxTileElements = opts_.limits.maxTileElements;
@@ -63,15 +58,6 @@ class Driver {
   }
   int failure();
   int internalError(const std::string& what);
-  void prepareCrashReproducer();
-  void prepareIrBeforeScripts();
-  bool writeCrashReproducer(const Pass* failing, const char* irStem, std::string_view ir) const;
-  std::string crashStage() const;
-  // Fatal signals (a failed assertion, a segfault) get the internal-error report too;
-  // the handler only writes data prepared in advance (async-signal-safe calls).
-  static stack_t installFatalSignalHandlers(Driver* driver);  // returns the previous alternate stack
-  static void uninstallFatalSignalHandlers(const stack_t& previous);
-  static void onFatalSignal(int signal);
 
   Options opts_;
   SourceManager sources_;
@@ -83,19 +69,8 @@ class Driver {
   std::unique_ptr<ir::Module> module_;  // what compile() builds and compiles
   PhaseTimes phaseTimes_;  // --time-passes
   const report::PassLog* passLog_ = nullptr;  // --emit=report: what each pass did
-  const ir::Module* emitting_ = nullptr;  // set while the backend runs, for the reproducer
-  std::string stage_ = "startup";         // what was running, for internal error reports
-  std::string reproduceCommand_;          // "cd DIR && tilec ARGS", shell-quoted
-  std::string crashDir_;                  // where a crash reproducer goes ($TMPDIR/tilec-crash-PID)
-  std::string crashCommand_;              // its command.sh
-  std::string crashRerun_;                // tilec on the copy, with the flags that shape the IR
-  // For each pass: ir-before.sh, which writes the IR from before that pass by running the
-  // passes ahead of it again. Made in advance for the signal handler; run only on a crash,
-  // so a compilation that succeeds never prints its IR.
-  std::vector<std::pair<const Pass*, std::string>> irBeforeScripts_;
-  std::string crashInputPath_;            // its copy of the input, and the text: the input
-  std::string crashInput_;                //   with its imports inlined, once they are read
-  std::vector<std::string> written_;      // outputs written so far, removed again on a crash
+  Activity activity_;     // what runs and what was written, for an internal error's report
+  CrashReporter crash_;
 };
 
 }  // namespace tilec::cli

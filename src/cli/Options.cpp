@@ -25,7 +25,6 @@ bool envFlag(const char* name) {
   return v && *v && std::string(v) != "0";
 }
 
-constexpr int kUsageExit = 2;
 const char* const kFinalIr = "@final";  // --emit-ir without a pass name
 const char* const kDefaultSeed = "1";    // --verify-semantics without a seed
 
@@ -409,7 +408,7 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
 
 int reportUsageError(const std::string& message) {
   std::cerr << "tilec: usage error: " << message << "\nrun 'tilec --help' for the list of options\n";
-  return kUsageExit;
+  return kExitUsage;
 }
 
 ParseResult parseOptions(int argc, const char* const* argv) {

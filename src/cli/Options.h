@@ -18,6 +18,9 @@ struct OutputFormat;
 
 namespace tilec::cli {
 
+// tilec's exit codes (docs/cli.md, "Exit codes").
+enum ExitCode : int { kExitOk = 0, kExitInputError = 1, kExitUsage = 2, kExitInternalError = 4 };
+
 // What to write: one of the target's output formats, or the IR, AST or tokens.
 enum class EmitKind { TargetFormat, Ir, Ast, Tokens, Report };
 enum class InputKind { Tile, Tir };
