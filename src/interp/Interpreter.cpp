@@ -53,10 +53,6 @@ void forEachIndex(const std::vector<int64_t>& extents, const std::function<void(
   }
 }
 
-// The interpreter runs without the source at hand: a value by the name the author gave
-// it (parameters, lets, loop variables), an op by its spelling.
-std::string valueName(const Value* v) { return "'" + exprText(Expr::var(v)) + "'"; }
-
 // The element arithmetic each op does, by op kind (a table, not a switch with a default:
 // the op kinds it lists are the ones the runner hands it).
 enum class BinOp { Add, Sub, Mul, Div, Max, Min };
@@ -92,7 +88,7 @@ int64_t evaluate(const Expr& e, const std::function<std::optional<int64_t>(const
     case ExprKind::Const: return e.constValue();
     case ExprKind::Var: {
       std::optional<int64_t> v = var(e.var());
-      if (!v) throw RunError(loc, "the expression names " + valueName(e.var()) + ", which has no value here");
+      if (!v) throw RunError(loc, "the expression names " + describeByName(e.var()) + ", which has no value here");
       return *v;
     }
     case ExprKind::Add: {  // 64-bit two's complement, like the index arithmetic of the hardware
@@ -156,22 +152,22 @@ struct Interpreter::Impl {
 
   const RtValue& get(const Value* v, const Op& at) const {
     auto it = env.find(v);
-    if (it == env.end()) throw RunError(at.loc(), spellingOf(at.kind()) + " reads " + valueName(v) + " before it has a value");
+    if (it == env.end()) throw RunError(at.loc(), spellingOf(at.kind()) + " reads " + describeByName(v) + " before it has a value");
     return it->second;
   }
   const Tile& tile(const Value* v, const Op& at) const {
     const auto* t = std::get_if<Tile>(&get(v, at));
-    if (!t) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a tile in " + valueName(v));
+    if (!t) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a tile in " + describeByName(v));
     return *t;
   }
   const Tensor& tensor(const Value* v, const Op& at) const {
     const auto* t = std::get_if<Tensor>(&get(v, at));
-    if (!t) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a tensor in " + valueName(v));
+    if (!t) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a tensor in " + describeByName(v));
     return *t;
   }
   Scalar scalar(const Value* v, const Op& at) const {
     const auto* s = std::get_if<Scalar>(&get(v, at));
-    if (!s) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a scalar in " + valueName(v));
+    if (!s) throw RunError(at.loc(), spellingOf(at.kind()) + " expects a scalar in " + describeByName(v));
     return *s;
   }
 
@@ -218,7 +214,7 @@ struct Interpreter::Impl {
   Num read(const Tile& t, const std::vector<int64_t>& at, const Value* v, const Op& op) const {
     int64_t i = flatten(at, t.shape);
     if (!t.defined[size_t(i)])
-      throw RunError(op.loc(), spellingOf(op.kind()) + " reads element " + nd::shapeStr(at) + " of " + valueName(v) +
+      throw RunError(op.loc(), spellingOf(op.kind()) + " reads element " + ir::shapeText(at) + " of " + describeByName(v) +
                                    ", which holds no defined value (poison: never written, or outside the "
                                    "valid extents it was computed under)");
     return t.elems[size_t(i)];
@@ -412,8 +408,8 @@ struct Interpreter::Impl {
         Tensor t = tensor(op.operand(0), op);
         t.dims = evalAll(op.result()->type().dims(), op);
         if (product(t.dims) != int64_t(t.data->elems.size()))
-          throw RunError(op.loc(), "the tensor view of " + nd::shapeStr(tensor(op.operand(0), op).dims) + " as " +
-                                       nd::shapeStr(t.dims) + " changes the element count");
+          throw RunError(op.loc(), "the tensor view of " + ir::shapeText(tensor(op.operand(0), op).dims) + " as " +
+                                       ir::shapeText(t.dims) + " changes the element count");
         return set(op.result(), t);
       }
       case OpKind::Load: return runLoad(op);
@@ -517,13 +513,13 @@ struct Interpreter::Impl {
       window.insert(window.end(), t.valid.begin(), t.valid.end());
     }
     if (product(window) != product(t.valid))
-      throw RunError(op.loc(), spellingOf(op.kind()) + " moves the window " + nd::shapeStr(window) + " (" +
+      throw RunError(op.loc(), spellingOf(op.kind()) + " moves the window " + ir::shapeText(window) + " (" +
                                    std::to_string(product(window)) + " elements) but the tile's valid extents " +
-                                   nd::shapeStr(t.valid) + " hold " + std::to_string(product(t.valid)));
+                                   ir::shapeText(t.valid) + " hold " + std::to_string(product(t.valid)));
     for (size_t a = 0; a < x.dims.size(); ++a)
       if (offsets[a] < 0 || offsets[a] + window[a] > x.dims[a])
-        throw RunError(op.loc(), spellingOf(op.kind()) + " window " + nd::shapeStr(window) + " at " + nd::shapeStr(offsets) +
-                                     " runs past the " + nd::shapeStr(x.dims) + " tensor on axis " + std::to_string(a));
+        throw RunError(op.loc(), spellingOf(op.kind()) + " window " + ir::shapeText(window) + " at " + ir::shapeText(offsets) +
+                                     " runs past the " + ir::shapeText(x.dims) + " tensor on axis " + std::to_string(a));
     return {window, offsets};
   }
 
@@ -821,8 +817,8 @@ struct Interpreter::Impl {
       for (size_t i = 0; i < at.size(); ++i) src[i] += fromAt[i], dst[i] += toAt[i];
       for (size_t i = 0; i < at.size(); ++i)
         if (src[i] >= from.shape[i] || dst[i] >= to.shape[i])
-          throw RunError(op.loc(), spellingOf(op.kind()) + " moves element " + nd::shapeStr(src) + " of the " + nd::shapeStr(from.shape) +
-                                       " tile to " + nd::shapeStr(dst) + " of the " + nd::shapeStr(to.shape) + " tile, past one of them");
+          throw RunError(op.loc(), spellingOf(op.kind()) + " moves element " + ir::shapeText(src) + " of the " + ir::shapeText(from.shape) +
+                                       " tile to " + ir::shapeText(dst) + " of the " + ir::shapeText(to.shape) + " tile, past one of them");
       size_t i = size_t(flatten(dst, to.shape)), j = size_t(flatten(src, from.shape));
       to.elems[i] = from.elems[j];
       to.defined[i] = from.defined[j] && insideValid(from, src) && insideValid(to, dst);
@@ -844,7 +840,7 @@ struct Interpreter::Impl {
     for (size_t axis = 0; axis < 2; ++axis)
       if (index[axis] < 0 || index[axis] >= grid[axis])
         throw RunError(op.loc(), spellingOf(op.kind()) + " names slot [" + std::to_string(index[0]) + ", " +
-                                     std::to_string(index[1]) + "] of a " + nd::shapeStr(grid) + " grid");
+                                     std::to_string(index[1]) + "] of a " + ir::shapeText(grid) + " grid");
     return {index[0] * slot[0], index[1] * slot[1]};
   }
 

@@ -10,7 +10,7 @@
 #include "interp/Npy.h"
 #include "interp/Numeric.h"
 #include "interp/VerifySemantics.h"
-#include "ir/NdShape.h"
+#include "ir/Describe.h"
 #include "support/AtomicFile.h"
 #include "support/Wording.h"
 
@@ -172,8 +172,8 @@ class KernelRun {
       }
       if (*dims != x->dims) {
         diags_.report(Diag::NpyFile, f_.paramLoc(i),
-                      "the array given for tensor '" + f_.param(i)->name() + "' is " + nd::shapeStr(x->dims) +
-                          " but the tensor is " + nd::shapeStr(*dims) +
+                      "the array given for tensor '" + f_.param(i)->name() + "' is " + ir::shapeText(x->dims) +
+                          " but the tensor is " + ir::shapeText(*dims) +
                           " at the sizes of this run; give an array of that shape");
         return false;
       }

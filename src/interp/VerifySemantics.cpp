@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "ir/Describe.h"
 #include "ir/IRText.h"
 
 namespace tilec::interp {
@@ -42,9 +43,7 @@ std::string indexText(int64_t flat, const std::vector<int64_t>& dims) {
     at[i] = dims[i] ? flat % dims[i] : 0;
     flat = dims[i] ? flat / dims[i] : 0;
   }
-  std::string s = "[";
-  for (size_t i = 0; i < at.size(); ++i) s += (i ? ", " : "") + std::to_string(at[i]);
-  return s + "]";
+  return ir::shapeText(at);
 }
 
 std::string numText(Num n, DType d) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "ir/Describe.h"
+
 namespace tilec::ir {
 namespace {
 
@@ -26,11 +28,9 @@ int64_t stepsAlong(int64_t tiles, int64_t repeat, int64_t step) {
   return full * step + (step * leftRepeats > 0 ? left / (step * leftRepeats) * step : left);
 }
 
+// Values known only at run time show as <runtime>.
 std::string listText(const std::vector<Expr>& xs) {
-  std::string out = "[";
-  for (const Expr& x : xs)
-    out += (out.size() > 1 ? ", " : "") + x.str([](const Value*) { return std::string("<runtime>"); });
-  return out + "]";
+  return shapeText(xs, [](const Value*) { return std::string("<runtime>"); });
 }
 
 }  // namespace

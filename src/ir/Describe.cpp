@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 
+#include "ir/IRText.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::ir {
@@ -83,5 +86,47 @@ std::string spellingOf(OpKind k) {
 std::string exprText(const Expr& e) { return e.str(exprName); }
 
 std::string typeText(const Type& t) { return t.str(exprName); }
+
+std::string annotationText(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::None: return "none";
+    case TypeKind::Scalar: return dtypeName(t.dtype());
+    case TypeKind::Tensor: return std::string(dtypeName(t.dtype())) + shapeText(t.dims());
+    case TypeKind::Tile: break;
+  }
+  std::string s = std::string("tile<") + dtypeName(t.dtype()) + ", " + shapeText(t.shape());
+  if (t.space() != kNoSpace) s += std::string(", ") + t.spaceName();
+  s += ", valid = " + shapeText(t.valid());
+  if (!t.hasDefaultLayout())
+    if (const char* layout = layoutName(t.layout())) s += std::string(", layout = ") + layout;
+  return s + ">";
+}
+
+std::string describeByName(const Value* v) { return "'" + exprName(v) + "'"; }
+
+std::string irName(const Value* v, const ValueNames& names) { return "%" + names(v); }
+
+std::string shapeText(const std::vector<int64_t>& xs) {
+  std::string s = "[";
+  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
+  return s + "]";
+}
+
+std::string shapeText(const std::vector<Expr>& es) { return shapeText(es, exprName); }
+
+std::string shapeText(const std::vector<Expr>& es, const std::function<std::string(const Value*)>& name) {
+  std::string s = "[";
+  for (size_t i = 0; i < es.size(); ++i) s += (i ? ", " : "") + es[i].str(name);
+  return s + "]";
+}
+
+std::string numberText(double d) {
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
 
 }  // namespace tilec::ir

@@ -1,9 +1,17 @@
-// How messages name what the author wrote (docs/diagnostics.md, "Names in messages"): a
-// value by its let/var/parameter name or the source text of the expression that made it,
-// an op by its source text, an op kind by its .tile spelling, and never by the names the
-// IR printer or a pass gives them ('%3', 'acc_mm0', 'tile.load').
+// How IR is shown to people: the one place for the text of values, ops, expressions,
+// shapes and numbers in messages, hovers, the report and IR text.
+//
+// Messages name what the author wrote (docs/diagnostics.md, "How messages read"): a value
+// by its let/var/parameter name or the source text of the expression that made it, an op
+// by its source text, an op kind by its .tile spelling, and never by the names the IR
+// printer or a pass gives them ('%3', 'acc_mm0', 'tile.load'). What shows the IR itself
+// (the .tir printer, the verifier's messages about .tir input, the report) names values
+// as the printer does (irName).
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "ir/IR.h"
 #include "support/Source.h"
@@ -30,5 +38,26 @@ std::string spellingOf(OpKind k);
 // for an unnamed constant or integer expression, by its value.
 std::string exprText(const Expr& e);
 std::string typeText(const Type& t);
+// A type in the syntax of a .tile annotation with every field spelled out (the language
+// server's hover): the valid extents even when they are the whole shape, the layout when it
+// is not the space's default. "tile<f32, [16, 128], vec, valid = [16, 128]>", "f32[S, 64]".
+std::string annotationText(const Type& t);
+// A value as exprText names it, quoted, for a message made where no source text is at
+// hand (the interpreter's faults): "'S'", "'(r * 16)'".
+std::string describeByName(const Value* v);
+
+class ValueNames;
+// A value as IR text names it: "%acc_2", the printer's unique name.
+std::string irName(const Value* v, const ValueNames& names);
+
+// A shape, window, offset or index list: "[16, 32]".
+std::string shapeText(const std::vector<int64_t>& xs);
+// The same of expressions, each by exprText: "[16, S]"; or each value named by `name`
+// (IR text's "%S").
+std::string shapeText(const std::vector<Expr>& es);
+std::string shapeText(const std::vector<Expr>& es, const std::function<std::string(const Value*)>& name);
+
+// The shortest decimal text that reads back as exactly `d`: "0.1", "3", "1e+30".
+std::string numberText(double d);
 
 }  // namespace tilec::ir

@@ -52,8 +52,6 @@ bool collapsesContiguously(const std::vector<Expr>& part, const std::vector<Expr
 
 namespace {
 
-std::string num(const Expr& e) { return ir::exprText(e); }
-
 // True when `a > b` is certain (both constant); symbolic extents never "overflow".
 bool certainlyExceeds(const Expr& a, const Expr& b) {
   return ir::prove(ir::CmpKind::GT, a, b) == std::optional<bool>(true);
@@ -78,8 +76,8 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
   const int64_t rows = valid[0].constValue();
   if (certainlyExceeds(offsets.back() + cols, dims.back())) {
     out.failure = F::PastTensor;
-    out.message = "store writes " + num(cols) + " columns at offset " + num(offsets.back()) +
-                  " of an axis whose extent is " + num(dims.back()) +
+    out.message = "store writes " + ir::exprText(cols) + " columns at offset " + ir::exprText(offsets.back()) +
+                  " of an axis whose extent is " + ir::exprText(dims.back()) +
                   ", past the end of the tensor; store fewer columns or start further left";
     return out;
   }
@@ -93,8 +91,8 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
       if (certainlyExceeds(offsets[a] + out.window[a], dims[a])) {
         out.failure = F::PastTensor;
         out.message = "store writes " + std::to_string(remaining) + " rows at offset " +
-                      num(offsets[a]) + " of axis " + std::to_string(a) + ", whose extent is " +
-                      num(dims[a]) + ", past the end of the tensor; store fewer rows or start at a "
+                      ir::exprText(offsets[a]) + " of axis " + std::to_string(a) + ", whose extent is " +
+                      ir::exprText(dims[a]) + ", past the end of the tensor; store fewer rows or start at a "
                       "lower offset";
       }
       return out;
@@ -118,7 +116,7 @@ StoreWindow storeWindow(const std::vector<Expr>& valid, const std::vector<Expr>&
     if (offsets[a].asConst() != std::optional<int64_t>(0)) {
       out.failure = F::NonZeroOffset;
       out.message = "store fills axis " + std::to_string(a) + " (extent " + std::to_string(*extent) +
-                    ") completely, so it must start at offset 0 there, not " + num(offsets[a]) +
+                    ") completely, so it must start at offset 0 there, not " + ir::exprText(offsets[a]) +
                     "; otherwise the written rows are not one contiguous box";
       return out;
     }
@@ -166,18 +164,6 @@ std::vector<Expr> paddedWindow(const ir::Type& tile, size_t rank) {
   std::vector<Expr> window(rank - tile.rank(), Expr::constant(1));
   window.insert(window.end(), tile.valid().begin(), tile.valid().end());
   return window;
-}
-
-std::string shapeStr(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-std::string exprsStr(const std::vector<Expr>& es) {
-  std::string s = "[";
-  for (size_t i = 0; i < es.size(); ++i) s += (i ? ", " : "") + num(es[i]);
-  return s + "]";
 }
 
 }  // namespace tilec::nd

@@ -63,7 +63,4 @@ std::vector<ir::Expr> paddedWindow(const ir::Type& tile, size_t rank);
 // 2-D rows may run on into outer axes as storeWindow() finds them.
 std::vector<ir::Expr> accessWindow(const ir::Op& op);
 
-std::string shapeStr(const std::vector<int64_t>& shape);  // "[2, 3, 4]"
-std::string exprsStr(const std::vector<ir::Expr>& es);     // "[%S, 512]" with hint names
-
 }  // namespace tilec::nd

@@ -123,18 +123,6 @@ namespace {
 std::string str(const Expr& e) { return exprText(e); }
 std::string str(const Type& t) { return typeText(t); }
 
-std::string listStr(const std::vector<Expr>& es) {
-  std::string s = "[";
-  for (size_t i = 0; i < es.size(); ++i) s += (i ? ", " : "") + str(es[i]);
-  return s + "]";
-}
-
-std::string shapeStr(const std::vector<int64_t>& xs) {
-  std::string s = "[";
-  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
-  return s + "]";
-}
-
 const char* kindNoun(const Type& t) {
   switch (t.kind()) {
     case TypeKind::Scalar: return "a scalar";
@@ -292,8 +280,8 @@ class Rules {
   std::optional<OpError> checkValid(const Type& t, int operandIndex) const {
     if (t.valid().size() != t.shape().size())
       return fail(Diag::RankNotSupported,
-                  "valid shape " + listStr(t.valid()) + " has a different rank than the shape " +
-                      shapeStr(t.shape()) + "; give one valid extent per axis",
+                  "valid shape " + shapeText(t.valid()) + " has a different rank than the shape " +
+                      shapeText(t.shape()) + "; give one valid extent per axis",
                   operandIndex);
     for (size_t i = 0; i < t.shape().size(); ++i) {
       const Expr& v = t.valid()[i];
@@ -341,8 +329,8 @@ class Rules {
                     operandIndex);
       if (proven(CmpKind::GT, offsets[i] + extents[i], dims[i]))
         return fail(past ? past->id : Diag::OutOfBounds,
-                    op_ + " " + what + " " + listStr(extents) + " at offsets " + listStr(offsets) +
-                        " runs past the " + container + " extents " + listStr(dims) + " on axis " +
+                    op_ + " " + what + " " + shapeText(extents) + " at offsets " + shapeText(offsets) +
+                        " runs past the " + container + " extents " + shapeText(dims) + " on axis " +
                         std::to_string(i) + "; " +
                         (past ? past->fix : "shrink the " + std::string(what) + " or move it inside"),
                     operandIndex);
@@ -442,8 +430,8 @@ class Rules {
                                            "; declare the source dtype",
                   0);
     if (!provablyEqual(product(src.dims()), product(in_.declared.dims())))
-      return fail(Diag::ElementCount, "tensor.view of " + listStr(src.dims()) + " as " +
-                                          listStr(in_.declared.dims()) +
+      return fail(Diag::ElementCount, "tensor.view of " + shapeText(src.dims()) + " as " +
+                                          shapeText(in_.declared.dims()) +
                                           " changes the element count; keep the product of the dims",
                   0);
     return in_.declared;
@@ -531,8 +519,8 @@ class Rules {
   OpError shapeError() const {
     const Type& a = operand(0);
     const Type& b = operand(1);
-    std::string msg = op_ + " operands have different shapes (" + shapeStr(a.shape()) + " and " +
-                      shapeStr(b.shape()) + "); ";
+    std::string msg = op_ + " operands have different shapes (" + shapeText(a.shape()) + " and " +
+                      shapeText(b.shape()) + "); ";
     bool rowVector = a.rank() == b.rank() && a.rank() >= 1 &&
                      std::equal(a.shape().begin(), a.shape().end() - 1, b.shape().begin()) &&
                      (a.shape().back() == 1 || b.shape().back() == 1);
@@ -552,8 +540,8 @@ class Rules {
     for (size_t i = 0; i < operand(0).rank(); ++i)
       if (!provablyEqual(operand(0).valid()[i], operand(1).valid()[i]))
         return fail(Diag::ValidShapeMismatch,
-                    op_ + " operands have different valid shapes (" + listStr(operand(0).valid()) +
-                        " and " + listStr(operand(1).valid()) + "); make the valid extents equal",
+                    op_ + " operands have different valid shapes (" + shapeText(operand(0).valid()) +
+                        " and " + shapeText(operand(1).valid()) + "); make the valid extents equal",
                     1);
     auto space = joinSpaces(0, 1);
     if (auto* e = std::get_if<OpError>(&space)) return *e;
@@ -594,8 +582,8 @@ class Rules {
     if (auto e = sameDType(0, i, "give the scratch tile the source's dtype")) return e;
     if (sameShape && operand(i).shape() != operand(0).shape())
       return fail(Diag::ShapeMismatch,
-                  op_ + " scratch tile is " + shapeStr(operand(i).shape()) + " but the source is " +
-                      shapeStr(operand(0).shape()) + "; give the scratch tile the source's shape",
+                  op_ + " scratch tile is " + shapeText(operand(i).shape()) + " but the source is " +
+                      shapeText(operand(0).shape()) + "; give the scratch tile the source's shape",
                   int(i));
     auto space = joinSpaces(0, i);
     if (auto* e = std::get_if<OpError>(&space)) return *e;
@@ -671,17 +659,17 @@ class Rules {
                         provablyEqual(col.valid().back(), Expr::constant(1));
     if (!column)
       return fail(Diag::RowVectorShape,
-                  op_ + " needs the per-row column to be " + shapeStr(want) + " for a " +
-                      shapeStr(t.shape()) + " tile, but it is " + shapeStr(col.shape()) +
-                      (col.hasFullValid() ? "" : " with valid " + listStr(col.valid())) +
+                  op_ + " needs the per-row column to be " + shapeText(want) + " for a " +
+                      shapeText(t.shape()) + " tile, but it is " + shapeText(col.shape()) +
+                      (col.hasFullValid() ? "" : " with valid " + shapeText(col.valid())) +
                       "; reduce the rows with row_max/row_sum/row_min to get that column",
                   1);
     if (auto e = sameDType(0, 1, "cast the column to the tile's dtype")) return *e;
     for (size_t i = 0; i + 1 < t.rank(); ++i)
       if (!provablyEqual(t.valid()[i], col.valid()[i]))
         return fail(Diag::ValidShapeMismatch,
-                    op_ + " column has valid rows " + listStr(col.valid()) + " but the tile " +
-                        listStr(t.valid()) + "; make the valid row extents equal",
+                    op_ + " column has valid rows " + shapeText(col.valid()) + " but the tile " +
+                        shapeText(t.valid()) + "; make the valid row extents equal",
                     1);
     auto space = joinSpaces(0, 1);
     if (auto* e = std::get_if<OpError>(&space)) return *e;
@@ -729,8 +717,8 @@ class Rules {
     size_t n = lhs.rank();
     if (lhs.shape()[n - 1] != rhs.shape()[n - 2])
       return fail(Diag::MatmulInnerDim,
-                  op_ + " inner dimensions differ: lhs is " + shapeStr(lhs.shape()) + " but rhs is " +
-                      shapeStr(rhs.shape()) + "; make the lhs column count equal the rhs row count",
+                  op_ + " inner dimensions differ: lhs is " + shapeText(lhs.shape()) + " but rhs is " +
+                      shapeText(rhs.shape()) + "; make the lhs column count equal the rhs row count",
                   int(r));
     if (!provablyEqual(lhs.valid()[n - 1], rhs.valid()[n - 2]))
       return fail(Diag::ValidShapeMismatch,
@@ -797,8 +785,8 @@ class Rules {
     if (acc.shape() != want.shape() || acc.dtype() != want.dtype())
       return fail(Diag::AccumulatorType,
                   op_ + " accumulates into a tile of dtype " + dtypeName(acc.dtype()) + " and shape " +
-                      shapeStr(acc.shape()) + " but the product has dtype " + dtypeName(want.dtype()) +
-                      " and shape " + shapeStr(want.shape()) +
+                      shapeText(acc.shape()) + " but the product has dtype " + dtypeName(want.dtype()) +
+                      " and shape " + shapeText(want.shape()) +
                       "; create the accumulator with the product's dtype and shape",
                   0);
     return acc;
@@ -822,7 +810,7 @@ class Rules {
     if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 || axes[0] >= rank ||
         axes[1] >= rank)
       return fail(Diag::TransposeAxes, op_ + " swaps two distinct axes of a rank-" + std::to_string(rank) +
-                                           " tile, but 'axes' is " + shapeStr(axes) +
+                                           " tile, but 'axes' is " + shapeText(axes) +
                                            "; give two different axes in [0, " + std::to_string(rank) + ")");
     if (info_.scratchOperand >= 0)
       if (auto e = checkScratch(false)) return *e;
@@ -862,8 +850,8 @@ class Rules {
                     0);
       if (t.elementCount() != src.elementCount())
         return fail(Diag::ElementCount,
-                    "reshape of " + shapeStr(src.shape()) + " (" + std::to_string(src.elementCount()) +
-                        " elements) to " + shapeStr(t.shape()) + " (" + std::to_string(t.elementCount()) +
+                    "reshape of " + shapeText(src.shape()) + " (" + std::to_string(src.elementCount()) +
+                        " elements) to " + shapeText(t.shape()) + " (" + std::to_string(t.elementCount()) +
                         " elements) changes the element count; keep the product of the shape",
                     0);
     } else if (t.byteSize() != src.byteSize()) {
@@ -940,7 +928,7 @@ class Rules {
     const std::vector<int64_t>& shape = whole.shape();
     if (shape[0] % (*grid)[0] != 0 || shape[1] % (*grid)[1] != 0)
       return fail(Diag::RegionGrid,
-                  "a " + shapeStr(*grid) + " grid does not cut " + shapeStr(shape) +
+                  "a " + shapeText(*grid) + " grid does not cut " + shapeText(shape) +
                       " into equal slots; choose counts that divide the rows and the columns",
                   operandIndex);
     return std::vector<int64_t>{shape[0] / (*grid)[0], shape[1] / (*grid)[1]};
@@ -955,7 +943,7 @@ class Rules {
     for (size_t axis = 0; axis < 2; ++axis) {
       const Expr& i = (*index)[axis];
       if (proven(CmpKind::LT, i, Expr::constant(0)) || proven(CmpKind::GE, i, Expr::constant((*grid)[axis])))
-        return fail(Diag::RegionIndex, op_ + " names slot " + listStr(*index) + " of a " + shapeStr(*grid) +
+        return fail(Diag::RegionIndex, op_ + " names slot " + shapeText(*index) + " of a " + shapeText(*grid) +
                                            " grid; " + (axis ? "column" : "row") + " indices run from 0 to " +
                                            std::to_string((*grid)[axis] - 1));
     }
@@ -999,8 +987,8 @@ class Rules {
     const bool spaceOk = value.space() == kNoSpace || array.space() == kNoSpace || value.space() == array.space();
     if (value.dtype() != array.dtype() || value.shape() != shape || !spaceOk)
       return fail(Diag::RegionSlotType,
-                  "a slot of " + str(array) + " cut by a " + shapeStr(*attrOf<std::vector<int64_t>>(attrs(), "grid")) +
-                      " grid holds tile<" + dtypeName(array.dtype()) + ", " + shapeStr(shape) + ">, but the value is " +
+                  "a slot of " + str(array) + " cut by a " + shapeText(*attrOf<std::vector<int64_t>>(attrs(), "grid")) +
+                      " grid holds tile<" + dtypeName(array.dtype()) + ", " + shapeText(shape) + ">, but the value is " +
                       str(value) + "; cast, move or cut the value to the slot's type",
                   1);
     return array;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "ir/Describe.h"
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
 #include "support/Wording.h"
@@ -658,12 +659,6 @@ class Parser {
     if (!expect(Tok::Greater, "'>' to close the tile type")) return false;
     out = Type::tile(d, std::move(shape), std::move(valid), space, layout, &target_);
     return true;
-  }
-
-  static std::string shapeText(const std::vector<int64_t>& xs) {
-    std::string s = "[";
-    for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
-    return s + "]";
   }
 
   // layout=<blayout>/<slayout>/<fractal>/pad<N>, or layout=cube_m16|cube_m32|cube_n8

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "ir/Describe.h"
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
 
@@ -77,12 +78,7 @@ namespace {
 std::string formatDouble(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
-  std::string s = buf;
+  std::string s = numberText(d);
   if (s.find_first_of(".eE") == std::string::npos) s += ".0";
   return s;
 }
@@ -120,7 +116,7 @@ class FunctionPrinter {
  public:
   FunctionPrinter(const Function& f, std::ostream& os, const PrintOptions& opts)
       : f_(f), os_(os), opts_(opts), names_(f) {
-    nameFn_ = [this](const Value* v) { return "%" + names_(v); };
+    nameFn_ = [this](const Value* v) { return irName(v, names_); };
   }
 
   void print() {
@@ -160,16 +156,8 @@ class FunctionPrinter {
       std::string operator()(bool x) const { return x ? "true" : "false"; }
       std::string operator()(const std::string& x) const { return quoted(x); }
       std::string operator()(const Expr& x) const { return p.expr(x); }
-      std::string operator()(const std::vector<Expr>& xs) const {
-        std::string s = "[";
-        for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + p.expr(xs[i]);
-        return s + "]";
-      }
-      std::string operator()(const std::vector<int64_t>& xs) const {
-        std::string s = "[";
-        for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
-        return s + "]";
-      }
+      std::string operator()(const std::vector<Expr>& xs) const { return shapeText(xs, p.nameFn_); }
+      std::string operator()(const std::vector<int64_t>& xs) const { return shapeText(xs); }
       std::string operator()(const TypeAttr& t) const { return p.type(t.type()); }
       std::string operator()(LoopMode m) const { return quoted(loopModeName(m)); }
       std::string operator()(RoundMode m) const { return quoted(roundModeName(m)); }

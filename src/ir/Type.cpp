@@ -1,5 +1,6 @@
 #include "ir/Type.h"
 
+#include "ir/Describe.h"
 #include "ir/TargetModel.h"
 
 #include <array>
@@ -29,25 +30,6 @@ std::optional<Enum> lookupName(const std::array<const char*, N>& names, std::str
 
 constexpr std::array<const char*, 2> kBLayoutNames{"row_major", "col_major"};
 constexpr std::array<const char*, 3> kSLayoutNames{"none_box", "row_major", "col_major"};
-
-std::string joinExprs(const std::vector<Expr>& es,
-                      const std::function<std::string(const Value*)>& name) {
-  std::string s = "[";
-  for (size_t i = 0; i < es.size(); ++i) {
-    if (i) s += ", ";
-    s += es[i].str(name);
-  }
-  return s + "]";
-}
-
-std::string joinInts(const std::vector<int64_t>& xs) {
-  std::string s = "[";
-  for (size_t i = 0; i < xs.size(); ++i) {
-    if (i) s += ", ";
-    s += std::to_string(xs[i]);
-  }
-  return s + "]";
-}
 
 bool sameExprs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
   if (a.size() != b.size()) return false;
@@ -268,10 +250,10 @@ std::string Type::str(const std::function<std::string(const Value*)>& name) cons
     case TypeKind::Scalar:
       return dtypeName(dtype_);
     case TypeKind::Tensor:
-      return std::string("tensor<") + dtypeName(dtype_) + ", " + joinExprs(dims(), name) + ">";
+      return std::string("tensor<") + dtypeName(dtype_) + ", " + shapeText(dims(), name) + ">";
     case TypeKind::Tile: {
-      std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + joinInts(shape());
-      if (!hasFullValid()) s += ", valid=" + joinExprs(valid(), name);
+      std::string s = std::string("tile<") + dtypeName(dtype_) + ", " + shapeText(shape());
+      if (!hasFullValid()) s += ", valid=" + shapeText(valid(), name);
       if (space_ != kNoSpace) s += std::string(", ") + spaceName();
       if (layout_.cells != CubeCells::None)
         s += std::string(", layout=") + layoutName(layout_);

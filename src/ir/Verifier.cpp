@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "ir/Describe.h"
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
 #include "ir/Regions.h"
@@ -30,7 +31,7 @@ class FunctionVerifier {
 
  private:
   // ---- reporting ----
-  std::string name(const Value* v) const { return "'%" + names()(v) + "'"; }
+  std::string name(const Value* v) const { return "'" + irName(v, names()) + "'"; }
   // Names are only needed for messages: built on the first one.
   const ValueNames& names() const {
     if (!names_) names_.emplace(f_);
@@ -229,7 +230,7 @@ class FunctionVerifier {
   }
 
   std::string typeStr(const Type& t) const {
-    return t.str([&](const Value* v) { return "%" + names()(v); });
+    return t.str([&](const Value* v) { return irName(v, names()); });
   }
 
   void checkFor(const Op& op) {

@@ -1,7 +1,5 @@
 #include "lsp/Analysis.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -10,6 +8,7 @@
 #include "frontend/Frontend.h"
 #include "frontend/Imports.h"
 #include "frontend/Lowering.h"
+#include "ir/Describe.h"
 #include "passes/PassManager.h"
 #include "target/Registry.h"
 
@@ -25,47 +24,6 @@ RangeKey keyOf(SourceRange r) { return {r.file, r.begin, r.end}; }
 bool contains(SourceRange r, FileId file, uint32_t offset) {
   // The end is included so that a cursor just after a name still finds it.
   return r.file == file && r.begin <= offset && offset <= r.end;
-}
-
-std::string valueName(const ir::Value* v) { return v->name().empty() ? "%" + std::to_string(v->id()) : v->name(); }
-
-std::string exprList(const std::vector<ir::Expr>& es) {
-  std::string s = "[";
-  for (size_t i = 0; i < es.size(); ++i) s += (i ? ", " : "") + es[i].str(valueName);
-  return s + "]";
-}
-
-std::string intList(const std::vector<int64_t>& xs) {
-  std::string s = "[";
-  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
-  return s + "]";
-}
-
-// In the syntax of a .tile annotation, with every field spelled out: the valid extents
-// even when they are the whole shape, the layout when it is not the space's default.
-std::string typeText(const ir::Type& t) {
-  switch (t.kind()) {
-    case ir::TypeKind::None: return "none";
-    case ir::TypeKind::Scalar: return ir::dtypeName(t.dtype());
-    case ir::TypeKind::Tensor: return std::string(ir::dtypeName(t.dtype())) + exprList(t.dims());
-    case ir::TypeKind::Tile: break;
-  }
-  std::string s = std::string("tile<") + ir::dtypeName(t.dtype()) + ", " + intList(t.shape());
-  if (t.space() != ir::kNoSpace) s += std::string(", ") + t.spaceName();
-  s += ", valid = " + exprList(t.valid());
-  if (!t.hasDefaultLayout())
-    if (const char* layout = ir::layoutName(t.layout())) s += std::string(", layout = ") + layout;
-  return s + ">";
-}
-
-// The shortest text that reads back as `d`.
-std::string numberText(double d) {
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
-  return buf;
 }
 
 // An SSA value as the lowering made it. The passes rewrite the module in place, but one
@@ -89,13 +47,13 @@ bool isSsa(ValKind k) { return k == ValKind::Tile || k == ValKind::Scalar || k =
 
 Snapshot snapshot(const frontend::Val& v) {
   Snapshot s{v.kind, frontend::valKindName(v.kind), std::nullopt};
-  if (v.kind == ValKind::Int || v.kind == ValKind::Bool) s.text = v.expr.str(valueName);
-  if (v.kind == ValKind::Float) s.text = numberText(v.number);
+  if (v.kind == ValKind::Int || v.kind == ValKind::Bool) s.text = ir::exprText(v.expr);
+  if (v.kind == ValKind::Float) s.text = ir::numberText(v.number);
   if (!isSsa(v.kind) || !v.value) return s;
   const ir::Op* def = v.value->definingOp();
   const ir::Function* fn = v.value->function();
   s.ref = ValueRef{fn->name(), v.value->id(), def ? def->loc() : SourceRange{}, v.value->index(),
-                   typeText(v.value->type())};
+                   ir::annotationText(v.value->type())};
   return s;
 }
 
@@ -194,7 +152,7 @@ class Indexer {
   std::string current(const Snapshot& s) const {
     if (!s.ref) return s.text;
     const ir::Value* v = live_ ? live_->find(*s.ref) : nullptr;
-    return v ? typeText(v->type()) : s.ref->lowered;
+    return v ? ir::annotationText(v->type()) : s.ref->lowered;
   }
 
   std::string binding(BindKind kind, const std::string& name, const Snapshot& s) const {

@@ -23,8 +23,6 @@ namespace tilec {
 namespace {
 using namespace ir;
 
-std::string slotStr(const std::vector<int64_t>& s) { return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + "]"; }
-
 class RegionDeriver {
  public:
   RegionDeriver(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
@@ -58,7 +56,7 @@ class RegionDeriver {
         diags_.report(Diag::RegionIndex, part.loc(),
                       std::string("cannot prove that ") + (axis ? "column" : "row") + " index " + text(index[axis]) +
                           " of this slot stays in 0.." + std::to_string(grid[axis] - 1) + " of the " +
-                          passes::shapeStr(grid) + " grid; index with a loop variable whose bounds keep it inside");
+                          ir::shapeText(grid) + " grid; index with a loop variable whose bounds keep it inside");
     }
   }
 
@@ -105,7 +103,7 @@ class RegionDeriver {
       if (!slot) return;
       if (auto [it, fresh] = written.emplace(*slot, user); !fresh) {
         Diagnostic& d = diags_.report(Diag::RegionSlotTwice, user->loc(),
-                                      "slot " + slotStr(*slot) + " of tile array " + name(array) +
+                                      "slot " + shapeText(*slot) + " of tile array " + name(array) +
                                           " is written a second time; write each slot exactly once");
         passes::addNote(d, it->second->loc(), "first written here");
         return;
@@ -154,7 +152,7 @@ class RegionDeriver {
     size_t count = 0;
     for (int64_t i = 0; i < grid[0]; ++i)
       for (int64_t j = 0; j < grid[1]; ++j)
-        if (!written.count({i, j}) && count++ < kListedItems) missing.push_back(slotStr({i, j}));
+        if (!written.count({i, j}) && count++ < kListedItems) missing.push_back(shapeText({i, j}));
     Diagnostic& d = diags_.report(Diag::RegionSlotMissing, assembly.loc(),
                                   "tile array " + name(array) + " is assembled with " + std::to_string(count) +
                                       " of its " + std::to_string(grid[0] * grid[1]) + " slots never written (" +

@@ -117,10 +117,6 @@ void forEachTileJoin(const std::vector<Op*>& ops, bool views, const std::functio
   }
 }
 
-std::string shapeStr(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
 }
 
 SourceRange definitionLoc(const Value* v) {

@@ -51,7 +51,6 @@ class ValueUnionFind {
 void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
                      const std::function<void(ir::Value*, ir::Value*)>& join);
 
-std::string shapeStr(const std::vector<int64_t>& shape);
 
 // `made`, a value a pass made to stand for (a part or a copy of) `from`: messages call it
 // what they call `from` (Value::origin).

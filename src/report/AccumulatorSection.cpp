@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ir/Describe.h"
 #include "passes/PassUtils.h"
 #include "report/Panels.h"
 #include "report/Report.h"
@@ -28,7 +29,7 @@ std::vector<Window> windowsOf(const KernelView& kernel, const passes::LiveBuffer
     const ir::Op* def = v->definingOp();
     if (!def || def->kind() != ir::OpKind::Slice) continue;
     const auto& offsets = def->get(ir::attr::offsets);
-    const std::string key = kernel.exprs(offsets) + passes::shapeStr(v->type().shape());
+    const std::string key = kernel.exprs(offsets) + ir::shapeText(v->type().shape());
     auto [it, fresh] = byKey.try_emplace(key, windows.size());
     if (fresh) windows.push_back({offsets, v->type().shape(), {}, {}});
     Window& w = windows[it->second];
@@ -65,7 +66,7 @@ void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, cons
       box.offset.push_back(at(w.offsets[k]));
       box.size.push_back(double(w.shape[k]));
     }
-    box.tip = "page " + std::to_string(i) + " at " + kernel.exprs(w.offsets) + ", " + passes::shapeStr(w.shape) +
+    box.tip = "page " + std::to_string(i) + " at " + kernel.exprs(w.offsets) + ", " + ir::shapeText(w.shape) +
               ": " + names(kernel, w.pages);
     std::string drainText;
     for (const ir::Op* store : w.drains) {
@@ -79,7 +80,7 @@ void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, cons
     }
     pages.push_back(box);
     rows.push_back({std::to_string(i), "<code>" + escape(kernel.exprs(w.offsets)) + "</code>",
-                    passes::shapeStr(w.shape), "<code>" + escape(names(kernel, w.pages)) + "</code>",
+                    ir::shapeText(w.shape), "<code>" + escape(names(kernel, w.pages)) + "</code>",
                     drainText.empty() ? "" : "<code>" + escape(drainText) + "</code>"});
   }
   Panels panels(extent, axes);
@@ -88,7 +89,7 @@ void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, cons
              pages);
   if (!drains.empty()) panels.add("drains", "data-drains=\"" + std::to_string(drains.size()) + "\"", drains);
   const std::string title = "buffer " + std::to_string(buffer.id) + ": " + kernel.name(packed) + " " +
-                            passes::shapeStr(shape) + ", " + std::to_string(windows.size()) + " windows";
+                            ir::shapeText(shape) + ", " + std::to_string(windows.size()) + " windows";
   page.heading(title);
   page.figure(panels.draw(title), "accumulator", "");
   page.table({"page", "offsets", "shape", "tiles", "drained to"}, rows, "pages");

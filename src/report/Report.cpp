@@ -3,18 +3,19 @@
 #include <algorithm>
 #include <set>
 
+#include "ir/Describe.h"
 #include "passes/PassUtils.h"
 
 namespace tilec::report {
+
+std::string KernelView::name(const ir::Value* v) const { return ir::irName(v, names_); }
 
 std::string KernelView::expr(const ir::Expr& e) const {
   return e.str([&](const ir::Value* v) { return name(v); });
 }
 
 std::string KernelView::exprs(const std::vector<ir::Expr>& list) const {
-  std::string out = "[";
-  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + expr(list[i]);
-  return out + "]";
+  return ir::shapeText(list, [&](const ir::Value* v) { return name(v); });
 }
 
 std::string KernelView::anchor(std::string_view what) const { return f_.name() + "-" + std::string(what); }

@@ -27,7 +27,7 @@ class KernelView {
   }
   const passes::MemoryUse& memory() const { return memory_; }
   // "%acc_2", as --emit-ir prints it.
-  std::string name(const ir::Value* v) const { return "%" + names_(v); }
+  std::string name(const ir::Value* v) const;
   std::string expr(const ir::Expr& e) const;
   std::string exprs(const std::vector<ir::Expr>& list) const;  // "[0, %d, 16]"
   // An element id unique on the page: the kernel's name, then `what`.

@@ -17,6 +17,7 @@
 #include "backend/linx/LinxLayout.h"
 #include "backend/linx/LinxTargets.h"
 #include "backend/linx/LinxWords.h"
+#include "ir/Describe.h"
 #include "passes/PassUtils.h"
 
 namespace tilec::linx {
@@ -80,7 +81,7 @@ class RegionCollector {
 
   void addRead(const ir::Op& part) {
     Parent& p = parents_[parentAt(part.operand(0))];
-    const std::string key = passes::shapeStr(part.get(ir::attr::grid)) +
+    const std::string key = ir::shapeText(part.get(ir::attr::grid)) +
                             kernel_.exprs(part.get(ir::attr::index));
     auto [it, fresh] = p.readSlots.try_emplace(key, p.slots.size());
     if (fresh) p.slots.push_back({&part, {}});
@@ -384,7 +385,7 @@ void legendFor(const Parent& parent, Page& page) {
 
 std::string describe(const report::KernelView& kernel, const Parent& parent, int64_t bytes) {
   const ir::Type& t = parent.tile->type();
-  return kernel.name(parent.tile) + ": " + passes::shapeStr(t.shape()) + " " + ir::dtypeName(t.dtype()) + " " +
+  return kernel.name(parent.tile) + ": " + ir::shapeText(t.shape()) + " " + ir::dtypeName(t.dtype()) + " " +
          layoutText(t.layout()) + ", " + report::bytesText(bytes) + " in " + std::to_string(bytes / kCellBytes) +
          " CELLs, SizeCode " + sizeCodeText(sizeCodeOf(t));
 }

@@ -150,9 +150,9 @@ class Preconditions {
       if (!isNdTile(t) || nd::packedIsPhysical(t)) continue;
       const std::string tile = v->definingOp() == &op ? "it makes" : describe(v);
       return fail(Diag::NdPartialInnerAxis, op,
-                  describe(op) + " addresses the " + nd::shapeStr(t.shape()) + " tile " + tile +
+                  describe(op) + " addresses the " + ir::shapeText(t.shape()) + " tile " + tile +
                       " by position, but its valid extents " +
-                      nd::exprsStr(t.valid()) +
+                      ir::shapeText(t.valid()) +
                       " leave holes between valid rows once the tile is 2-D (an axis inside the "
                       "outermost partial one is partial too), so no 2-D valid shape can say which "
                       "elements are valid; narrow only the outermost axis that holds more than one "
@@ -174,7 +174,7 @@ class Preconditions {
       return;
     }
     fail(Diag::NdSlice, op,
-         "slice of a " + nd::shapeStr(part.shape()) + " region of a " + nd::shapeStr(src.shape()) +
+         "slice of a " + ir::shapeText(part.shape()) + " region of a " + ir::shapeText(src.shape()) +
              " tile is not one contiguous band of whole rows once the tile is 2-D; slice whole pages "
              "(leading extents of 1, full inner axes), slice a 2-D tile, or load the window directly");
   }
@@ -187,8 +187,8 @@ class Preconditions {
     // Equal ranks are a typing rule of assemble, checked before this pass.
     if (!nd::collapsesContiguously(constExprs(src.shape()), constExprs(target.shape())))
       fail(Diag::NdAssembleBand, op,
-           "assemble writes a " + nd::shapeStr(src.shape()) + " region into a " +
-               nd::shapeStr(target.shape()) +
+           "assemble writes a " + ir::shapeText(src.shape()) + " region into a " +
+               ir::shapeText(target.shape()) +
                " tile, which is not one contiguous row band once the tile is 2-D (every dimension "
                "after the outermost partial one must be written in full); assemble one "
                "contiguous page per iteration of a loop over the outer dimension");
@@ -211,13 +211,13 @@ class Preconditions {
       if (in.valid()[i] != Expr::constant(in.shape()[i]))
         return fail(Diag::NdTransposeValid, op,
                     "transpose of a >2D tile needs every batch axis fully valid, but axis " +
-                        std::to_string(i) + " has valid extent " + nd::exprsStr({in.valid()[i]}) +
+                        std::to_string(i) + " has valid extent " + ir::shapeText({in.valid()[i]}) +
                         "; narrow only the last two axes, or transpose each page in a loop");
       pages *= in.shape()[i];  // no overflow: a tile's element count fits in int64
     }
     if (pages > limits_.maxUnroll)
       fail(Diag::NdTransposePages, op,
-           "transpose of a " + nd::shapeStr(in.shape()) + " tile unrolls into " + std::to_string(pages) +
+           "transpose of a " + ir::shapeText(in.shape()) + " tile unrolls into " + std::to_string(pages) +
                " 2-D transposes, more than the limit of " + std::to_string(limits_.maxUnroll) +
                " (--max-unroll); loop over the batch axes in the kernel and transpose one 2-D page per "
                "iteration");

@@ -121,8 +121,8 @@ class FunctionPacking {
       if (op->result()->type().shape() != page.shape() || op->result()->type().dtype() != page.dtype())
         c.reasons.push_back({Reason::Geometry,
                              "it is accumulated by two batch_matmul_acc with different page geometries (" +
-                                 passes::shapeStr(page.shape()) + " and " +
-                                 passes::shapeStr(op->result()->type().shape()) + "), so no one packed shape fits both",
+                                 ir::shapeText(page.shape()) + " and " +
+                                 ir::shapeText(op->result()->type().shape()) + "), so no one packed shape fits both",
                              op});
     const SpaceId accSpace = model_.spaceWithRole(kMatmulResult);
     for (Value* v : c.members) {

@@ -141,7 +141,7 @@ void FunctionLegality::checkVecAlignment(const Op& op, const Value* v) {
   report(Diag::PtoVecRowAlign, op,
          std::string(columns ? "vec column vectors" : "vec tile rows") +
              " must be a multiple of " + block + " bytes but " + describe(v) + " is " +
-             passes::shapeStr(t.shape()) + " of " + dtypeName(t.dtype()) + " (" +
+             ir::shapeText(t.shape()) + " of " + dtypeName(t.dtype()) + " (" +
              std::to_string(line) + " bytes per " + (columns ? "column" : "row") +
              "); pad " + padded + " to a multiple of " +
              std::to_string(multiple) + " and keep the real extent in the valid shape",
@@ -155,7 +155,7 @@ void FunctionLegality::checkFractals(const Op& op, const Value* v) {
   report(Diag::PtoFractalAlign, op,
          std::string(spaceName(t.space())) + " tiles of " + dtypeName(t.dtype()) +
              " are stored in " + std::to_string(box.rows) + " x " + std::to_string(box.cols) +
-             " fractals but " + describe(v) + " is " + passes::shapeStr(t.shape()) +
+             " fractals but " + describe(v) + " is " + ir::shapeText(t.shape()) +
              "; pad its shape to whole fractals and keep the real extent in the valid shape",
          v);
 }
@@ -210,7 +210,7 @@ void FunctionLegality::checkRowMajor(const Op& op, const PtoOpInfo& row) {
     if (t.space() != Space::Vec || t.layout().blayout == BLayout::RowMajor) continue;
     report(Diag::PtoRowMajor, op,
            describe(op) + " needs row-major tiles but " + describe(v) + " is a " +
-               passes::shapeStr(t.shape()) + " column vector (col_major); reshape it to [" +
+               ir::shapeText(t.shape()) + " column vector (col_major); reshape it to [" +
                std::to_string(t.shape()[1]) + ", " + std::to_string(t.shape()[0]) +
                "] first, with reshape(..., [" + std::to_string(t.shape()[1]) + ", " + std::to_string(t.shape()[0]) +
                "])");
@@ -371,8 +371,8 @@ void FunctionLegality::checkAssemble(const Op& op) {
   std::string accepted = dtypeList(dtypes);
   if (size_t last = accepted.rfind(", "); last != std::string::npos) accepted.replace(last, 2, " or ");
   report(Diag::PtoAssembleInsert, op,
-         describe(op) + " writes a " + passes::shapeStr(src.shape()) + " tile into a window of the " +
-             passes::shapeStr(target.shape()) + " tile " + describeIn(op.operand(0), op) + " " + window + "; on " +
+         describe(op) + " writes a " + ir::shapeText(src.shape()) + " tile into a window of the " +
+             ir::shapeText(target.shape()) + " tile " + describeIn(op.operand(0), op) + " " + window + "; on " +
              targetStr() + " that is " + form + accepted + ", but " + whyNoForm(op, w, dtypes) +
              (rowBand ? ", or assemble whole rows (a source as wide as the target)" : ""));
 }
@@ -451,8 +451,8 @@ void FunctionLegality::checkMatmul(const Op& op) {
       r.shape()[1] != d.shape()[1])
     report(Diag::PtoMatmulShape, op,
            "the physical shapes of " + describe(op) + " must chain as [M, K] x [K, N] = [M, N] but they are " +
-               passes::shapeStr(l.shape()) + " x " + passes::shapeStr(r.shape()) + " = " +
-               passes::shapeStr(d.shape()) + "; make the tile shapes agree");
+               ir::shapeText(l.shape()) + " x " + ir::shapeText(r.shape()) + " = " +
+               ir::shapeText(d.shape()) + "; make the tile shapes agree");
   checkMatmulDTypes(op, d.dtype(), l.dtype(), r.dtype());
   if (tiedOperand(op.kind()) == 0) checkAccWindow(op);
   if (l.valid().size() != 2 || r.valid().size() != 2) return;
@@ -482,8 +482,8 @@ void FunctionLegality::checkAccWindow(const Op& op) {
   if (columnBand || (col && inOneAccBlockColumn(*col, cols))) return;
   const std::string box = std::to_string(kBoxSide);
   report(Diag::PtoAccWindow, op,
-         describe(op) + " accumulates into the " + passes::shapeStr(part.shape()) + " window of " +
-             describe(slice->operand(0)) + " " + passes::shapeStr(parent.shape()) + " at column " +
+         describe(op) + " accumulates into the " + ir::shapeText(part.shape()) + " window of " +
+             describe(slice->operand(0)) + " " + ir::shapeText(parent.shape()) + " at column " +
              exprText(colExpr) +
              ", which the matrix unit cannot address: it writes compactly with no row stride, so the window "
              "must span all rows from a column that is a multiple of " + box + ", or lie inside one " + box +
