@@ -2,6 +2,7 @@
 // and tiles; conversions between value kinds; building single ops through the op
 // table so every type rule lives in one place (ir/OpDefs.cpp).
 #include <cmath>
+#include <stdexcept>
 
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
@@ -15,6 +16,13 @@ using ast::BinaryOp;
 bool isComparison(BinaryOp op) { return op >= BinaryOp::Eq && op <= BinaryOp::Ge; }
 bool isLogical(BinaryOp op) { return op == BinaryOp::And || op == BinaryOp::Or; }
 
+// The switches over operators name every one (so a new operator is a compile error until
+// each decides what it means); an operator that binary() routes elsewhere and still
+// reaches one is a compiler bug.
+[[noreturn]] void misrouted(BinaryOp op, const char* where) {
+  throw std::logic_error(std::string("operator '") + ast::spelling(op) + "' reached " + where);
+}
+
 ir::CmpKind cmpKind(BinaryOp op) {
   switch (op) {
     case BinaryOp::Eq: return ir::CmpKind::EQ;
@@ -22,8 +30,11 @@ ir::CmpKind cmpKind(BinaryOp op) {
     case BinaryOp::Lt: return ir::CmpKind::LT;
     case BinaryOp::Le: return ir::CmpKind::LE;
     case BinaryOp::Gt: return ir::CmpKind::GT;
-    default: return ir::CmpKind::GE;
+    case BinaryOp::Ge: return ir::CmpKind::GE;
+    case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Mod:
+    case BinaryOp::And: case BinaryOp::Or: break;
   }
+  misrouted(op, "the comparisons");
 }
 
 int64_t floorDiv(int64_t a, int64_t b) {
@@ -46,10 +57,13 @@ std::optional<int64_t> foldChecked(BinaryOp op, int64_t a, int64_t b) {
     case BinaryOp::Div:
       if (a == INT64_MIN && b == -1) return std::nullopt;
       return floorDiv(a, b);
-    default:
+    case BinaryOp::Mod:
       if (a == INT64_MIN && b == -1) return 0;
       return floorMod(a, b);
+    case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
+    case BinaryOp::And: case BinaryOp::Or: break;
   }
+  misrouted(op, "constant folding");
 }
 
 }  // namespace
@@ -184,8 +198,11 @@ Val Lowerer::intBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange 
     case BinaryOp::Sub: return Val::integer(ir::Expr::sub(lhs.expr, rhs.expr), whole);
     case BinaryOp::Mul: return Val::integer(ir::Expr::mul(lhs.expr, rhs.expr), whole);
     case BinaryOp::Div: return Val::integer(ir::Expr::floorDiv(lhs.expr, rhs.expr), whole);
-    default: return Val::integer(ir::Expr::mod(lhs.expr, rhs.expr), whole);
+    case BinaryOp::Mod: return Val::integer(ir::Expr::mod(lhs.expr, rhs.expr), whole);
+    case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
+    case BinaryOp::And: case BinaryOp::Or: break;
   }
+  misrouted(op, "integer arithmetic");
 }
 
 Val Lowerer::floatBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole) {
@@ -201,10 +218,13 @@ Val Lowerer::floatBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRang
         return Val::poison(whole);
       }
       return Val::floating(a / b, whole);
-    default:
+    case BinaryOp::Mod:
       error(Diag::WrongValueKind, whole, "'%' needs integer operands; use integers on both sides");
       return Val::poison(whole);
+    case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
+    case BinaryOp::And: case BinaryOp::Or: break;
   }
+  misrouted(op, "float constant arithmetic");
 }
 
 // `t + u` (tile-tile), `t * 2.0` (tile-scalar), `2.0 * t` (commuted).

@@ -27,6 +27,7 @@
 #include "ir/OpDefs.h"
 #include "passes/Liveness.h"
 #include "passes/Pass.h"
+#include "passes/PassManager.h"
 #include "passes/PassUtils.h"
 
 namespace tilec::pto {
@@ -244,11 +245,14 @@ class FunctionBuffers {
                   "its value from before the loop is read afterwards; finish reading it " +
                   "before the loop, or carry a separate tile";
         break;
-      default:
+      case Edge::LoopYield:
         message = describe(incoming) + " becomes the next iteration's value in the buffer of " +
                   name + ", but " + describe(i.live) + " is read after " + describe(incoming) +
                   " is computed; finish reading " + describe(i.live) + " first";
         break;
+      case Edge::LoopResult:
+      case Edge::BranchYield:
+        throw InternalError("coalesce() reports a clash on a loop result or branch yield as unresolvable");
     }
     Diagnostic& d = diags_.report(Diag::InPlaceClobber, op.loc(), message);
     noteRead(d, i);
