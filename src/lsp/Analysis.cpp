@@ -223,21 +223,17 @@ class Indexer {
   std::vector<Analysis::Name> names_;
 };
 
-// The passes of the default target's pipeline up to the one hover reports on.
-bool runAnalysisPasses(ir::Module& m, DiagnosticEngine& diags) {
-  const target::TargetDesc& target = target::defaultTarget();
+// The target's default pipeline, as `tilec FILE --target=T` runs it before emitting.
+bool runPipeline(ir::Module& m, const target::TargetDesc& target, DiagnosticEngine& diags) {
   PassContext context{diags};
   PassManager passes(context, PropSSA, target.passes);
-  for (const std::string& name : target.pipeline) {
-    passes.addPass(target.passes.create(name));
-    if (name == kLastAnalysisPass) break;
-  }
+  for (const std::string& name : target.pipeline) passes.addPass(target.passes.create(name));
   return passes.run(m);
 }
 
 }  // namespace
 
-Analysis::Analysis(const std::string& path, std::string text, const FileReader& read)
+Analysis::Analysis(const std::string& path, std::string text, const FileReader& read, const target::TargetDesc& target)
     : sources_(std::make_unique<SourceManager>()) {
   root_ = sources_->addBuffer(path, std::move(text));
   DiagnosticEngine diags(*sources_);
@@ -245,8 +241,8 @@ Analysis::Analysis(const std::string& path, std::string text, const FileReader& 
   Recorder recorder;
   std::unique_ptr<ir::Module> module;
   if (program && !diags.hasErrors())
-    module = frontend::lower(*program, diags, *target::defaultTarget().model, defaultLimits(), {}, &recorder);
-  if (module) runAnalysisPasses(*module, diags);
+    module = frontend::lower(*program, diags, *target.model, defaultLimits(), {}, &recorder);
+  if (module) runPipeline(*module, target, diags);
   diagnostics_ = diags.all();
 
   if (!program) program = frontend::parse(*sources_, root_, diags);  // for the root's imports, if it parses

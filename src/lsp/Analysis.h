@@ -1,6 +1,6 @@
 // What the language server knows about one open document: the compiler's diagnostics
 // for it, and an index of its names (hover text, declaration) and tile expressions, made
-// by running the frontend and the default target's pipeline up to infer-memory-space.
+// by running the frontend and the target's default pipeline.
 #pragma once
 #include <functional>
 #include <memory>
@@ -14,14 +14,14 @@
 namespace tilec::ast {
 struct Import;
 }
+namespace tilec::target {
+struct TargetDesc;
+}
 
 namespace tilec::lsp {
 
 // Reads an imported file's text (the open document's, when one has that path).
 using FileReader = std::function<std::optional<std::string>(const std::string& path)>;
-
-// The last pass the analysis runs: hover shows tile types as it leaves them.
-constexpr const char* kLastAnalysisPass = "infer-memory-space";
 
 struct Hover {
   std::string text;  // one line of .tile-like text: `let t: tile<f32, [16, 128], vec, valid = [16, 128]>`
@@ -39,8 +39,9 @@ struct Symbol {
 
 class Analysis {
  public:
-  // `path` names the document (imports resolve against its directory); `read` serves imports.
-  Analysis(const std::string& path, std::string text, const FileReader& read);
+  // `path` names the document (imports resolve against its directory); `read` serves
+  // imports; `target` checks and compiles it (its model and its default pipeline).
+  Analysis(const std::string& path, std::string text, const FileReader& read, const target::TargetDesc& target);
   Analysis(const Analysis&) = delete;
   Analysis& operator=(const Analysis&) = delete;
 

@@ -14,6 +14,7 @@
 #include "lsp/Positions.h"
 #include "lsp/Transport.h"
 #include "lsp/Uri.h"
+#include "target/Registry.h"
 
 namespace tilec::lsp {
 namespace {
@@ -188,6 +189,7 @@ class Server {
 
   json initialize(const json& params) {
     if (initialized_) throw RequestError(kInvalidRequest, "'initialize' was sent twice");
+    target_ = &chosenTarget(params.value("initializationOptions", json::object()));
     initialized_ = true;
     const json offered = params.value("capabilities", json::object())
                              .value("general", json::object())
@@ -200,6 +202,18 @@ class Server {
               {"definitionProvider", true},
               {"documentSymbolProvider", true}}},
             {"serverInfo", {{"name", "tilec"}, {"version", TILEC_VERSION}}}};
+  }
+
+  // The target every document is analysed for: `initializationOptions.target`, or the
+  // registry's default. A name that is no target refuses the initialize request (the client
+  // may send it again), rather than analysing for a target the user did not ask for.
+  static const target::TargetDesc& chosenTarget(const json& options) {
+    if (!options.is_object() || !options.contains("target")) return target::defaultTarget();
+    const json& name = options["target"];
+    if (const target::TargetDesc* t = name.is_string() ? target::findTarget(name.get<std::string>()) : nullptr)
+      return *t;
+    throw RequestError(kInvalidParams, "initializationOptions.target " + name.dump() +
+                                           " names no target; the targets are " + target::targetNames());
   }
 
   // ---- documents
@@ -269,8 +283,8 @@ class Server {
   }
 
   void analyze(Document& doc) {
-    doc.analysis = std::make_unique<Analysis>(doc.path, doc.text,
-                                              [this](const std::string& path) { return readImport(path); });
+    doc.analysis = std::make_unique<Analysis>(
+        doc.path, doc.text, [this](const std::string& path) { return readImport(path); }, *target_);
     publishDiagnostics(doc);
   }
 
@@ -376,6 +390,7 @@ class Server {
   std::ostream& out_;
   const ServerOptions& options_;
   Encoding encoding_ = Encoding::Utf16;
+  const target::TargetDesc* target_ = nullptr;  // set by initialize
   bool initialized_ = false;
   bool shutdown_ = false;
   std::optional<int> exitCode_;
