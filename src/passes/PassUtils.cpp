@@ -117,8 +117,6 @@ void forEachTileJoin(const std::vector<Op*>& ops, bool views, const std::functio
   }
 }
 
-}
-
 SourceRange definitionLoc(const Value* v) {
   if (Op* def = v->definingOp()) return def->loc();
   if (Op* owner = v->ownerBlock() ? v->ownerBlock()->parentOp() : nullptr) return owner->loc();

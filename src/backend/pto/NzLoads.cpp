@@ -1,6 +1,7 @@
 #include "backend/pto/NzLoads.h"
 
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/NdShape.h"
 #include "passes/PassUtils.h"
 
@@ -15,7 +16,7 @@ bool loadThroughRowView(Op& load, const std::vector<Expr>& window, DiagnosticEng
   const Type& tensor = load.operand(0)->type();
   if (!nd::collapsesContiguously(window, tensor.dims())) {
     diags.report(Diag::NdLoadNotContiguous, load.loc(),
-                 "load into mat reads the window " + nd::exprsStr(window) + " of a " + nd::exprsStr(tensor.dims()) +
+                 "load into mat reads the window " + ir::shapeText(window) + " of a " + ir::shapeText(tensor.dims()) +
                      " tensor, which is not one contiguous run of rows; the 2-D NZ conversion needs that, so load "
                      "one page per iteration of a loop over the outer axis");
     return false;
