@@ -48,6 +48,9 @@ void printTargetList(std::ostream& os) {
       os << (i ? ", " : "") << t->formats[i].name << (i ? "" : " (default)");
     os << "; also report, ir, ast, tokens\n  kernels:";
     for (const char* kind : t->model->kernelKinds) os << ' ' << kind;
+    os << "\n  ops:";
+    for (ir::OpGroup g : ir::kAllOpGroups)
+      if (t->groups & ir::groupBit(g)) os << ' ' << ir::opGroupName(g);
     for (const target::TargetFlag& f : t->flags)
       os << "\n  --target-flag " << f.name << "=true|false (default " << (f.byDefault ? "true" : "false") << "): when true, " << f.help;
     if (t->model->spaces.size() > 1) os << "\n  memory:";

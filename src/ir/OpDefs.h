@@ -29,6 +29,7 @@ enum class OpGroup : uint8_t {
   Sequence,  // runtime sequences: DMA transfers between host tensors and channels
   Region,    // tile regions: partition views and tile arrays
 };
+inline constexpr OpGroup kAllOpGroups[] = {OpGroup::Core, OpGroup::Tile, OpGroup::Sequence, OpGroup::Region};
 using OpGroups = uint32_t;  // a set of groups, one bit each
 constexpr OpGroups groupBit(OpGroup g) { return 1u << unsigned(g); }
 const char* opGroupName(OpGroup g);  // "tile", ...

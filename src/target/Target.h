@@ -60,7 +60,10 @@ struct TargetDesc {
   std::vector<OutputFormat> formats;  // formats[0] is the default
   std::vector<TargetFlag> flags = {};
   std::vector<report::TargetSection> reportSections = {};  // --emit=report's sections of its own
-  ir::OpGroups groups = 0;  // the op groups it compiles (ir::OpGroup); its backend's op table has a row for each of their ops
+  ir::OpGroups groups = 0;  // the op groups it compiles (ir::OpGroup)
+  // Whether its backend's op table has a row for op kind `k`: exactly the ops of `groups`
+  // (tests/unit/target_ops_test.cpp checks every registered target).
+  bool (*hasOpRow)(ir::OpKind k) = nullptr;
 
   const OutputFormat* format(const std::string& name) const {
     for (const OutputFormat& f : formats)

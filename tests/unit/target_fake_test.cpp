@@ -50,6 +50,10 @@ const target::TargetDesc& toyTarget() {
     t.passes.addAll(targetNeutralPasses());
     t.pipeline = {"verify", "unroll-loops"};
     t.formats = {{"toy-text", "op names and types", ".toy", PropUnrolled, /*oneKernel=*/false, &emitToyText}};
+    // Its emitter prints any op by name, so its op table is the op table: every core and
+    // tile op, none of a runtime sequence or a tile region.
+    t.groups = ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile);
+    t.hasOpRow = [](ir::OpKind k) { return ir::opInfo(k).group == ir::OpGroup::Core || ir::opInfo(k).group == ir::OpGroup::Tile; };
     return t;
   }();
   return kToy;

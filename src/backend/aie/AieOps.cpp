@@ -1,19 +1,21 @@
 #include "backend/aie/AieOps.h"
 
-#include <array>
 #include <stdexcept>
 #include <string>
 
 namespace tilec::aie {
 
-const AieOpInfo* findAieOp(ir::OpKind k) {
-  static const std::array<const AieOpInfo*, ir::kNumOpKinds> kRowOf = [] {
-    std::array<const AieOpInfo*, ir::kNumOpKinds> rows{};
-    for (const AieOpInfo& row : kAieOps) rows[size_t(row.kind)] = &row;
-    return rows;
-  }();
-  return kRowOf[size_t(k)];
+const ir::OpTable<AieOpInfo>& aieOps() {
+  static const AieOpInfo kRows[] = {
+#define TILEC_AIE_OP(E, FORM, CHANNEL) {ir::OpKind::E, AieForm::FORM, AieChannel::CHANNEL},
+#include "backend/aie/AieOps.def"
+#undef TILEC_AIE_OP
+  };
+  static const ir::OpTable<AieOpInfo> kTable(kRows);
+  return kTable;
 }
+
+const AieOpInfo* findAieOp(ir::OpKind k) { return aieOps().find(k); }
 
 const AieOpInfo& aieOp(const ir::Op& op) {
   if (const AieOpInfo* row = findAieOp(op.kind())) return *row;

@@ -4,6 +4,7 @@
 // it treats one as an internal error.
 #pragma once
 #include "ir/IR.h"
+#include "ir/OpTable.h"
 
 namespace tilec::aie {
 
@@ -33,11 +34,8 @@ struct AieOpInfo {
   AieChannel channel;
 };
 
-inline constexpr AieOpInfo kAieOps[] = {
-#define TILEC_AIE_OP(E, FORM, CHANNEL) {ir::OpKind::E, AieForm::FORM, AieChannel::CHANNEL},
-#include "backend/aie/AieOps.def"
-#undef TILEC_AIE_OP
-};
+// Every row of AieOps.def.
+const ir::OpTable<AieOpInfo>& aieOps();
 
 // The row of op kind `k`, or null: the op is of a group the AIE targets do not accept.
 const AieOpInfo* findAieOp(ir::OpKind k);

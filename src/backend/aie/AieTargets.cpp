@@ -1,5 +1,6 @@
 #include "backend/aie/AieTargets.h"
 
+#include "backend/aie/AieOps.h"
 #include "backend/aie/AieReport.h"
 
 namespace tilec::aie {
@@ -33,7 +34,8 @@ target::TargetDesc describe(Npu n, const char* summary) {
   return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats(),
           {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}},
           {{"transfers", "AIE transfers", &writeTransferSection}},
-          ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence)};
+          ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence),
+          [](ir::OpKind k) { return findAieOp(k) != nullptr; }};
 }
 
 }  // namespace

@@ -1,19 +1,22 @@
 #include "backend/linx/LinxOps.h"
 
-#include <array>
 #include <stdexcept>
 #include <string>
 
 namespace tilec::linx {
 
-const LinxOpInfo* findLinxOp(ir::OpKind k) {
-  static const std::array<const LinxOpInfo*, ir::kNumOpKinds> kRowOf = [] {
-    std::array<const LinxOpInfo*, ir::kNumOpKinds> rows{};
-    for (const LinxOpInfo& row : kLinxOps) rows[size_t(row.kind)] = &row;
-    return rows;
-  }();
-  return kRowOf[size_t(k)];
+const ir::OpTable<LinxOpInfo>& linxOps() {
+  static const LinxOpInfo kRows[] = {
+#define TILEC_LINX_OP(E, FORM, ROWS, ENGINE, OPCODE, WHY) \
+  {ir::OpKind::E, LinxForm::FORM, LinxRows::ROWS, ENGINE, OPCODE, WHY},
+#include "backend/linx/LinxOps.def"
+#undef TILEC_LINX_OP
+  };
+  static const ir::OpTable<LinxOpInfo> kTable(kRows);
+  return kTable;
 }
+
+const LinxOpInfo* findLinxOp(ir::OpKind k) { return linxOps().find(k); }
 
 const LinxOpInfo& linxOp(const ir::Op& op) {
   if (const LinxOpInfo* row = findLinxOp(op.kind())) return *row;

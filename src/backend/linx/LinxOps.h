@@ -4,6 +4,7 @@
 // (runtime sequences) have no row: linx-legality refuses them.
 #pragma once
 #include "ir/IR.h"
+#include "ir/OpTable.h"
 
 namespace tilec::linx {
 
@@ -20,12 +21,8 @@ struct LinxOpInfo {
   const char* noForm;  // why an op of form None has none
 };
 
-inline constexpr LinxOpInfo kLinxOps[] = {
-#define TILEC_LINX_OP(E, FORM, ROWS, ENGINE, OPCODE, WHY) \
-  {ir::OpKind::E, LinxForm::FORM, LinxRows::ROWS, ENGINE, OPCODE, WHY},
-#include "backend/linx/LinxOps.def"
-#undef TILEC_LINX_OP
-};
+// Every row of LinxOps.def.
+const ir::OpTable<LinxOpInfo>& linxOps();
 
 // The row of op kind `k`, or null: the op is of a group linx does not accept.
 const LinxOpInfo* findLinxOp(ir::OpKind k);

@@ -1,5 +1,6 @@
 #include "backend/linx/LinxTargets.h"
 
+#include "backend/linx/LinxOps.h"
 #include "backend/linx/LinxReport.h"
 
 namespace tilec::linx {
@@ -45,7 +46,8 @@ const target::TargetDesc& linxTarget() {
         "destination of the writer's SizeCode (PTO 0.58.4)",
         false}},
       {{"linx-regions", "Linx regions", &writeRegionsSection}},
-      ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region)};
+      ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region),
+      [](ir::OpKind k) { return findLinxOp(k) != nullptr; }};
   return kLinx;
 }
 

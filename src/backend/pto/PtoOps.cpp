@@ -5,8 +5,8 @@
 
 namespace tilec::pto {
 
-const std::vector<PtoOpInfo>& ptoOps() {
-  static const std::vector<PtoOpInfo> kRows = [] {
+const ir::OpTable<PtoOpInfo>& ptoOps() {
+  static const ir::OpTable<PtoOpInfo> kTable([] {
     using namespace dtypes;
 #define EMIT(method) &FunctionEmitter::method
 #define RULE(method) &FunctionLegality::method
@@ -18,17 +18,10 @@ const std::vector<PtoOpInfo>& ptoOps() {
 #undef TILEC_PTO_OP
 #undef RULE
 #undef EMIT
-  }();
-  return kRows;
+  }());
+  return kTable;
 }
 
-const PtoOpInfo* ptoOp(ir::OpKind k) {
-  static const std::vector<const PtoOpInfo*> kByKind = [] {
-    std::vector<const PtoOpInfo*> byKind(ir::kNumOpKinds, nullptr);
-    for (const PtoOpInfo& row : ptoOps()) byKind[size_t(row.kind)] = &row;
-    return byKind;
-  }();
-  return kByKind[size_t(k)];
-}
+const PtoOpInfo* ptoOp(ir::OpKind k) { return ptoOps().find(k); }
 
 }  // namespace tilec::pto

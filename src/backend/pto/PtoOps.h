@@ -10,6 +10,7 @@
 
 #include "backend/pto/PtoModel.h"
 #include "ir/IR.h"
+#include "ir/OpTable.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::pto {
@@ -60,8 +61,8 @@ struct PtoOpInfo {
   uint32_t dtypes(Arch t) const { return perArch(t, a2a3, a5); }
 };
 
-// Every row, in PtoOps.def order.
-const std::vector<PtoOpInfo>& ptoOps();
+// Every row of PtoOps.def.
+const ir::OpTable<PtoOpInfo>& ptoOps();
 // The row of op kind `k`, or null for an op of a group the PTO targets do not accept.
 const PtoOpInfo* ptoOp(ir::OpKind k);
 

@@ -53,6 +53,7 @@ std::vector<target::OutputFormat> formats() {
 target::TargetDesc describe(Arch arch, const char* summary) {
   target::TargetDesc t{archName(arch), summary, &ptoModel(arch), passes(), kPipeline, formats()};
   t.groups = kPtoGroups;
+  t.hasOpRow = [](ir::OpKind k) { return ptoOp(k) != nullptr; };
   return t;
 }
 
