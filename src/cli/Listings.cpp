@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/Lowering.h"
 #include "passes/Pass.h"
 #include "target/Registry.h"
 #include "support/Diagnostics.h"
@@ -120,6 +121,13 @@ void printDiagnosticList(std::ostream& os) {
   for (Diag d : allDiags())
     os << "| " << diagCode(d) << " | " << levelName(diagDefaultLevel(d)) << " | "
        << escapeTableCell(diagSummary(d)) << " |\n";
+}
+
+void printBuiltinList(std::ostream& os) {
+  std::vector<const frontend::BuiltinSig*> sorted;
+  for (const frontend::BuiltinSig& b : frontend::builtins()) sorted.push_back(&b);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return std::string(a->name) < b->name; });
+  for (const frontend::BuiltinSig* b : sorted) os << b->usage << '\n';
 }
 
 }  // namespace tilec::cli

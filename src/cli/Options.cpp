@@ -46,7 +46,8 @@ struct RawOptions {
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false, debugCrashSignal = false;
-  bool version = false, listPasses = false, listDiagnostics = false, listTargets = false;
+  bool version = false, listPasses = false, listDiagnostics = false, listTargets = false,
+       listBuiltins = false;
 };
 
 void declareOptions(CLI::App& app, RawOptions& raw) {
@@ -112,6 +113,7 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_flag("--list-targets", raw.listTargets, "list the targets and their output formats, then exit");
   app.add_flag("--list-passes", raw.listPasses, "list the target's passes and their contracts, then exit");
   app.add_flag("--list-diagnostics", raw.listDiagnostics, "list the diagnostic codes (Markdown), then exit");
+  app.add_flag("--list-builtins", raw.listBuiltins, "list the built-in functions of .tile, each as it is called, then exit");
   app.add_option("--print-ir-before", raw.printIrBefore, "print the IR before these passes")
       ->delimiter(',')
       ->allow_extra_args(false)
@@ -440,7 +442,8 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (raw.listTargets) printTargetList(std::cout);
   if (raw.listPasses) printPassList(std::cout, *listed);
   if (raw.listDiagnostics) printDiagnosticList(std::cout);
-  if (raw.listPasses || raw.listDiagnostics || raw.listTargets) return 0;
+  if (raw.listBuiltins) printBuiltinList(std::cout);
+  if (raw.listPasses || raw.listDiagnostics || raw.listTargets || raw.listBuiltins) return 0;
   return resolve(raw, std::move(commandLine));
 }
 

@@ -3,9 +3,11 @@
 // arguments into operands, attributes and (where the op needs one) the declared
 // result type before building the op through Lowerer::tileOp.
 #include <algorithm>
+#include <cctype>
 
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "ir/OpDefs.h"
 #include "support/Wording.h"
 
 namespace tilec::frontend {
@@ -13,87 +15,108 @@ namespace tilec::frontend {
 using L = Lowerer;
 using K = ir::OpKind;
 
+namespace {
+
+bool isIdentifier(const char* s) {
+  if (!*s || std::isdigit(static_cast<unsigned char>(*s))) return false;
+  for (; *s; ++s)
+    if (!std::islower(static_cast<unsigned char>(*s)) && !std::isdigit(static_cast<unsigned char>(*s)) && *s != '_')
+      return false;
+  return true;
+}
+
+// A tile op that takes one or two tiles and nothing else needs no row of its own: its
+// Ops.def spelling is its built-in, called as name(tile) or name(tile, tile).
+void addPlainTileOps(std::vector<BuiltinSig>& table, Lowerer::Handler unaryCall, Lowerer::Handler binaryCall) {
+  for (const ir::OpInfo& info : ir::allOps()) {
+    const bool plain = info.group == ir::OpGroup::Tile && info.numResults == 1 &&
+                       (info.numOperands == 1 || info.numOperands == 2) && isIdentifier(info.spelling) &&
+                       std::none_of(ir::attrSchema(info.kind).begin(), ir::attrSchema(info.kind).end(),
+                                    [](const ir::AttrSpec& a) { return a.required; });
+    const bool listed = std::any_of(table.begin(), table.end(), [&](const BuiltinSig& b) {
+      return b.kind == info.kind || std::string(b.name) == info.spelling;  // max(a, b) covers max and maxs
+    });
+    if (!plain || listed) continue;
+    const bool unary = info.numOperands == 1;
+    table.push_back({info.spelling, info.kind, unsigned(info.numOperands), unsigned(info.numOperands), {}, false,
+                     std::string(info.spelling) + (unary ? "(tile)" : "(tile, tile)"),
+                     unary ? unaryCall : binaryCall});
+  }
+}
+
+}  // namespace
+
 const std::vector<BuiltinSig>& builtins() {
-  static const std::vector<BuiltinSig> table = {
-      {"load", K::Load, 3, 3, {"valid", "space", "layout"}, false,
-       "load(tensor, [offsets], [shape], valid = [...], space = ..., layout = ...)", &L::callLoad},
-      {"store", K::Store, 3, 3, {}, false, "store(tensor, [offsets], tile)", &L::callStore},
-      {"create", K::Create, 1, 1, {"space", "valid", "layout"}, true, "create<dtype>([shape], space = ..., valid = [...], layout = ...)",
-       &L::callCreate},
-      {"full", K::Full, 2, 2, {"space", "valid", "layout"}, true, "full<dtype>([shape], value, space = ..., valid = [...], layout = ...)",
-       &L::callFull},
-      {"cast", K::Cast, 1, 1, {"rmode"}, true, "cast<dtype>(tile, rmode = ...)", &L::callCast},
-      {"exp", K::Exp, 1, 1, {}, false, "exp(tile)", &L::callUnary},
-      {"log", K::Log, 1, 1, {}, false, "log(tile)", &L::callUnary},
-      {"neg", K::Neg, 1, 1, {}, false, "neg(tile)", &L::callUnary},
-      {"sqrt", K::Sqrt, 1, 1, {}, false, "sqrt(tile)", &L::callUnary},
-      {"rsqrt", K::Rsqrt, 1, 1, {}, false, "rsqrt(tile)", &L::callUnary},
-      {"recip", K::Recip, 1, 1, {}, false, "recip(tile)", &L::callUnary},
-      {"abs", K::Abs, 1, 1, {}, false, "abs(tile)", &L::callUnary},
-      {"relu", K::Relu, 1, 1, {}, false, "relu(tile)", &L::callUnary},
-      {"row_max", K::RowMax, 1, 1, {}, false, "row_max(tile)", &L::callUnary},
-      {"row_sum", K::RowSum, 1, 1, {}, false, "row_sum(tile)", &L::callUnary},
-      {"row_min", K::RowMin, 1, 1, {}, false, "row_min(tile)", &L::callUnary},
-      {"col_max", K::ColMax, 1, 1, {}, false, "col_max(tile)", &L::callUnary},
-      {"col_sum", K::ColSum, 1, 1, {}, false, "col_sum(tile)", &L::callUnary},
-      {"col_min", K::ColMin, 1, 1, {}, false, "col_min(tile)", &L::callUnary},
-      {"row_expand_add", K::RowExpandAdd, 2, 2, {}, false, "row_expand_add(tile, row_vector)", &L::callBinaryTile},
-      {"row_expand_sub", K::RowExpandSub, 2, 2, {}, false, "row_expand_sub(tile, row_vector)", &L::callBinaryTile},
-      {"row_expand_mul", K::RowExpandMul, 2, 2, {}, false, "row_expand_mul(tile, row_vector)", &L::callBinaryTile},
-      {"row_expand_div", K::RowExpandDiv, 2, 2, {}, false, "row_expand_div(tile, row_vector)", &L::callBinaryTile},
-      {"matmul", K::Matmul, 2, 2, {}, false, "matmul(lhs, rhs)", &L::callBinaryTile},
-      {"batch_matmul", K::BatchMatmul, 2, 2, {}, false, "batch_matmul(lhs, rhs)", &L::callBinaryTile},
-      {"matmul_acc", K::MatmulAcc, 3, 3, {"init"}, false, "matmul_acc(acc, lhs, rhs, init = cond)",
-       &L::callMatmulAcc},
-      {"batch_matmul_acc", K::BatchMatmulAcc, 3, 3, {"init"}, false,
-       "batch_matmul_acc(acc, lhs, rhs, init = cond)", &L::callMatmulAcc},
-      {"transpose", K::Transpose, 3, 3, {}, false, "transpose(tile, axis, axis)", &L::callTranspose},
-      {"transpose_view", K::TransposeView, 3, 3, {}, false, "transpose_view(tile, axis, axis)",
-       &L::callTranspose},
-      {"reshape", K::Reshape, 2, 2, {"valid"}, false, "reshape(tile, [shape], valid = [...])", &L::callReshape},
-      {"reinterpret_view", K::ReinterpretView, 2, 2, {}, true, "reinterpret_view<dtype>(tile, [shape])",
-       &L::callReinterpret},
-      {"slice", K::Slice, 3, 3, {"valid", "steps"}, false,
-       "slice(tile, [offsets], [shape], valid = [...]), or of a tensor slice(tensor, [offsets], [sizes], steps = [...])",
-       &L::callSlice},
-      {"assemble", K::Assemble, 3, 3, {}, false, "assemble(target, source, [offsets])", &L::callAssemble},
-      {"move", K::Move, 1, 1, {"space", "layout"}, false, "move(tile, space = ..., layout = ...)", &L::callMove},
-      {"set_valid_shape", K::SetValidShape, 2, 2, {}, false, "set_valid_shape(tile, [valid])", &L::callSetValid},
-      // Overloaded on integers and tiles; `kind` is the tile-tile op.
-      {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
-      {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
-      {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
-      // ---- tile regions (LowerRegions.cpp) ----
-      {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
-      {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
-       "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ..., layout = ...)", &L::callTileArray},
-      {"assembly", K::RegionAssembly, 1, 1, {}, false, "assembly(array)", &L::callAssembly},
-      // ---- runtime sequences (LowerSequence.cpp) ----
-      {"tap", K::DmaFill, 4, 4, {}, false, "tap(tensor, offset, [sizes], [strides])", &L::callTap},
-      {"simple_tiler", K::DmaFill, 1, 2, {"tile_col_major", "iter_col_major", "repeat"}, false,
-       "simple_tiler(tensor, [tile], tile_col_major = b, iter_col_major = b, repeat = n)", &L::callTiler},
-      {"group_tiler", K::DmaFill, 3, 3,
-       {"tile_col_major", "group_col_major", "iter_col_major", "allow_partial", "prune", "repeat"}, false,
-       "group_tiler(tensor, [tile], [group], tile_col_major = b, group_col_major = b, iter_col_major = b, "
-       "allow_partial = b, prune = b, repeat = n)",
-       &L::callTiler},
-      {"step_tiler", K::DmaFill, 4, 4,
-       {"tile_col_major", "group_col_major", "iter_col_major", "allow_partial", "prune", "repeat"}, false,
-       "step_tiler(tensor, [tile], [group repeats], [group steps], tile_col_major = b, group_col_major = b, "
-       "iter_col_major = b, allow_partial = b, prune = b, repeat = n)",
-       &L::callTiler},
-      {"tile_at", K::DmaFill, 2, 2, {}, false, "tile_at(tiler, step)", &L::callTileAt},
-      {"tile_count", K::DmaFill, 1, 1, {}, false, "tile_count(tiler)", &L::callTileCount},
-      {"fill", K::DmaFill, 1, 1, {"column", "channel", "bd"}, false,
-       "fill(pattern or tensor, column = c, channel = n, bd = id)", &L::callTransfer},
-      {"drain", K::DmaDrain, 1, 1, {"column", "channel", "bd"}, false,
-       "drain(pattern or tensor, column = c, channel = n, bd = id)", &L::callTransfer},
-      {"wait_fill", K::DmaWait, 0, 0, {"column", "channel"}, false, "wait_fill(column = c, channel = n)",
-       &L::callWait},
-      {"wait_drain", K::DmaWait, 0, 0, {"column", "channel"}, false, "wait_drain(column = c, channel = n)",
-       &L::callWait},
-  };
-  return table;
+  static const std::vector<BuiltinSig> kTable = [] {
+    std::vector<BuiltinSig> table = {
+        {"load", K::Load, 3, 3, {"valid", "space", "layout"}, false,
+         "load(tensor, [offsets], [shape], valid = [...], space = ..., layout = ...)", &L::callLoad},
+        {"store", K::Store, 3, 3, {}, false, "store(tensor, [offsets], tile)", &L::callStore},
+        {"create", K::Create, 1, 1, {"space", "valid", "layout"}, true, "create<dtype>([shape], space = ..., valid = [...], layout = ...)",
+         &L::callCreate},
+        {"full", K::Full, 2, 2, {"space", "valid", "layout"}, true, "full<dtype>([shape], value, space = ..., valid = [...], layout = ...)",
+         &L::callFull},
+        {"cast", K::Cast, 1, 1, {"rmode"}, true, "cast<dtype>(tile, rmode = ...)", &L::callCast},
+        {"row_expand_add", K::RowExpandAdd, 2, 2, {}, false, "row_expand_add(tile, row_vector)", &L::callBinaryTile},
+        {"row_expand_sub", K::RowExpandSub, 2, 2, {}, false, "row_expand_sub(tile, row_vector)", &L::callBinaryTile},
+        {"row_expand_mul", K::RowExpandMul, 2, 2, {}, false, "row_expand_mul(tile, row_vector)", &L::callBinaryTile},
+        {"row_expand_div", K::RowExpandDiv, 2, 2, {}, false, "row_expand_div(tile, row_vector)", &L::callBinaryTile},
+        {"matmul", K::Matmul, 2, 2, {}, false, "matmul(lhs, rhs)", &L::callBinaryTile},
+        {"batch_matmul", K::BatchMatmul, 2, 2, {}, false, "batch_matmul(lhs, rhs)", &L::callBinaryTile},
+        {"matmul_acc", K::MatmulAcc, 3, 3, {"init"}, false, "matmul_acc(acc, lhs, rhs, init = cond)",
+         &L::callMatmulAcc},
+        {"batch_matmul_acc", K::BatchMatmulAcc, 3, 3, {"init"}, false,
+         "batch_matmul_acc(acc, lhs, rhs, init = cond)", &L::callMatmulAcc},
+        {"transpose", K::Transpose, 3, 3, {}, false, "transpose(tile, axis, axis)", &L::callTranspose},
+        {"transpose_view", K::TransposeView, 3, 3, {}, false, "transpose_view(tile, axis, axis)",
+         &L::callTranspose},
+        {"reshape", K::Reshape, 2, 2, {"valid"}, false, "reshape(tile, [shape], valid = [...])", &L::callReshape},
+        {"reinterpret_view", K::ReinterpretView, 2, 2, {}, true, "reinterpret_view<dtype>(tile, [shape])",
+         &L::callReinterpret},
+        {"slice", K::Slice, 3, 3, {"valid", "steps"}, false,
+         "slice(tile, [offsets], [shape], valid = [...]), or of a tensor slice(tensor, [offsets], [sizes], steps = [...])",
+         &L::callSlice},
+        {"assemble", K::Assemble, 3, 3, {}, false, "assemble(target, source, [offsets])", &L::callAssemble},
+        {"move", K::Move, 1, 1, {"space", "layout"}, false, "move(tile, space = ..., layout = ...)", &L::callMove},
+        {"set_valid_shape", K::SetValidShape, 2, 2, {}, false, "set_valid_shape(tile, [valid])", &L::callSetValid},
+        // Overloaded on integers and tiles; `kind` is the tile-tile op.
+        {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
+        {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
+        {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
+        // ---- tile regions (LowerRegions.cpp) ----
+        {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
+        {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
+         "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ..., layout = ...)", &L::callTileArray},
+        {"assembly", K::RegionAssembly, 1, 1, {}, false, "assembly(array)", &L::callAssembly},
+        // ---- runtime sequences (LowerSequence.cpp) ----
+        {"tap", K::DmaFill, 4, 4, {}, false, "tap(tensor, offset, [sizes], [strides])", &L::callTap},
+        {"simple_tiler", K::DmaFill, 1, 2, {"tile_col_major", "iter_col_major", "repeat"}, false,
+         "simple_tiler(tensor, [tile], tile_col_major = b, iter_col_major = b, repeat = n)", &L::callTiler},
+        {"group_tiler", K::DmaFill, 3, 3,
+         {"tile_col_major", "group_col_major", "iter_col_major", "allow_partial", "prune", "repeat"}, false,
+         "group_tiler(tensor, [tile], [group], tile_col_major = b, group_col_major = b, iter_col_major = b, "
+         "allow_partial = b, prune = b, repeat = n)",
+         &L::callTiler},
+        {"step_tiler", K::DmaFill, 4, 4,
+         {"tile_col_major", "group_col_major", "iter_col_major", "allow_partial", "prune", "repeat"}, false,
+         "step_tiler(tensor, [tile], [group repeats], [group steps], tile_col_major = b, group_col_major = b, "
+         "iter_col_major = b, allow_partial = b, prune = b, repeat = n)",
+         &L::callTiler},
+        {"tile_at", K::DmaFill, 2, 2, {}, false, "tile_at(tiler, step)", &L::callTileAt},
+        {"tile_count", K::DmaFill, 1, 1, {}, false, "tile_count(tiler)", &L::callTileCount},
+        {"fill", K::DmaFill, 1, 1, {"column", "channel", "bd"}, false,
+         "fill(pattern or tensor, column = c, channel = n, bd = id)", &L::callTransfer},
+        {"drain", K::DmaDrain, 1, 1, {"column", "channel", "bd"}, false,
+         "drain(pattern or tensor, column = c, channel = n, bd = id)", &L::callTransfer},
+        {"wait_fill", K::DmaWait, 0, 0, {"column", "channel"}, false, "wait_fill(column = c, channel = n)",
+         &L::callWait},
+        {"wait_drain", K::DmaWait, 0, 0, {"column", "channel"}, false, "wait_drain(column = c, channel = n)",
+         &L::callWait},
+    };
+    addPlainTileOps(table, &L::callUnary, &L::callBinaryTile);
+    return table;
+  }();
+  return kTable;
 }
 
 const BuiltinSig* findBuiltin(const std::string& name) {

@@ -295,7 +295,7 @@ struct BuiltinSig {
   unsigned minArgs, maxArgs;
   std::vector<const char*> keywords;
   bool takesDType;
-  const char* usage;  // shown when the call is malformed
+  std::string usage;  // shown when the call is malformed
   Lowerer::Handler handler;
 };
 const std::vector<BuiltinSig>& builtins();

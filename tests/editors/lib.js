@@ -131,10 +131,10 @@ function lexerDtypes(sourceDir) {
   return rule ? quoted(rule[1]) : [];
 }
 
-// The names of the frontend's built-in table (there is no CLI listing of them).
-function builtinNames(sourceDir) {
-  const table = readSource(sourceDir, 'src/frontend/LowerBuiltins.cpp');
-  return [...table.matchAll(/^\s*\{"([A-Za-z_0-9]+)",\s*K::/gm)].map((m) => m[1]);
+// The names of the built-in functions, as tilec --list-builtins calls them.
+function builtinNames(tilec) {
+  const listing = execFileSync(tilec, ['--list-builtins'], { encoding: 'utf8' });
+  return [...listing.matchAll(/^([a-z_0-9]+)[(<]/gm)].map((m) => m[1]);
 }
 
 // The quoted strings of the C++ initializer that follows `marker` in `file`, up to its `;`.

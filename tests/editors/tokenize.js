@@ -6,13 +6,13 @@
 //   2. every occurrence of a keyword or dtype of grammar/Tile.g4 outside comments and
 //      strings has a keyword scope, and every call of a built-in the built-in scope;
 //   3. the scopes listed in expectations.txt.
-// usage: node tokenize.js SOURCE_DIR NODE_MODULES
+// usage: node tokenize.js SOURCE_DIR NODE_MODULES TILEC
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const lib = require('./lib.js');
 
-const [sourceDir, modulesDir] = process.argv.slice(2);
+const [sourceDir, modulesDir, tilec] = process.argv.slice(2);
 
 const INPUTS = path.join(sourceDir, 'tests', 'editors', 'Inputs');
 // Inputs that contain a character that is not .tile on purpose.
@@ -123,7 +123,7 @@ async function main() {
     ...lib.filesUnder(path.join(sourceDir, 'tests', 'lit'), '.tir'),
   ];
   const keywords = new Set([...lib.lexerKeywords(sourceDir), ...lib.lexerDtypes(sourceDir)]);
-  const builtins = new Set(lib.builtinNames(sourceDir));
+  const builtins = new Set(lib.builtinNames(tilec));
   const tokenized = new Map();
   let tokens = 0;
   for (const file of files) {

@@ -1,6 +1,6 @@
 // The grammars' word lists must not drift from the compiler: each list in
 // editors/vscode/syntaxes is compared, as a set, with its source of truth (grammar/Tile.g4,
-// the frontend's built-in table, tilec --list-targets, ...), and every word is tokenized
+// tilec --list-builtins, tilec --list-targets, ...), and every word is tokenized
 // in a line where it must get its scope.
 // usage: node vocabulary.js SOURCE_DIR NODE_MODULES TILEC
 'use strict';
@@ -61,7 +61,7 @@ function checkTileLists(repo, compiler) {
   sameSet('.tile dtypes (Tile.g4 DTYPE)', wordGroups(repo.dtypes.match)[0], compiler.dtypes);
   sameSet('dtypes of tensor shapes', wordGroups(repo['tensor-shape'].begin)[0], compiler.dtypes);
   const builtinGroups = wordGroups(repo['builtin-calls'].begin);
-  sameSet('built-in functions (src/frontend/LowerBuiltins.cpp)', builtinGroups[0], compiler.builtins);
+  sameSet('built-in functions (tilec --list-builtins)', builtinGroups[0], compiler.builtins);
   sameSet('type arguments of built-in calls', builtinGroups[1], compiler.dtypes);
   sameSet('type arguments of other calls', wordGroups(repo.calls.begin)[0], compiler.dtypes);
   sameSet('AIE register operations (AieModel.cpp rawOps)', wordGroups(repo['target-calls'].begin)[0], compiler.targetOps);
@@ -119,7 +119,7 @@ async function main() {
   const compiler = {
     keywords: lib.lexerKeywords(sourceDir),
     dtypes: lib.lexerDtypes(sourceDir),
-    builtins: lib.builtinNames(sourceDir),
+    builtins: lib.builtinNames(tilec),
     targetOps: lib.targetOperations(sourceDir),
     roundModes: lib.initializerStrings(sourceDir, 'src/ir/IR.cpp', 'kRoundModes ='),
     layouts: lib.initializerStrings(sourceDir, 'src/backend/linx/LinxModel.cpp', 'm.layouts ='),

@@ -5,6 +5,8 @@
 #include "backend/pto/PtoModel.h"
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
+#include "frontend/Lowering.h"
+#include "ir/OpDefs.h"
 #include "ir/IRText.h"
 
 using namespace tilec;
@@ -481,4 +483,28 @@ TEST_CASE("frontend lower: constants, compound assignment and integer folding") 
         "  %t_2 = tile.subs %t_1, %1 : tile<f32, [2, 16]>\n"
         "  tile.store %t_2, %y {offsets = [ceildiv(%S, 4) + 3, 0]}\n"
         "}\n");
+}
+
+// A tile op needs no row in LowerBuiltins.cpp when it takes one or two tiles and nothing
+// else: its Ops.def spelling is its built-in. Every tile op a .tile author calls by name has
+// one, and a plain one calls exactly its op.
+TEST_CASE("frontend lower: every tile op spelled as a call is a built-in, plain ones without a row of their own") {
+  for (const ir::OpInfo& info : ir::allOps()) {
+    const std::string spelling = info.spelling;
+    const bool callName = !spelling.empty() && spelling.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789") == std::string::npos;
+    if (info.group != ir::OpGroup::Tile || !callName) continue;
+    INFO(info.name);
+    const frontend::BuiltinSig* sig = frontend::findBuiltin(spelling);
+    REQUIRE(sig);
+    const bool plainUnary = info.numOperands == 1 && sig->kind == info.kind && sig->maxArgs == 1 &&
+                            sig->keywords.empty() && !sig->takesDType;
+    if (plainUnary) CHECK(sig->usage == spelling + "(tile)");
+  }
+  Lowered recip("kernel k(x: in f32[16, 16], y: out f32[16, 16]) {\n"
+                "  store(y, [0, 0], recip(load(x, [0, 0], [16, 16])));\n}\n");
+  CHECK(recip.errors().empty());
+  CHECK(recip.ir.find("tile.recip") != std::string::npos);
+  Lowered wrong("kernel k(x: in f32[16, 16], y: out f32[16, 16]) {\n"
+                "  let t = load(x, [0, 0], [16, 16]);\n  store(y, [0, 0], row_sum(t, t));\n}\n");
+  CHECK(wrong.errors().find("call it as row_sum(tile)") != std::string::npos);
 }
