@@ -26,6 +26,12 @@ class OpTable {
   // The row of op kind `k`, or null: the op is of a group the table's targets do not accept.
   const Row* find(OpKind k) const { return byKind_[size_t(k)]; }
   const std::vector<Row>& rows() const { return rows_; }
+  // The row of an op that `legality` (the pass that refuses ops without one) let through;
+  // an internal error (std::logic_error) for an op without one.
+  const Row& rowOf(const Op& op, const char* legality) const {
+    if (const Row* row = find(op.kind())) return *row;
+    throw std::logic_error(std::string(op.name()) + " reached the backend past " + legality + ", which refuses it");
+  }
 
  private:
   std::vector<Row> rows_;

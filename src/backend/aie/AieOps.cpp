@@ -17,10 +17,7 @@ const ir::OpTable<AieOpInfo>& aieOps() {
 
 const AieOpInfo* findAieOp(ir::OpKind k) { return aieOps().find(k); }
 
-const AieOpInfo& aieOp(const ir::Op& op) {
-  if (const AieOpInfo* row = findAieOp(op.kind())) return *row;
-  throw std::logic_error(std::string(op.name()) + " reached the AIE backend past aie-legality, which refuses it");
-}
+const AieOpInfo& aieOp(const ir::Op& op) { return aieOps().rowOf(op, "aie-legality"); }
 
 bool drains(const ir::Op& op) {
   switch (aieOp(op).channel) {

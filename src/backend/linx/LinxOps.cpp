@@ -1,8 +1,5 @@
 #include "backend/linx/LinxOps.h"
 
-#include <stdexcept>
-#include <string>
-
 namespace tilec::linx {
 
 const ir::OpTable<LinxOpInfo>& linxOps() {
@@ -18,9 +15,6 @@ const ir::OpTable<LinxOpInfo>& linxOps() {
 
 const LinxOpInfo* findLinxOp(ir::OpKind k) { return linxOps().find(k); }
 
-const LinxOpInfo& linxOp(const ir::Op& op) {
-  if (const LinxOpInfo* row = findLinxOp(op.kind())) return *row;
-  throw std::logic_error(std::string(op.name()) + " reached the linx backend past linx-legality, which refuses it");
-}
+const LinxOpInfo& linxOp(const ir::Op& op) { return linxOps().rowOf(op, "linx-legality"); }
 
 }  // namespace tilec::linx
