@@ -303,11 +303,11 @@ void FunctionEmitter::emitView(const Op& op) {
     const auto* offsets = op.find(attr::offsets);
     if (!offsets) return fail(op, "tile.slice has no offsets");
     emitSubview(name, src, *offsets, r->type(), type);
+  } else if (op.kind() == OpKind::ReinterpretView && op.operand(0)->type().shape() == r->type().shape()) {
+    body_.line(name + " = pto.bitcast " + src.name + " : " + *src.type + " -> " + type);
   } else {
-    bool bitcast = op.kind() == OpKind::ReinterpretView &&
-                   op.operand(0)->type().shape() == r->type().shape();
-    body_.line(name + " = pto." + (bitcast ? "bitcast " : "treshape ") + src.name + " : " +
-               *src.type + " -> " + type);
+    views_[r] = reshapeView(src, r->type(), std::move(name));
+    return;
   }
   views_[r] = {name, &interned(type)};
 }
@@ -323,19 +323,24 @@ void FunctionEmitter::emitSubview(const std::string& name, const Operand& parent
              valid + " : " + *parent.type + " -> " + partType);
 }
 
-// The tile `tile` seen as `view`, its row-major transpose: a pto.treshape alias of the same
-// bytes. When one of the view's valid extents is dynamic, PTOAS gives the treshape its
-// source's extents untransposed, so the view is typed with both dynamic (what
+// The tile `tile` seen as `view`: a pto.treshape alias of the same bytes, named `name`.
+// When one of the view's valid extents is dynamic, PTOAS does not carry it through the
+// treshape (it keeps the source's extents, or a dynamic one unset: a store of the view
+// then writes one column), so the view is typed with both dynamic (what
 // pto.set_validshape requires) and they are set.
-FunctionEmitter::Operand FunctionEmitter::rowView(const Operand& tile, const Type& view, const std::string& hint) {
+FunctionEmitter::Operand FunctionEmitter::reshapeView(const Operand& tile, const Type& view, std::string name) {
   TileBuf buf = tileBufOf(view);
   const bool dynamic = !buf.validRows || !buf.validCols;
   if (dynamic) buf.validRows = buf.validCols = std::nullopt;
   const std::string& type = interned(tileBufType(buf));
-  std::string name = names_.fresh(hint + "_rows");
   body_.line(name + " = pto.treshape " + tile.name + " : " + *tile.type + " -> " + type);
   if (dynamic) body_.line("pto.set_validshape " + name + ", " + join(indices(view.valid())) + " : " + type);
   return {std::move(name), &type};
+}
+
+// The tile `tile` seen as `view`, its row-major transpose.
+FunctionEmitter::Operand FunctionEmitter::rowView(const Operand& tile, const Type& view, const std::string& hint) {
+  return reshapeView(tile, view, names_.fresh(hint + "_rows"));
 }
 
 // The form was chosen for the target (assembleWrite) and checked by pto-legality: a tmov

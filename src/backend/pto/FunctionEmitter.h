@@ -63,6 +63,7 @@ class FunctionEmitter {
   void emitSubview(const std::string& name, const Operand& parent,
                    const std::vector<ir::Expr>& offsets, const ir::Type& part,
                    const std::string& partType);
+  Operand reshapeView(const Operand& tile, const ir::Type& view, std::string name);
   Operand rowView(const Operand& tile, const ir::Type& view, const std::string& hint);
   // `pto.<name> ins(<ins> [attrs] : <types>) outs(<out> : <type>)`.
   void dps(const std::string& name, const std::vector<const ir::Value*>& ins,
