@@ -57,6 +57,8 @@ const std::vector<BuiltinSig>& builtins() {
         {"full", K::Full, 2, 2, {"space", "valid", "layout"}, true, "full<dtype>([shape], value, space = ..., valid = [...], layout = ...)",
          &L::callFull},
         {"cast", K::Cast, 1, 1, {"rmode"}, true, "cast<dtype>(tile, rmode = ...)", &L::callCast},
+        {"iota", K::Iota, 1, 1, {"start", "descending", "space", "valid", "layout"}, true,
+         "iota<dtype>([n] or [1, n], start = s, descending = b, space = ..., valid = [...], layout = ...)", &L::callIota},
         {"row_expand_add", K::RowExpandAdd, 2, 2, {}, false, "row_expand_add(tile, row_vector)", &L::callBinaryTile},
         {"row_expand_sub", K::RowExpandSub, 2, 2, {}, false, "row_expand_sub(tile, row_vector)", &L::callBinaryTile},
         {"row_expand_mul", K::RowExpandMul, 2, 2, {}, false, "row_expand_mul(tile, row_vector)", &L::callBinaryTile},
@@ -341,6 +343,18 @@ std::optional<ir::SpaceId> Lowerer::spaceNamed(const std::string& name, SourceRa
   return space;
 }
 
+// A keyword that must be true or false when the kernel is compiled; false when absent.
+std::optional<bool> Lowerer::constFlag(const ast::Expr* e, const char* key) {
+  if (!e) return false;
+  std::optional<ir::Expr> b = asBool(eval(*e), key);
+  if (!b) return std::nullopt;
+  if (std::optional<int64_t> c = b->asConst()) return *c != 0;
+  error(Diag::NotConstant, e->range,
+        std::string(key) + " must be known when the kernel is compiled, but '" + text(e->range) +
+            "' is only known at run time; write true or false");
+  return std::nullopt;
+}
+
 // ---------------------------------------------------------------- data movement
 
 Val Lowerer::callLoad(ir::OpKind kind, const CallArgs& a) {
@@ -401,6 +415,24 @@ Val Lowerer::callFull(ir::OpKind kind, const CallArgs& a) {
   if (!shape || !scalar || !valid || !space || !layout) return Val::poison(a.call.range);
   ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, *layout, &target_);
   return tileOp(kind, {{scalar, value.range}}, {}, declared, a.call.range);
+}
+
+// The start defaults to 0 and the direction to counting up; the direction is in the
+// instruction (tci's attribute), so it is a constant.
+Val Lowerer::callIota(ir::OpKind kind, const CallArgs& a) {
+  const ir::DType dtype = *a.call.typeArg;
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(0), "the tile shape");
+  Val start = a.kw("start") ? eval(*a.kw("start")) : Val::integer(ir::Expr::constant(0), a.call.range);
+  ir::Value* s = scalarOperand(start, dtype, "the start of iota");
+  std::optional<bool> descending = constFlag(a.kw("descending"), "descending");
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!shape || !s || !descending || !valid || !space || !layout) return Val::poison(a.call.range);
+  ir::Type declared = ir::Type::tile(dtype, *shape, *valid, *space, *layout, &target_);
+  ir::AttrMap attrs;
+  if (*descending) attrs = {ir::attr::descending(true)};
+  return tileOp(kind, {{s, start.range}}, std::move(attrs), declared, a.call.range);
 }
 
 Val Lowerer::callMove(ir::OpKind kind, const CallArgs& a) {

@@ -202,6 +202,7 @@ class Lowerer {
   ir::Value* asTensor(const Val& v, const char* role);
   std::optional<int64_t> constInt(const Val& v, const char* role);
   ir::Value* scalarOperand(const Val& v, ir::DType dtype, const char* role);
+  std::optional<bool> constFlag(const ast::Expr* e, const char* key);
   ir::Value* materialize(const ir::Expr& e, const ir::Type& type, SourceRange at);
   ir::Value* constant(const Val& v, ir::DType dtype, SourceRange at);
   Val tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,
@@ -225,6 +226,7 @@ class Lowerer {
   Val callStore(ir::OpKind, const CallArgs& a);
   Val callCreate(ir::OpKind, const CallArgs& a);
   Val callFull(ir::OpKind, const CallArgs& a);
+  Val callIota(ir::OpKind, const CallArgs& a);
   Val callCast(ir::OpKind, const CallArgs& a);
   Val callUnary(ir::OpKind, const CallArgs& a);
   Val callBinaryTile(ir::OpKind, const CallArgs& a);

@@ -447,6 +447,9 @@ struct Interpreter::Impl {
       case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
         return runRowExpand(op);
+      case OpKind::Iota: return runIota(op);
+      case OpKind::RowArgMax: case OpKind::RowArgMin: return runArgReduce(op, /*rows=*/true);
+      case OpKind::ColArgMax: case OpKind::ColArgMin: return runArgReduce(op, /*rows=*/false);
       case OpKind::Matmul: case OpKind::BatchMatmul: return runMatmul(op, 0);
       case OpKind::MatmulAcc: case OpKind::BatchMatmulAcc: return runMatmul(op, 1);
       case OpKind::Transpose: case OpKind::TransposeView: return runTranspose(op);
@@ -685,6 +688,51 @@ struct Interpreter::Impl {
       }
       size_t i = size_t(flatten(at, r.shape));
       r.elems[i] = acc;
+      r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // One row: element j is start + j (start - j descending), wrapped to the dtype.
+  void runIota(const Op& op) {
+    Tile r = blank(op.result()->type(), op);
+    const Scalar start = scalar(op.operand(0), op);
+    const bool* down = op.find(attr::descending);
+    const uint64_t first = uint64_t(start.value.i);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      const uint64_t j = uint64_t(at.back());
+      size_t i = size_t(flatten(at, r.shape));
+      r.elems[i].i = wrapInt(int64_t(down && *down ? first - j : first + j), r.dtype);
+      r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // The index of the first extreme along the axis, as pto-isa computes it: a running best
+  // from element 0, replaced only by an element strictly beyond it. Ties keep the first; a
+  // NaN never compares beyond, so it is skipped, unless it is element 0, which then stays.
+  void runArgReduce(const Op& op, bool rows) {
+    const Tile& a = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    const size_t axis = rows ? a.shape.size() - 1 : a.shape.size() - 2;
+    const bool max = op.kind() == OpKind::RowArgMax || op.kind() == OpKind::ColArgMax;
+    const bool fp = isFloatType(a.dtype);
+    auto beyond = [&](Num x, Num best) {
+      if (fp) return max ? x.f > best.f : x.f < best.f;
+      return max ? x.i > best.i : x.i < best.i;
+    };
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      std::vector<int64_t> from = at;
+      from[axis] = 0;
+      Num best = read(a, from, op.operand(0), op);
+      int64_t index = 0;
+      for (int64_t j = 1; j < a.valid[axis]; ++j) {
+        from[axis] = j;
+        Num x = read(a, from, op.operand(0), op);
+        if (beyond(x, best)) best = x, index = j;
+      }
+      size_t i = size_t(flatten(at, r.shape));
+      r.elems[i].i = wrapInt(index, r.dtype);
       r.defined[i] = 1;
     });
     set(op.result(), std::move(r));

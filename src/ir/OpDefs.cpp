@@ -459,6 +459,31 @@ class Rules {
     return Type();
   }
 
+  Result inferIota() {
+    if (auto e = needScalar(0, "start")) return *e;
+    Result r = declaredTile();
+    if (std::holds_alternative<OpError>(r)) return r;
+    const Type& t = in_.declared;
+    if (!isInteger(t.dtype()))
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " counts in integers, but the tile is " + dtypeName(t.dtype()) +
+                      "; make an i32 iota and cast it, cast<" + dtypeName(t.dtype()) + ">(iota<i32>(" +
+                      shapeText(t.shape()) + "))");
+    if (!isInteger(operand(0).dtype())) return scalarKindError(t, 0);
+    if (operand(0).dtype() != t.dtype() && operand(0).dtype() != DType::Index)
+      return fail(Diag::DTypeMismatch,
+                  op_ + " starts a " + dtypeName(t.dtype()) + " row from a " + dtypeName(operand(0).dtype()) +
+                      " scalar; give the start the row's dtype",
+                  0);
+    const bool oneRow = t.rank() == 1 || (t.rank() == 2 && t.shape()[0] == 1);
+    if (!oneRow)
+      return fail(Diag::RankNotSupported,
+                  op_ + " fills one row, [n] or [1, n], but the shape is " + shapeText(t.shape()) +
+                      "; make one row, iota<" + dtypeName(t.dtype()) + ">([1, " + std::to_string(t.shape().back()) +
+                      "]), and use it for every row");
+    return r;
+  }
+
   Result inferFull() {
     if (auto e = needScalar(0, "fill value")) return *e;
     Result r = declaredTile();
@@ -590,7 +615,23 @@ class Rules {
     return std::nullopt;
   }
 
-  Result inferRowReduce() {
+  Result inferRowReduce() { return reduceRows(std::nullopt); }
+
+  // The arg-reductions give indices: i32, the index type of PTO's trowargmax/tcolargmax.
+  static constexpr DType kArgIndexDType = DType::I32;
+
+  Result inferRowArgReduce() { return reduceRows(kArgIndexDType); }
+
+  Result inferColArgReduce() {
+    if (auto e = needTile(0, "source")) return *e;
+    if (auto e = checkScratch(true)) return *e;
+    Result r = inferColReduce();
+    if (auto* t = std::get_if<Type>(&r)) return t->withDType(kArgIndexDType);
+    return r;
+  }
+
+  // [.., C] -> [.., 1], of the source's dtype or `indices` when the op gives indices.
+  Result reduceRows(std::optional<DType> indices) {
     if (auto e = needTile(0, "source")) return *e;
     const Type& src = operand(0);
     // A 1-D tile is one row: [n] -> [1], its one value.
@@ -604,6 +645,7 @@ class Rules {
     shape.back() = 1;
     valid.back() = Expr::constant(1);
     Type column = src.reshapedTo(shape, valid);
+    if (indices) column = column.withDType(*indices);
     if (storesColumn(in_.declared, column)) return in_.declared;
     return column;
   }

@@ -45,8 +45,8 @@ std::vector<Op*> opsOfKind(Function& f, std::initializer_list<OpKind> kinds) {
   return opsWhere(f, [&](OpKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); });
 }
 
-std::vector<Op*> opsWithTrait(Function& f, OpTrait t) {
-  return opsWhere(f, [&](OpKind k) { return opInfo(k).has(t); });
+std::vector<Op*> opsWithTrait(Function& f, uint32_t traits) {
+  return opsWhere(f, [&](OpKind k) { return (opInfo(k).traits & traits) != 0; });
 }
 
 bool isTile(const Value* v) { return v && v->type().isTile(); }

@@ -18,8 +18,8 @@ std::vector<ir::Op*> preorder(ir::Function& f);
 // The ops of `f` whose kind is one of `kinds`, in pre-order; no walk when `f` holds none
 // (Function::count), which is the common case for a pass that rewrites rare ops.
 std::vector<ir::Op*> opsOfKind(ir::Function& f, std::initializer_list<ir::OpKind> kinds);
-// The same for the kinds with trait `t`.
-std::vector<ir::Op*> opsWithTrait(ir::Function& f, ir::OpTrait t);
+// The same for the kinds with any of the traits `traits` (OpTrait bits).
+std::vector<ir::Op*> opsWithTrait(ir::Function& f, uint32_t traits);
 
 bool isTile(const ir::Value* v);
 // The ops in `b`, nested ones included.

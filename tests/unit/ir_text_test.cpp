@@ -101,6 +101,11 @@ const char* kVector = R"(func @vector(%x: tensor<f32, [16, 128]> in, %y: tensor<
   %f = tile.full %n : tile<i32, [16, 128], vec>
   %g = tile.add %i_1, %f : tile<i32, [16, 128], vec>
   %h = tile.cast %g {rmode = "none"} : tile<f32, [16, 128], vec>
+  %ids = tile.iota %three {descending = true} : tile<i32, [1, 16], vec>
+  %am = tile.row_argmax %e : tile<i32, [16, 1], vec>
+  %an = tile.row_argmin %e, %tmp : tile<i32, [16, 1], vec>
+  %cm = tile.col_argmax %e, %e : tile<i32, [1, 128], vec>
+  %cn = tile.col_argmin %e : tile<i32, [1, 128], vec>
   tile.store %h, %y {offsets = [0, 0]}
 }
 )";

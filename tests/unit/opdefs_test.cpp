@@ -288,6 +288,43 @@ TEST_CASE("row reductions keep a declared store of their column") {
   CHECK(Infer{OpKind::RowMax, {a}, {}, padded.withDType(DType::F16)}.type() == column);
 }
 
+TEST_CASE("arg-reductions give i32 indices in the shape of the reduction, with a scratch like their source") {
+  Type a = tile(DType::F16, {16, 128}, pto::Vec);
+  Type r = Infer{OpKind::RowArgMax, {a}}.type();
+  CHECK(r == tile(DType::I32, {16, 1}, pto::Vec));
+  CHECK(Infer{OpKind::RowArgMin, {a, a}}.type() == r);
+  CHECK(Infer{OpKind::RowArgMax, {tile(DType::F32, {2, 8, 16})}}.type() == tile(DType::I32, {2, 8, 1}));
+  Syms s;
+  Type partial = tile(DType::I8, {32, 64}, ir::kNoSpace, {Expr::min(k(32), s.S), k(40)});
+  Type c = Infer{OpKind::ColArgMin, {partial}}.type();
+  CHECK(c == tile(DType::I8, {1, 64}, ir::kNoSpace, {k(1), k(40)}).withDType(DType::I32));
+  CHECK(Infer{OpKind::ColArgMax, {partial, partial}}.type() == c);
+  OpError e = Infer{OpKind::ColArgMax, {partial, partial.withDType(DType::F32)}}.error();
+  CHECK(e.id == Diag::DTypeMismatch);
+  CHECK(e.operand == 1);
+  CHECK(Infer{OpKind::ColArgMax, {tile(DType::F32, {64})}}.error().id == Diag::RankNotSupported);
+  CHECK(Infer{OpKind::RowArgMax, {f32}}.error().id == Diag::OperandKind);
+}
+
+TEST_CASE("iota: one integer row from a start of its dtype") {
+  Type row = tile(DType::I32, {1, 64}, pto::Vec);
+  CHECK(Infer{OpKind::Iota, {i32}, {}, row}.type() == row);
+  CHECK(Infer{OpKind::Iota, {Type::index()}, {attr::descending(true)}, tile(DType::I16, {64})}.type() ==
+        tile(DType::I16, {64}));
+  OpError rows = Infer{OpKind::Iota, {i32}, {}, tile(DType::I32, {4, 64})}.error();
+  CHECK(rows.id == Diag::RankNotSupported);
+  CHECK(rows.message == "iota fills one row, [n] or [1, n], but the shape is [4, 64]; make one row, "
+                        "iota<i32>([1, 64]), and use it for every row");
+  OpError fl = Infer{OpKind::Iota, {i32}, {}, tile(DType::F32, {1, 64})}.error();
+  CHECK(fl.id == Diag::DTypeNotSupported);
+  CHECK(fl.message == "iota counts in integers, but the tile is f32; make an i32 iota and cast it, "
+                      "cast<f32>(iota<i32>([1, 64]))");
+  CHECK(Infer{OpKind::Iota, {f32}, {}, row}.error().id == Diag::ScalarKind);
+  OpError narrow = Infer{OpKind::Iota, {Type::scalar(DType::I16)}, {}, row}.error();
+  CHECK(narrow.id == Diag::DTypeMismatch);
+  CHECK(narrow.operand == 0);
+}
+
 TEST_CASE("row broadcasts") {
   Type a = tile(DType::F32, {16, 128});
   Type col = tile(DType::F32, {16, 1});

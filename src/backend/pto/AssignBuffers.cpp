@@ -62,9 +62,10 @@ class FunctionBuffers {
   }
 
  private:
-  // Ops whose result must not overwrite their source (PTOAS/pto-isa rules).
+  // Ops whose result must not overwrite their source (PTOAS/pto-isa rules): those whose PTO
+  // form works through a scratch tile (transposes, reductions) read the source throughout.
   bool forbidsAliasing(const Op& op) const {
-    return op.kind() == OpKind::Transpose || opInfo(op.kind()).has(RowReduce) ||
+    return opInfo(op.kind()).scratchOperand >= 0 ||
            (op.kind() == OpKind::Recip && target_ == Arch::A2A3);
   }
 

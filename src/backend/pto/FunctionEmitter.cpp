@@ -221,6 +221,12 @@ void FunctionEmitter::emitCast(const Op& op) {
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), attrs);
 }
 
+// tci's direction is an attribute written inside ins(...), after the start.
+void FunctionEmitter::emitIota(const Op& op) {
+  const bool* down = op.find(attr::descending);
+  dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), down && *down ? " {descending = true}" : "");
+}
+
 void FunctionEmitter::emitTranspose(const Op& op) {
   if (op.numOperands() < 2) throw std::logic_error("tile.transpose reached the emitter without its scratch tile");
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result());

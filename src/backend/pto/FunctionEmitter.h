@@ -37,6 +37,7 @@ class FunctionEmitter {
   void emitStore(const ir::Op& op);
   void emitMove(const ir::Op& op);
   void emitCast(const ir::Op& op);
+  void emitIota(const ir::Op& op);
   void emitMatmulAcc(const ir::Op& op);
   void emitTranspose(const ir::Op& op);
   void emitView(const ir::Op& op);

@@ -1,6 +1,8 @@
-// insert-transpose-scratch and insert-reduction-scratch: PTO's ttrans and its row
-// reductions (trowmax/trowsum/trowmin) take a scratch tile shaped like their source (the
-// reductions' is required by PTOAS before v0.60 and by pto-isa on a2a3). Every such op
+// insert-transpose-scratch and insert-reduction-scratch: PTO's ttrans, its row
+// reductions (trowmax/trowsum/trowmin) and its arg-reductions (trowargmax/trowargmin,
+// tcolargmax/tcolargmin) take a scratch tile shaped like their source (the row
+// reductions' is required by PTOAS before v0.60 and by pto-isa on a2a3, the
+// arg-reductions' by PTOAS, with the source's valid shape). Every such op
 // without one (the op table's scratch operand absent) gets a fresh `tile.create` right
 // before it, as that operand. Two passes because they run at two points of the pipeline:
 // transposes before tile-ops-2d, which checks that each has its scratch (N-D transposes
@@ -62,9 +64,9 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass() {
 
 std::unique_ptr<Pass> createInsertReductionScratchPass() {
   static const ScratchRule kReduction{
-      {"insert-reduction-scratch", "give every row reduction the scratch tile trow* needs",
+      {"insert-reduction-scratch", "give every reduction whose PTO form takes one its scratch tile",
        PropSSA | PropMemSpacesInferred, 0, 0},
-      [](Function& f) { return passes::opsWithTrait(f, RowReduce); },
+      [](Function& f) { return passes::opsWithTrait(f, RowReduce | ColReduce); },
       /*fullValid=*/false,
       [](const Value&) { return std::string("tmp"); }};
   return std::make_unique<InsertScratch>(kReduction);

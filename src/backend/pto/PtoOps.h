@@ -42,6 +42,9 @@ constexpr uint32_t I32 = dtypeBit(DType::I32);
 constexpr uint32_t BF16 = dtypeBit(DType::BF16);
 constexpr uint32_t Base = I32 | dtypeBit(DType::I16) | F16F32;
 constexpr uint32_t GmTransfer = I8 | dtypeBit(DType::I16) | I32 | dtypeBit(DType::I64) | F16F32 | BF16;
+constexpr uint32_t IotaDTypes = dtypeBit(DType::I16) | dtypeBit(DType::U16) | I32 | dtypeBit(DType::U32);
+constexpr uint32_t ColArgA2A3 = dtypeBit(DType::F32) | dtypeBit(DType::U32);
+constexpr uint32_t ColArgA5 = I8 | dtypeBit(DType::U8) | IotaDTypes | F16F32;
 constexpr uint32_t Transposable = I8 | dtypeBit(DType::U8) | dtypeBit(DType::I16) | dtypeBit(DType::U16) |
                                   I32 | dtypeBit(DType::U32) | F16F32 | BF16;
 }  // namespace dtypes
