@@ -24,6 +24,8 @@ dict=$build/tile.dict
 {
   grep -o "'[^']*'" "$root/grammar/Tile.g4" | sort -u | sed "s/^'\(.*\)'$/\1/"
   grep -o '{"[a-z_0-9]*", K::' "$root/src/frontend/LowerBuiltins.cpp" | sed 's/{"\([^"]*\)".*/\1/'
+  # the built-ins with no row there: an op's .tile spelling (the third column of Ops.def)
+  sed -n 's/^TILEC_OP([^"]*"[^"]*", *"\([a-z_][a-z_0-9]*\)".*/\1/p' "$root/src/ir/Ops.def"
   grep -o '"tile\.[a-z_]*"\|"scf\.[a-z]*"\|"arith\.[a-z]*"\|"tensor\.[a-z]*"' "$root/src/ir/Ops.def" | tr -d '"'
   grep -o '"[a-z][a-z0-9_]*"' "$root/src/backend/aie/TxnFormat.cpp" | tr -d '"'
   grep -oh '"[A-Za-z][A-Za-z0-9_.#=-]*"' "$root/src/backend/linx/"*.cpp | tr -d '"'
