@@ -15,9 +15,10 @@ struct Descr {
   DType dtype;       // what its elements are
 };
 
-// F16 arrays are '<f2'; bf16 has no NumPy type of its own: ml_dtypes writes its 16 bits as '<V2'.
+// F16 arrays are '<f2'; bf16 has no NumPy type of its own: ml_dtypes writes its 16 bits as
+// '<V2', plain NumPy (np.void of 2 bytes, or uint16 words .view('V2')) as '|V2'. Written as '<V2'.
 const Descr kDescrs[] = {
-    {"<f4", DType::F32}, {"<f2", DType::F16}, {"<V2", DType::BF16}, {"|i1", DType::I8}, {"<i1", DType::I8},
+    {"<f4", DType::F32}, {"<f2", DType::F16}, {"<V2", DType::BF16}, {"|V2", DType::BF16}, {"|i1", DType::I8}, {"<i1", DType::I8},
     {"<i2", DType::I16}, {"<i4", DType::I32}, {"<i8", DType::I64},  {"|u1", DType::U8}, {"<u1", DType::U8},
     {"<u2", DType::U16}, {"<u4", DType::U32}, {"|b1", DType::Bool},
 };
