@@ -1,0 +1,12 @@
+# fused_add_relu.tile: c = max(a + b, 0), exact in f32.
+import numpy as np
+
+SIZES = {"R": [1, 15, 16, 17, 37]}
+
+
+def inputs(rng, R):
+    return {name: rng.standard_normal((R, 128)).astype(np.float32) for name in "ab"}
+
+
+def reference(a, b, R):
+    return {"c": np.maximum(a + b, np.float32(0))}

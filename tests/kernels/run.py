@@ -1,0 +1,179 @@
+# The kernel corpus (README.md): every K.tile here is run with `tilec --run` on seeded random
+# inputs at awkward sizes, for a2a3 and a5, with and without --verify-semantics, and before any
+# pass (--passes=verify), and each output is compared with the NumPy reference in K.py.
+#
+#   /usr/bin/python3 run.py --tilec PATH [--workdir DIR] [--jobs N] [--only REGEX]
+#
+# K.py defines:
+#   SIZES      {size: [values]} for the kernel's `where S: dyn` sizes (omit when it has none);
+#              the runner runs len(values) combinations, size j of combination i taking
+#              values[(i + j) % len(values)], so every value meets several values of the others
+#   inputs(rng, **sizes) -> {parameter: array or number}: tensors (.npy) and scalars (--arg)
+#   reference(**inputs, **sizes) -> {output tensor: expected array}
+#   TOLERANCE  {output: (rtol, atol)}: |got - want| <= atol + rtol * |want| element for element;
+#              an output not named here must be equal bit for bit (NaN equals NaN)
+# bf16 tensors are arrays of dtype BF16 (16-bit words, what tilec reads and writes); to_bf16
+# and from_bf16 below convert. Exit status 0 when every run matched.
+import argparse
+import concurrent.futures
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+BF16 = np.dtype("<V2")
+
+# (label, extra tilec flags): the two PTO pipelines with and without the interpreter checking
+# every pass, and the IR as the frontend built it.
+CONFIGS = [
+    ("a2a3", ["--target=a2a3"]),
+    ("a5", ["--target=a5"]),
+    ("a2a3 --verify-semantics", ["--target=a2a3", "--verify-semantics"]),
+    ("a5 --verify-semantics", ["--target=a5", "--verify-semantics"]),
+    ("--passes=verify", ["--passes=verify"]),
+]
+
+
+def to_bf16(x):
+    """f32 values rounded to bf16 (nearest, ties to even), as the 16-bit words tilec reads."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16).view(BF16)
+
+
+def from_bf16(words):
+    return (words.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+def load_reference(tile):
+    name = f"reference_{tile.stem}"
+    spec = importlib.util.spec_from_file_location(name, tile.with_suffix(".py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def size_combinations(sizes):
+    if not sizes:
+        return [{}]
+    names = list(sizes)
+    count = max(len(v) for v in sizes.values())
+    return [{n: sizes[n][(i + j) % len(sizes[n])] for j, n in enumerate(names)} for i in range(count)]
+
+
+def first_mismatch(got, want, tolerance):
+    """None when got matches want, else a sentence naming the first element that does not."""
+    if got.shape != want.shape:
+        return f"shape {got.shape}, expected {want.shape}"
+    if got.dtype == BF16:
+        got = from_bf16(got)
+    both_nan = np.isnan(got) & np.isnan(want) if got.dtype.kind == "f" else np.zeros(got.shape, bool)
+    if tolerance is None:
+        bad = (got != want) & ~both_nan
+        rule = "exact"
+    else:
+        rtol, atol = tolerance
+        with np.errstate(invalid="ignore", over="ignore"):
+            err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+            bad = ~(err <= atol + rtol * np.abs(want.astype(np.float64))) & ~both_nan
+        rule = f"rtol={rtol} atol={atol}"
+    if not bad.any():
+        return None
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    return (f"{int(bad.sum())} of {bad.size} elements differ ({rule}), first at {list(index)}: "
+            f"got {got[index]!r}, expected {want[index]!r}")
+
+
+def check_compare():
+    """The comparison must see a wrong element, or every run below would pass vacuously."""
+    want = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    wrong = want.copy()
+    wrong[2, 1] += 0.5
+    assert first_mismatch(want, want, None) is None and first_mismatch(want, want, (1e-6, 0)) is None
+    assert "[2, 1]" in first_mismatch(wrong, want, None)
+    assert "[2, 1]" in first_mismatch(wrong, want, (1e-3, 1e-3))
+
+
+def run_case(tilec, tile, module, sizes, workdir):
+    """Runs one kernel at one size combination under every configuration; returns failures."""
+    label = " ".join(f"{k}={v}" for k, v in sizes.items()) or "static"
+    where = workdir / tile.stem / (label.replace(" ", ".").replace("=", "") or "static")
+    where.mkdir(parents=True, exist_ok=True)
+    seed = zlib.crc32(f"{tile.stem} {label}".encode())
+    params = module.inputs(np.random.default_rng(seed), **sizes)
+    want = module.reference(**params, **sizes)
+    args = [f"{k}={v}" for k, v in sizes.items()]
+    for name, value in params.items():
+        if isinstance(value, np.ndarray):
+            np.save(where / f"in_{name}.npy", value)
+            args.append(f"{name}={where / f'in_{name}.npy'}")
+        else:
+            args.append(f"{name}={value!r}")
+    tolerances = getattr(module, "TOLERANCE", {})
+    env = {k: v for k, v in os.environ.items() if k != "TILEC_VERIFY_SEMANTICS"}
+    failures = []
+    for config, flags in CONFIGS:
+        outs = {name: where / f"out_{name}.{re.sub(r'[^a-z0-9]+', '_', config)}.npy" for name in want}
+        for path in outs.values():
+            path.unlink(missing_ok=True)
+        cmd = [str(tilec), str(tile), *flags, "--run"]
+        cmd += [f"--arg={a}" for a in args] + [f"--out={n}={p}" for n, p in outs.items()]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        head = f"FAIL {tile.name} [{config}] {label}"
+        if proc.returncode != 0:
+            failures.append(f"{head}: tilec exited {proc.returncode}\n  {' '.join(cmd)}\n{proc.stderr}")
+            continue
+        for name, path in outs.items():
+            problem = first_mismatch(np.load(path), np.asarray(want[name]), tolerances.get(name))
+            if problem:
+                failures.append(f"{head}: {name}: {problem}\n  {' '.join(cmd)}")
+    if not failures:
+        shutil.rmtree(where)
+    return label, failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Runs the kernel corpus against NumPy.")
+    parser.add_argument("--tilec", required=True)
+    parser.add_argument("--workdir", default="/tmp/tilec-kernels")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--only", default="", help="run only the kernels whose name matches")
+    opts = parser.parse_args()
+    check_compare()
+    tiles = sorted(t for t in HERE.glob("*.tile") if re.search(opts.only, t.stem))
+    orphans = sorted(p.name for p in HERE.glob("*.py") if p != Path(__file__).resolve()
+                     and not p.with_suffix(".tile").exists())
+    missing = [t.name for t in tiles if not t.with_suffix(".py").exists()]
+    if orphans or missing or not tiles:
+        print(f"FAIL: kernels without a reference {missing}, references without a kernel {orphans}"
+              f"{'' if tiles else ', no kernel matches'}")
+        return 1
+    workdir = Path(opts.workdir)
+    modules = {t: load_reference(t) for t in tiles}
+    cases = [(t, s) for t in tiles for s in size_combinations(getattr(modules[t], "SIZES", {}))]
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
+        futures = [pool.submit(run_case, opts.tilec, t, modules[t], s, workdir) for t, s in cases]
+        for (tile, _), future in zip(cases, futures):
+            label, failures = future.result()
+            for failure in failures:
+                print(failure)
+            failed += bool(failures)
+            if not failures:
+                print(f"ok   {tile.name} {label}")
+    runs = len(cases) * len(CONFIGS)
+    print(f"{len(tiles)} kernels, {len(cases)} size combinations, {runs} runs: "
+          f"{'all match NumPy' if not failed else f'{failed} combinations failed'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
