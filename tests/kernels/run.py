@@ -12,8 +12,10 @@
 #   reference(**inputs, **sizes) -> {output tensor: expected array}
 #   TOLERANCE  {output: (rtol, atol)}: |got - want| <= atol + rtol * |want| element for element;
 #              an output not named here must be equal bit for bit (NaN equals NaN)
-# bf16 tensors are arrays of dtype BF16 (16-bit words, what tilec reads and writes); to_bf16
-# and from_bf16 below convert. Exit status 0 when every run matched.
+# tilec writes bf16 outputs as 16-bit words (dtype BF16 here; from_bf16 widens them); give bf16
+# inputs as f32 arrays of bf16 values (from_bf16(to_bf16(x))), which tilec rounds exactly, since
+# NumPy saves 16-bit words as '|V2' and tilec reads '<V2' only (README.md, "Found"). Exit status
+# 0 when every run matched.
 import argparse
 import concurrent.futures
 import importlib.util
