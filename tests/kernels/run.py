@@ -11,7 +11,8 @@
 #   inputs(rng, **sizes) -> {parameter: array or number}: tensors (.npy) and scalars (--arg)
 #   reference(**inputs, **sizes) -> {output tensor: expected array}
 #   TOLERANCE  {output: (rtol, atol)}: |got - want| <= atol + rtol * |want| element for element;
-#              an output not named here must be equal bit for bit (NaN equals NaN)
+#              an output not named here must have the expected dtype and be equal bit for bit
+#              (NaN equals NaN)
 # tilec writes bf16 outputs as 16-bit words (dtype BF16 here; from_bf16 widens them); give bf16
 # inputs as f32 arrays of bf16 values (from_bf16(to_bf16(x))), which tilec rounds exactly, since
 # NumPy saves 16-bit words as '|V2' and tilec reads '<V2' only (README.md, "Found"). Exit status
@@ -44,7 +45,7 @@ CONFIGS = [
 
 
 def to_bf16(x):
-    """f32 values rounded to bf16 (nearest, ties to even), as the 16-bit words tilec reads."""
+    """f32 values rounded to bf16 (nearest, ties to even), as 16-bit words."""
     bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
     return rounded.astype(np.uint16).view(BF16)
@@ -79,6 +80,8 @@ def first_mismatch(got, want, tolerance):
         got = from_bf16(got)
     both_nan = np.isnan(got) & np.isnan(want) if got.dtype.kind == "f" else np.zeros(got.shape, bool)
     if tolerance is None:
+        if got.dtype != want.dtype:
+            return f"dtype {got.dtype}, expected {want.dtype}"
         bad = (got != want) & ~both_nan
         rule = "exact"
     else:
@@ -102,6 +105,7 @@ def check_compare():
     assert first_mismatch(want, want, None) is None and first_mismatch(want, want, (1e-6, 0)) is None
     assert "[2, 1]" in first_mismatch(wrong, want, None)
     assert "[2, 1]" in first_mismatch(wrong, want, (1e-3, 1e-3))
+    assert "dtype" in first_mismatch(want.astype(np.float16), want, None)
 
 
 def run_case(tilec, tile, module, sizes, workdir):
