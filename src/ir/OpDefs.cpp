@@ -719,6 +719,39 @@ class Rules {
     return placed.space() == t.space() ? t : t.withSpace(placed.space(), *placed.model());
   }
 
+  // A column broadcast: [R, C] combined with the row [1, C], one value per column. The row
+  // is a row-major [1, C] of its own (no padding), so its shape is exact.
+  Result inferColExpand() {
+    if (auto e = needTile(0, "tile operand")) return *e;
+    if (auto e = needTile(1, "row operand")) return *e;
+    const Type& t = operand(0);
+    const Type& row = operand(1);
+    if (t.rank() != 2)
+      return fail(Diag::RankNotSupported,
+                  op_ + " combines each column of a 2-D tile with a value, but the tile has rank " +
+                      std::to_string(t.rank()) + "; reshape it to the 2-D tile [r, c] whose columns you mean",
+                  0);
+    const std::vector<int64_t> want = {1, t.shape()[1]};
+    const bool isRow = row.shape() == want && provablyEqual(row.valid()[0], Expr::constant(1));
+    if (!isRow)
+      return fail(Diag::ColVectorShape,
+                  op_ + " needs the per-column row to be " + shapeText(want) + " for a " + shapeText(t.shape()) +
+                      " tile, but it is " + shapeText(row.shape()) +
+                      (row.hasFullValid() ? "" : " with valid " + shapeText(row.valid())) +
+                      "; reduce the columns with col_max/col_sum/col_min to get that row",
+                  1);
+    if (auto e = sameDType(0, 1, "cast the row to the tile's dtype")) return *e;
+    if (!provablyEqual(t.valid()[1], row.valid()[1]))
+      return fail(Diag::ValidShapeMismatch,
+                  op_ + " row has valid columns " + shapeText(row.valid()) + " but the tile " +
+                      shapeText(t.valid()) + "; make the valid column extents equal",
+                  1);
+    auto space = joinSpaces(0, 1);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    const Type& placed = operand(std::get<unsigned>(space));
+    return placed.space() == t.space() ? t : t.withSpace(placed.space(), *placed.model());
+  }
+
   // ---- cube ----
 
   static std::optional<DType> matmulResultDType(DType a) {

@@ -19,6 +19,7 @@ enum OpTrait : uint32_t {
   RowReduce = 1u << 6, ColReduce = 1u << 7, RowExpand = 1u << 8,  // vector work
   Cube = 1u << 9,                                                 // cube (matmul) work
   View = 1u << 10,  // the result is a view sharing its operand's memory
+  ColExpand = 1u << 11,  // vector work: combines [R, C] with the row [1, C]
 };
 
 // The kind of program an op belongs to. A target accepts whole groups, and its own op

@@ -56,7 +56,7 @@ bool doesVectorWork(const Op& op) {
   const OpInfo& info = opInfo(op.kind());
   return info.has(Elementwise) || info.has(TileScalar) || info.has(Unary) ||
          info.has(RowReduce) || info.has(ColReduce) || info.has(RowExpand) ||
-         op.kind() == OpKind::Cast || op.kind() == OpKind::Transpose;
+         info.has(ColExpand) || op.kind() == OpKind::Cast || op.kind() == OpKind::Transpose;
 }
 
 bool isMatmul(OpKind k) { return k == OpKind::Matmul || k == OpKind::BatchMatmul; }
