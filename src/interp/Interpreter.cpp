@@ -67,7 +67,9 @@ BinOp binOpOf(OpKind k) {
       {OpKind::Max, BinOp::Max}, {OpKind::MaxS, BinOp::Max}, {OpKind::RowMax, BinOp::Max},
       {OpKind::ColMax, BinOp::Max}, {OpKind::Min, BinOp::Min}, {OpKind::MinS, BinOp::Min},
       {OpKind::RowMin, BinOp::Min}, {OpKind::ColMin, BinOp::Min}, {OpKind::RowSum, BinOp::Add},
-      {OpKind::ColSum, BinOp::Add}};
+      {OpKind::ColSum, BinOp::Add},
+      // col_expand_* (issue 28, broadcasts)
+      {OpKind::ColExpandMul, BinOp::Mul}};
   return kBinOps.at(k);
 }
 
@@ -446,7 +448,9 @@ struct Interpreter::Impl {
       case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: return runReduce(op, /*rows=*/true);
       case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
-        return runRowExpand(op);
+        return runExpand(op, /*axis=*/-1);
+      case OpKind::ColExpandMul:
+        return runExpand(op, /*axis=*/0);
       case OpKind::Iota: return runIota(op);
       case OpKind::RowArgMax: case OpKind::RowArgMin: return runArgReduce(op, /*rows=*/true);
       case OpKind::ColArgMax: case OpKind::ColArgMin: return runArgReduce(op, /*rows=*/false);
@@ -738,17 +742,20 @@ struct Interpreter::Impl {
     set(op.result(), std::move(r));
   }
 
-  void runRowExpand(const Op& op) {
+  // Operand 1 has extent 1 along `axis` (-1: the last): its one value there combines with
+  // every element of operand 0 along that axis.
+  void runExpand(const Op& op, int axis) {
     const Tile& a = tile(op.operand(0), op);
-    const Tile& col = tile(op.operand(1), op);
+    const Tile& b = tile(op.operand(1), op);
     Tile r = blank(op.result()->type(), op);
+    const size_t spread = axis < 0 ? r.shape.size() - 1 : size_t(axis);
     forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
       std::vector<int64_t> c = at;
-      c.back() = 0;
+      c[spread] = 0;
       size_t i = size_t(flatten(at, r.shape));
-      size_t ci = size_t(flatten(c, col.shape));
-      r.defined[i] = a.defined[i] && col.defined[ci];
-      if (r.defined[i]) r.elems[i] = arith(binOpOf(op.kind()), a.elems[i], col.elems[ci], r.dtype, op);
+      size_t bi = size_t(flatten(c, b.shape));
+      r.defined[i] = a.defined[i] && b.defined[bi];
+      if (r.defined[i]) r.elems[i] = arith(binOpOf(op.kind()), a.elems[i], b.elems[bi], r.dtype, op);
     });
     set(op.result(), std::move(r));
   }

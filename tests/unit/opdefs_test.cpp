@@ -348,6 +348,33 @@ TEST_CASE("row broadcasts") {
         Diag::ValidShapeMismatch);
 }
 
+TEST_CASE("column broadcasts") {
+  Type a = tile(DType::F32, {16, 128});
+  Type row = tile(DType::F32, {1, 128});
+  CHECK(Infer{OpKind::ColExpandMul, {a, row}}.type() == a);
+  // One row: the broadcast is elementwise, and still a column broadcast.
+  CHECK(Infer{OpKind::ColExpandMul, {row, row}}.type() == row);
+  OpError e = Infer{OpKind::ColExpandMul, {a, tile(DType::F32, {16, 1})}}.error();
+  CHECK(e.id == Diag::ColVectorShape);
+  CHECK(e.operand == 1);
+  CHECK(e.message == "col_expand_mul needs the per-column row to be [1, 128] for a [16, 128] tile, but it is [16, 1]; "
+                     "reduce the columns with col_max/col_sum/col_min to get that row");
+  CHECK(Infer{OpKind::ColExpandMul, {a, tile(DType::F32, {1, 64})}}.error().id == Diag::ColVectorShape);
+  CHECK(Infer{OpKind::ColExpandMul, {a, tile(DType::F32, {1, 128}, ir::kNoSpace, ks({1, 128}))}}.type() == a);
+  CHECK(Infer{OpKind::ColExpandMul, {a, tile(DType::F16, {1, 128})}}.error().id == Diag::DTypeMismatch);
+  // The row's valid columns are the tile's.
+  Type partial = tile(DType::F32, {16, 128}, ir::kNoSpace, ks({5, 100}));
+  CHECK(Infer{OpKind::ColExpandMul, {partial, tile(DType::F32, {1, 128}, ir::kNoSpace, ks({1, 100}))}}.type() ==
+        partial);
+  e = Infer{OpKind::ColExpandMul, {partial, row}}.error();
+  CHECK(e.id == Diag::ValidShapeMismatch);
+  CHECK(e.message == "col_expand_mul row has valid columns [1, 128] but the tile [5, 100]; make the valid column "
+                     "extents equal");
+  e = Infer{OpKind::ColExpandMul, {tile(DType::F32, {128}), tile(DType::F32, {128})}}.error();
+  CHECK(e.id == Diag::RankNotSupported);
+  CHECK(e.operand == 0);
+}
+
 TEST_CASE("matmul") {
   Type lhs = tile(DType::F16, {16, 32}, pto::Left);
   Type rhs = tile(DType::F16, {32, 8}, pto::Right);
