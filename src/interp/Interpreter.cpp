@@ -69,7 +69,8 @@ BinOp binOpOf(OpKind k) {
       {OpKind::RowMin, BinOp::Min}, {OpKind::ColMin, BinOp::Min}, {OpKind::RowSum, BinOp::Add},
       {OpKind::ColSum, BinOp::Add},
       // col_expand_* (issue 28, broadcasts)
-      {OpKind::ColExpandMul, BinOp::Mul}};
+      {OpKind::ColExpandMul, BinOp::Mul}, {OpKind::ColExpandAdd, BinOp::Add}, {OpKind::ColExpandSub, BinOp::Sub},
+      {OpKind::ColExpandDiv, BinOp::Div}, {OpKind::ColExpandMax, BinOp::Max}, {OpKind::ColExpandMin, BinOp::Min}};
   return kBinOps.at(k);
 }
 
@@ -449,7 +450,8 @@ struct Interpreter::Impl {
       case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
         return runExpand(op, /*axis=*/-1);
-      case OpKind::ColExpandMul:
+      case OpKind::ColExpandAdd: case OpKind::ColExpandSub: case OpKind::ColExpandMul: case OpKind::ColExpandDiv:
+      case OpKind::ColExpandMax: case OpKind::ColExpandMin:
         return runExpand(op, /*axis=*/0);
       case OpKind::Iota: return runIota(op);
       case OpKind::RowArgMax: case OpKind::RowArgMin: return runArgReduce(op, /*rows=*/true);
