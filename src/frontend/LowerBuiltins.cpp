@@ -515,8 +515,7 @@ Val Lowerer::callMinMax(ir::OpKind kind, const CallArgs& a) {
   if (lhs.isPoison() || rhs.isPoison()) return Val::poison(a.call.range);
   bool isMax = kind == ir::OpKind::Max;
   if (lhs.kind == ValKind::Tile || rhs.kind == ValKind::Tile) {
-    if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile)
-      return tileOp(kind, {{lhs.value, lhs.range}, {rhs.value, rhs.range}}, {}, ir::Type(), a.call.range);
+    if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile) return combineTiles(kind, lhs, rhs, a.call.range);
     const Val& tile = lhs.kind == ValKind::Tile ? lhs : rhs;
     const Val& scalar = lhs.kind == ValKind::Tile ? rhs : lhs;
     ir::Value* s = scalarOperand(scalar, tile.value->type().dtype(), "the scalar operand");

@@ -6,6 +6,7 @@
 
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "support/Wording.h"
 
 namespace tilec::frontend {
@@ -64,6 +65,49 @@ std::optional<int64_t> foldChecked(BinaryOp op, int64_t a, int64_t b) {
     case BinaryOp::And: case BinaryOp::Or: break;
   }
   misrouted(op, "constant folding");
+}
+
+// The op that combines a tile with `small`, a row [1, C] (axis 0) or a column [.., R, 1]
+// (the last axis), by the arithmetic of elementwise `kind`: "tile.mul" -> col_expand_mul
+// or row_expand_mul, when the op table has it.
+std::optional<ir::OpKind> expandOpFor(ir::OpKind kind, bool row) {
+  return ir::opKindByName(std::string(row ? "tile.col_expand_" : "tile.row_expand_") + (ir::opInfo(kind).name + 5));
+}
+
+// The one axis along which a and b differ, where one of them is 1: NumPy's broadcasting
+// of a size-1 dim, for the forms an expand op does (a row of a 2-D tile, or a column).
+struct Broadcast {
+  bool smallLeft;  // the size-1 operand is the left one
+  bool row;        // along axis 0 of 2-D tiles (a row); otherwise the last axis (a column)
+};
+std::optional<Broadcast> broadcastOf(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  if (a.size() != b.size() || a.empty()) return std::nullopt;
+  std::optional<size_t> axis;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) {
+      if (axis || (a[i] != 1 && b[i] != 1)) return std::nullopt;
+      axis = i;
+    }
+  const bool row = a.size() == 2 && axis == 0u;
+  if (!axis || (!row && *axis + 1 != a.size())) return std::nullopt;
+  return Broadcast{a[*axis] == 1, row};
+}
+
+// How `kind` is written on operands l and r: "l + r", "max(l, r)".
+std::string applied(ir::OpKind kind, const std::string& l, const std::string& r) {
+  const std::string op = ir::opInfo(kind).spelling;
+  return op.size() == 1 ? l + " " + op + " " + r : op + "(" + l + ", " + r + ")";
+}
+
+// Where shapes a and b differ, for a message: "in axis 0 (16 and 8)".
+std::string disagreement(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  if (a.size() != b.size()) return "in rank (" + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ")";
+  std::string out;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i])
+      out += (out.empty() ? "in axis " : " and axis ") + std::to_string(i) + " (" + std::to_string(a[i]) + " and " +
+             std::to_string(b[i]) + ")";
+  return out;
 }
 
 }  // namespace
@@ -232,8 +276,7 @@ Val Lowerer::tileBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange
   static const ir::OpKind tileTile[] = {ir::OpKind::Add, ir::OpKind::Sub, ir::OpKind::Mul, ir::OpKind::Div};
   static const ir::OpKind tileScalar[] = {ir::OpKind::AddS, ir::OpKind::SubS, ir::OpKind::MulS, ir::OpKind::DivS};
   size_t index = size_t(op);  // Add, Sub, Mul, Div are the first four operators
-  if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile)
-    return tileOp(tileTile[index], {{lhs.value, lhs.range}, {rhs.value, rhs.range}}, {}, ir::Type(), whole);
+  if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile) return combineTiles(tileTile[index], lhs, rhs, whole);
   bool tileLeft = lhs.kind == ValKind::Tile;
   if (!tileLeft && (op == BinaryOp::Sub || op == BinaryOp::Div)) {
     std::string fix = op == BinaryOp::Sub ? "write -t + s instead" : "write recip(t) * s instead";
@@ -246,6 +289,57 @@ Val Lowerer::tileBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange
   ir::Value* s = scalarOperand(scalar, tile.value->type().dtype(), "the scalar operand");
   if (!s) return Val::poison(whole);
   return tileOp(tileScalar[index], {{tile.value, tile.range}, {s, scalar.range}}, {}, ir::Type(), whole);
+}
+
+// Two tiles combined by elementwise `kind`, with NumPy's broadcasting of one size-1 axis
+// (docs/language.md, "Broadcasting"): `x * w` with w a [1, C] row is col_expand_mul(x, w),
+// `x - m` with m a column row_expand_sub(x, m). A size-1 operand on the left commutes
+// where the arithmetic does; `w - x` is (-x) + w, exact like the subtraction.
+Val Lowerer::combineTiles(ir::OpKind kind, const Val& lhs, const Val& rhs, SourceRange whole) {
+  const std::vector<int64_t>& a = lhs.value->type().shape();
+  const std::vector<int64_t>& b = rhs.value->type().shape();
+  if (a == b) return tileOp(kind, {{lhs.value, lhs.range}, {rhs.value, rhs.range}}, {}, ir::Type(), whole);
+  std::optional<Broadcast> cast = broadcastOf(a, b);
+  if (!cast)
+    return broadcastError(lhs, rhs,
+                          "they differ " + disagreement(a, b) +
+                              ", but only one axis where one of them is 1 broadcasts: a [1, C] row down a 2-D tile, "
+                              "or a [.., R, 1] column across the tile",
+                          "make the shapes equal", whole);
+  const Val& big = cast->smallLeft ? rhs : lhs;
+  const Val& small = cast->smallLeft ? lhs : rhs;
+  const bool negate = cast->smallLeft && kind == ir::OpKind::Sub;
+  std::optional<ir::OpKind> expand = expandOpFor(negate ? ir::OpKind::Add : kind, cast->row);
+  if (!expand || (cast->smallLeft && kind == ir::OpKind::Div)) {
+    const ir::Type& t = big.value->type();
+    const std::string zeros = "full<" + std::string(ir::dtypeName(t.dtype())) + ">(" + ir::shapeText(t.shape()) +
+                              (ir::isFloat(t.dtype()) ? ", 0.0)" : ", 0)");
+    const std::string widened =
+        std::string(cast->row ? "col" : "row") + "_expand_add(" + zeros + ", " + text(small.range) + ")";
+    const std::string form = cast->row ? "a row" : "a column";
+    return broadcastError(lhs, rhs,
+                          expand ? form + " on the left of '/' does not broadcast (the op divides by it)"
+                                 : form + " does not broadcast in " + ir::opInfo(kind).spelling +
+                                       " (there is no such op)",
+                          "widen it to the tile first: " +
+                              (cast->smallLeft ? applied(kind, widened, text(big.range))
+                                               : applied(kind, text(big.range), widened)),
+                          whole);
+  }
+  Val tile = big;
+  if (negate) {
+    tile = tileOp(ir::OpKind::Neg, {{big.value, big.range}}, {}, ir::Type(), big.range);
+    if (tile.isPoison()) return Val::poison(whole);
+  }
+  return tileOp(*expand, {{tile.value, big.range}, {small.value, small.range}}, {}, ir::Type(), whole);
+}
+
+Val Lowerer::broadcastError(const Val& lhs, const Val& rhs, const std::string& why, const std::string& fix,
+                            SourceRange whole) {
+  error(Diag::ShapeMismatch, whole,
+        quotedName(text(whole)) + " combines tiles of shapes " + ir::shapeText(lhs.value->type().shape()) +
+            " and " + ir::shapeText(rhs.value->type().shape()) + ": " + why + "; " + fix);
+  return Val::poison(whole);
 }
 
 // ---------------------------------------------------------------- conversions

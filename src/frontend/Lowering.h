@@ -196,6 +196,9 @@ class Lowerer {
   Val intBinary(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange opRange, SourceRange whole);
   Val floatBinary(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
   Val tileBinary(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
+  Val combineTiles(ir::OpKind kind, const Val& lhs, const Val& rhs, SourceRange whole);
+  Val broadcastError(const Val& lhs, const Val& rhs, const std::string& why, const std::string& fix,
+                     SourceRange whole);
   std::optional<ir::Expr> asInt(const Val& v, const char* role);
   std::optional<ir::Expr> asBool(const Val& v, const char* role);
   ir::Value* asTile(const Val& v, const char* role);
