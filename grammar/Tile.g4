@@ -1,7 +1,8 @@
 // The .tile kernel language. docs/language.md describes the syntax and semantics;
 // this grammar only fixes the shape of programs. Names of built-ins, memory spaces
 // and rounding modes are ordinary identifiers resolved by the frontend, so adding
-// one never changes the grammar.
+// one never changes the grammar; `where` is the one built-in that is also a keyword
+// (of the kernel header), which a call names too.
 grammar Tile;
 
 // ============================== parser ==============================
@@ -75,7 +76,7 @@ primary
   : INT                                            # intLit
   | FLOAT                                          # floatLit
   | (TRUE | FALSE)                                 # boolLit
-  | ID (LT DTYPE GT)? LPAREN argList? RPAREN       # call
+  | callee=(ID | WHERE) (LT DTYPE GT)? LPAREN argList? RPAREN  # call
   | ID LBRACK exprList RBRACK                      # indexExpr
   | ID                                             # nameRef
   | LPAREN expr RPAREN                             # parenExpr

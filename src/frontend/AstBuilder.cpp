@@ -370,8 +370,8 @@ ast::ExprPtr AstBuilder::primary(P::PrimaryContext* ctx) {
 ast::ExprPtr AstBuilder::call(P::CallContext* ctx) {
   auto c = std::make_unique<ast::Call>();
   c->range = range(ctx);
-  c->callee = text(ctx->ID());
-  c->calleeRange = range(ctx->ID());
+  c->callee = text(ctx->callee);  // `where` is a keyword of the kernel header and a built-in
+  c->calleeRange = range(ctx->callee);
   if (ctx->DTYPE()) {
     c->typeArg = dtypeOf(ctx->DTYPE());
     c->typeArgRange = range(ctx->DTYPE());

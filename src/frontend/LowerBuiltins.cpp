@@ -7,6 +7,7 @@
 
 #include "frontend/Lowering.h"
 #include "ir/Builder.h"
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 #include "support/Wording.h"
 
@@ -85,6 +86,8 @@ const std::vector<BuiltinSig>& builtins() {
         {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
         {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
         {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
+        // ---- compare and select (issue 28) ----
+        {"where", K::Sel, 3, 3, {}, false, "where(mask, a, b)", &L::callWhere},
         // ---- tile regions (LowerRegions.cpp) ----
         {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
         {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
@@ -527,6 +530,37 @@ Val Lowerer::callMinMax(ir::OpKind kind, const CallArgs& a) {
   std::optional<ir::Expr> y = asInt(rhs, ("the second operand of " + a.call.callee).c_str());
   if (!x || !y) return Val::poison(a.call.range);
   return Val::integer(isMax ? ir::Expr::max(*x, *y) : ir::Expr::min(*x, *y), a.call.range);
+}
+
+// where(mask, a, b) with tiles a and b; a number on one side is a tile of it, made by
+// `full` in the other side's type.
+Val Lowerer::callWhere(ir::OpKind kind, const CallArgs& a) {
+  Val mask = eval(a.pos(0));
+  Val values[2] = {eval(a.pos(1)), eval(a.pos(2))};
+  ir::Value* m = asTile(mask, "the condition of where");
+  if (!m || values[0].isPoison() || values[1].isPoison()) return Val::poison(a.call.range);
+  const int tileSide = values[0].kind == ValKind::Tile ? 0 : values[1].kind == ValKind::Tile ? 1 : -1;
+  if (tileSide < 0) {
+    const char* dtype = values[0].kind == ValKind::Float ? "f32" : "i32";
+    error(Diag::WrongValueKind, values[0].range,
+          "where needs a tile as one of its values, but " + quotedName(text(values[0].range)) + " and " +
+              quotedName(text(values[1].range)) + " are not tiles; make one a tile: where(" + text(mask.range) +
+              ", full<" + dtype + ">(" + ir::shapeText(m->type().shape()) + ", " + text(values[0].range) + "), " +
+              text(values[1].range) + ")");
+    return Val::poison(a.call.range);
+  }
+  const ir::Type& like = values[tileSide].value->type();
+  std::vector<Operand> operands = {{m, mask.range}};
+  for (Val& v : values) {
+    if (v.kind != ValKind::Tile) {
+      ir::Value* s = scalarOperand(v, like.dtype(), "a value of where");
+      if (!s) return Val::poison(a.call.range);
+      v = tileOp(ir::OpKind::Full, {{s, v.range}}, {}, like, v.range);
+      if (v.isPoison()) return Val::poison(a.call.range);
+    }
+    operands.push_back({v.value, v.range});
+  }
+  return tileOp(kind, operands, {}, ir::Type(), a.call.range);
 }
 
 Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {

@@ -202,11 +202,12 @@ Val Lowerer::binary(BinaryOp op, Val lhs, Val rhs, SourceRange opRange, SourceRa
     return Val::boolean(op == BinaryOp::And ? ir::Expr::logicalAnd(*a, *c) : ir::Expr::logicalOr(*a, *c), whole);
   }
   if (lhs.kind == ValKind::Tile || rhs.kind == ValKind::Tile) {
-    if (isComparison(op) || op == BinaryOp::Mod) {
+    if (op == BinaryOp::Mod) {
       error(Diag::WrongValueKind, opRange,
-            opText + " is not defined for tiles; tiles support + - * / and the built-in functions");
+            opText + " is not defined for tiles; tiles support + - * /, comparisons and the built-in functions");
       return Val::poison(whole);
     }
+    if (isComparison(op)) return tileCompare(op, lhs, rhs, whole);
     return tileBinary(op, lhs, rhs, whole);
   }
   if (lhs.kind == ValKind::Int && rhs.kind == ValKind::Int) return intBinary(op, lhs, rhs, opRange, whole);
@@ -340,6 +341,39 @@ Val Lowerer::broadcastError(const Val& lhs, const Val& rhs, const std::string& w
         quotedName(text(whole)) + " combines tiles of shapes " + ir::shapeText(lhs.value->type().shape()) +
             " and " + ir::shapeText(rhs.value->type().shape()) + ": " + why + "; " + fix);
   return Val::poison(whole);
+}
+
+// `t < u` (tile-tile) and `t < 0.5` give a mask; `0.5 < t` is `t > 0.5`.
+Val Lowerer::tileCompare(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole) {
+  ir::CmpKind k = cmpKind(op);
+  if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile)
+    return tileOp(ir::OpKind::Cmp, {{lhs.value, lhs.range}, {rhs.value, rhs.range}}, {ir::attr::cmp(k)}, ir::Type(),
+                  whole);
+  static const ir::CmpKind kMirrored[] = {ir::CmpKind::EQ, ir::CmpKind::NE, ir::CmpKind::GT,
+                                          ir::CmpKind::GE, ir::CmpKind::LT, ir::CmpKind::LE};
+  const bool tileLeft = lhs.kind == ValKind::Tile;
+  const Val& tile = tileLeft ? lhs : rhs;
+  const Val& scalar = tileLeft ? rhs : lhs;
+  const ir::DType dtype = tile.value->type().dtype();
+  // The scalar becomes the tile's dtype: a literal it cannot hold would wrap and compare
+  // as another number.
+  const std::optional<int64_t> literal = scalar.kind == ValKind::Int ? scalar.constInt() : std::nullopt;
+  if (literal && ir::isInteger(dtype) && ir::dtypeBytes(dtype) < 8) {
+    const unsigned bits = 8 * ir::dtypeBytes(dtype);
+    const int64_t lo = ir::isSigned(dtype) ? -(int64_t(1) << (bits - 1)) : 0;
+    const int64_t hi = ir::isSigned(dtype) ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    if (*literal < lo || *literal > hi) {
+      error(Diag::ScalarOperand, scalar.range,
+            std::to_string(*literal) + " is outside the range of " + ir::dtypeName(dtype) + " (" + std::to_string(lo) +
+                " to " + std::to_string(hi) + "), the dtype " + quotedName(text(tile.range)) +
+                " is compared in; compare with a value in that range");
+      return Val::poison(whole);
+    }
+  }
+  ir::Value* s = scalarOperand(scalar, dtype, "the scalar operand");
+  if (!s) return Val::poison(whole);
+  return tileOp(ir::OpKind::CmpS, {{tile.value, tile.range}, {s, scalar.range}},
+                {ir::attr::cmp(tileLeft ? k : kMirrored[size_t(k)])}, ir::Type(), whole);
 }
 
 // ---------------------------------------------------------------- conversions

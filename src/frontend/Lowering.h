@@ -199,6 +199,7 @@ class Lowerer {
   Val combineTiles(ir::OpKind kind, const Val& lhs, const Val& rhs, SourceRange whole);
   Val broadcastError(const Val& lhs, const Val& rhs, const std::string& why, const std::string& fix,
                      SourceRange whole);
+  Val tileCompare(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
   std::optional<ir::Expr> asInt(const Val& v, const char* role);
   std::optional<ir::Expr> asBool(const Val& v, const char* role);
   ir::Value* asTile(const Val& v, const char* role);
@@ -243,6 +244,7 @@ class Lowerer {
   Val callSetValid(ir::OpKind, const CallArgs& a);
   Val callMinMax(ir::OpKind, const CallArgs& a);
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
+  Val callWhere(ir::OpKind, const CallArgs& a);
 
   // LowerRegions.cpp: partition views and tile arrays
   Val evalIndex(const ast::Index& x);

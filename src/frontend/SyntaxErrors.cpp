@@ -30,10 +30,12 @@ const std::vector<TokenGroup>& tokenGroups() {
        {TileParser::LET, TileParser::VAR, TileParser::FOR, TileParser::UNROLL, TileParser::PARALLEL,
         TileParser::IF, TileParser::CONST, TileParser::LBRACE, TileParser::PATTERN,
         TileParser::REGION, TileParser::INT, TileParser::FLOAT, TileParser::TRUE, TileParser::FALSE,
-        TileParser::ID, TileParser::LPAREN, TileParser::LBRACK, TileParser::MINUS, TileParser::NOT}},
+        TileParser::ID, TileParser::WHERE, TileParser::LPAREN, TileParser::LBRACK, TileParser::MINUS,
+        TileParser::NOT}},
       {"an expression",
        {TileParser::INT, TileParser::ID, TileParser::LPAREN},
        {TileParser::INT, TileParser::FLOAT, TileParser::TRUE, TileParser::FALSE, TileParser::ID,
+        TileParser::WHERE,  // the where(...) call
         TileParser::LPAREN, TileParser::LBRACK, TileParser::MINUS, TileParser::NOT}},
       {"an operator",
        {TileParser::PLUS, TileParser::STAR, TileParser::EQ},

@@ -446,6 +446,8 @@ struct Interpreter::Impl {
       case OpKind::Abs: case OpKind::Relu:
         return runUnary(op);
       case OpKind::Cast: return runCast(op);
+      case OpKind::Cmp: case OpKind::CmpS: return runCompare(op);
+      case OpKind::Sel: return runSelect(op);
       case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: return runReduce(op, /*rows=*/true);
       case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
@@ -649,6 +651,67 @@ struct Interpreter::Impl {
       size_t i = size_t(flatten(at, r.shape));
       r.defined[i] = a.defined[i];
       if (r.defined[i]) r.elems[i] = arith(binOpOf(op.kind()), a.elems[i], v, r.dtype, op);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // IEEE comparisons of the operands' values: a NaN is unordered, so every predicate but
+  // != is false with one. A mask element is 1 where the predicate holds.
+  static bool compare(CmpKind k, Num a, Num b, DType d) {
+    if (isFloatType(d)) {
+      double x = a.f, y = b.f;
+      switch (k) {
+        case CmpKind::EQ: return x == y;
+        case CmpKind::NE: return x != y;
+        case CmpKind::LT: return x < y;
+        case CmpKind::LE: return x <= y;
+        case CmpKind::GT: return x > y;
+        case CmpKind::GE: return x >= y;
+      }
+    }
+    switch (k) {
+      case CmpKind::EQ: return a.i == b.i;
+      case CmpKind::NE: return a.i != b.i;
+      case CmpKind::LT: return a.i < b.i;
+      case CmpKind::LE: return a.i <= b.i;
+      case CmpKind::GT: return a.i > b.i;
+      case CmpKind::GE: return a.i >= b.i;
+    }
+    return false;
+  }
+
+  void runCompare(const Op& op) {
+    const Tile& a = tile(op.operand(0), op);
+    const bool withScalar = op.kind() == OpKind::CmpS;
+    std::optional<Num> s;
+    if (withScalar) {
+      Scalar v = scalar(op.operand(1), op);
+      s = convert(v.value, v.dtype, a.dtype, RoundMode::Rint);
+    }
+    const Tile* b = withScalar ? nullptr : &tile(op.operand(1), op);
+    const CmpKind k = op.get(attr::cmp);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      r.defined[i] = a.defined[i] && (withScalar || b->defined[i]);
+      if (r.defined[i]) r.elems[i].i = compare(k, a.elems[i], withScalar ? *s : b->elems[i], a.dtype);
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // where(mask, a, b): a's element where the mask holds, else b's; only the chosen value
+  // needs to be defined.
+  void runSelect(const Op& op) {
+    const Tile& m = tile(op.operand(0), op);
+    const Tile& a = tile(op.operand(1), op);
+    const Tile& b = tile(op.operand(2), op);
+    Tile r = blank(op.result()->type(), op);
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      size_t i = size_t(flatten(at, r.shape));
+      if (!m.defined[i]) return;
+      const Tile& chosen = m.elems[i].i ? a : b;
+      r.defined[i] = chosen.defined[i];
+      r.elems[i] = chosen.elems[i];
     });
     set(op.result(), std::move(r));
   }

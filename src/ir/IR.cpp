@@ -88,6 +88,7 @@ constexpr std::array<const char*, 3> kLoopModes = {"serial", "unroll", "parallel
 constexpr std::array<const char*, 8> kRoundModes = {"cast_rint", "round", "rint", "floor",
                                                     "ceil",      "trunc", "odd",  "none"};
 constexpr std::array<const char*, 4> kRegionPhases = {"init", "middle", "last", "init_last"};
+constexpr std::array<const char*, 6> kCmpKinds = {"eq", "ne", "lt", "le", "gt", "ge"};
 
 }  // namespace
 
@@ -98,6 +99,9 @@ std::optional<RoundMode> parseRoundMode(std::string_view s) { return byName<Roun
 const char* regionPhaseName(RegionPhase p) { return kRegionPhases[size_t(p)]; }
 std::optional<RegionPhase> parseRegionPhase(std::string_view s) { return byName<RegionPhase>(kRegionPhases, s); }
 std::string regionPhaseList() { return nameList(kRegionPhases); }
+const char* cmpKindName(CmpKind k) { return kCmpKinds[size_t(k)]; }
+std::optional<CmpKind> parseCmpKind(std::string_view s) { return byName<CmpKind>(kCmpKinds, s); }
+std::string cmpKindList() { return nameList(kCmpKinds); }
 std::string loopModeList() { return nameList(kLoopModes); }
 std::string roundModeList() { return nameList(kRoundModes); }
 

@@ -91,12 +91,15 @@ enum class RegionPhase : uint8_t { Init, Middle, Last, InitLast };
 const char* loopModeName(LoopMode m);    // "serial", ...
 const char* roundModeName(RoundMode m);  // "cast_rint", ...
 const char* regionPhaseName(RegionPhase p);  // "init", "middle", "last", "init_last"
+const char* cmpKindName(CmpKind k);          // a tile comparison's predicate: "eq", ..., "ge"
 std::optional<LoopMode> parseLoopMode(std::string_view s);
 std::optional<RoundMode> parseRoundMode(std::string_view s);
 std::optional<RegionPhase> parseRegionPhase(std::string_view s);
+std::optional<CmpKind> parseCmpKind(std::string_view s);
 std::string loopModeList();   // "serial, unroll or parallel", for messages
 std::string roundModeList();  // "cast_rint, round, ... or none"
 std::string regionPhaseList();  // "init, middle, last or init_last"
+std::string cmpKindList();      // "eq, ne, lt, le, gt or ge"
 
 // A type as an attribute value, held by a shared pointer: a Type is large and rare in
 // attributes, and inline it would make every attribute as large.
@@ -113,13 +116,13 @@ class TypeAttr {
 // What an attribute holds (its payload's alternative of AttrValue); IntOrFloat is either
 // number. Attrs.def gives every attribute its kind.
 enum class AttrKind : uint8_t {
-  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase
+  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase, Cmp
 };
 const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
 
 // Attribute payloads. Lists of Expr carry offsets/shapes.
 using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
-                               std::vector<int64_t>, TypeAttr, LoopMode, RoundMode, RegionPhase>;
+                               std::vector<int64_t>, TypeAttr, LoopMode, RoundMode, RegionPhase, CmpKind>;
 
 // The attributes of one op: a few per op, so a vector sorted by key (one allocation, and
 // iteration in key order, which keeps printing deterministic) with the part of std::map's
@@ -165,6 +168,7 @@ template <> struct AttrPayloadOf<AttrKind::Type> { using type = TypeAttr; };
 template <> struct AttrPayloadOf<AttrKind::LoopMode> { using type = LoopMode; };
 template <> struct AttrPayloadOf<AttrKind::RoundMode> { using type = RoundMode; };
 template <> struct AttrPayloadOf<AttrKind::RegionPhase> { using type = RegionPhase; };
+template <> struct AttrPayloadOf<AttrKind::Cmp> { using type = CmpKind; };
 
 // An attribute as code names it (ir::attr::offsets), typed by its kind: Op::get/find/set
 // take one, and calling one makes an entry of an op's attributes: {attr::offsets(xs)}.

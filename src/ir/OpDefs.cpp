@@ -85,6 +85,7 @@ const char* attrKindName(AttrKind k) {
     case AttrKind::LoopMode: return "loop mode";
     case AttrKind::RoundMode: return "rounding mode";
     case AttrKind::RegionPhase: return "region phase";
+    case AttrKind::Cmp: return "comparison predicate";
   }
   return "?";
 }
@@ -112,6 +113,7 @@ bool attrHasKind(const AttrValue& v, AttrKind k) {
     case AttrKind::LoopMode: return std::holds_alternative<LoopMode>(v);
     case AttrKind::RoundMode: return std::holds_alternative<RoundMode>(v);
     case AttrKind::RegionPhase: return std::holds_alternative<RegionPhase>(v);
+    case AttrKind::Cmp: return std::holds_alternative<CmpKind>(v);
   }
   return false;
 }
@@ -157,6 +159,7 @@ class Rules {
 
   Result infer() {
     if (auto e = checkCommon()) return *e;
+    if (auto e = checkMasks()) return *e;
     return (this->*rule())();
   }
 
@@ -198,6 +201,8 @@ class Rules {
           return bad("rounding mode '" + *name + "' is unknown; use " + roundModeList());
         if (spec->kind == AttrKind::RegionPhase)
           return bad("region phase '" + *name + "' is unknown; use " + regionPhaseList());
+        if (spec->kind == AttrKind::Cmp)
+          return bad("comparison predicate '" + *name + "' is unknown; use " + cmpKindList());
       }
       if (!attrHasKind(value, spec->kind))
         return bad("attribute '" + key + "' of " + info_.name + " must be a " +
@@ -595,6 +600,92 @@ class Rules {
                       "; cast it to a signed or float dtype first",
                   0);
     return operand(0);
+  }
+
+  // ---- compare and select ----
+
+  static bool isMask(const Type& t) { return t.isTile() && t.dtype() == DType::Bool; }
+
+  // A mask's encoding is the target's (PTO packs each row into bits), so only the ops that
+  // make or select with one take it, and reshapes that keep its rows whole; a mask made by
+  // anything else (a cast, a load) would not be in that encoding.
+  std::optional<OpError> checkMasks() const {
+    if (info_.group != OpGroup::Tile || info_.has(Predicate)) return std::nullopt;
+    if (in_.kind == OpKind::Reshape) {
+      const bool rowsKept = !isMask(operand(0)) || !in_.declared.isTile() ||
+                            in_.declared.shape().back() == operand(0).shape().back();
+      if (rowsKept) return std::nullopt;
+      return fail(Diag::OperandKind,
+                  "reshape of a mask keeps its rows, which are packed, but this one turns " +
+                      shapeText(operand(0).shape()) + " into " + shapeText(in_.declared.shape()) +
+                      "; reshape the tiles compared instead",
+                  0);
+    }
+    static const char* kOrdinals[] = {"first", "second", "third", "fourth"};
+    for (unsigned i = 0; i < numOperands() && i < 4; ++i)
+      if (isMask(operand(i)))
+        return fail(Diag::OperandKind,
+                    op_ + " takes numbers, but its " + kOrdinals[i] +
+                        " operand is a mask (the bool tile a comparison gives); a mask only selects: "
+                        "write where(mask, a, b)",
+                    int(i));
+    if (isMask(in_.declared) && in_.kind != OpKind::Create)
+      return fail(Diag::OperandKind, op_ + " cannot make a bool tile; a mask comes from a comparison such as a < b");
+    return std::nullopt;
+  }
+
+  std::optional<OpError> needComparable(unsigned i) const {
+    const DType d = operand(i).dtype();
+    if (d != DType::Bool && d != DType::Index) return std::nullopt;
+    return fail(Diag::DTypeNotSupported,
+                op_ + " compares numbers, but its operand is " + dtypeName(d) + "; compare a tile of numbers", int(i));
+  }
+
+  Result inferCompare() {
+    Result r = inferElementwise();
+    if (std::holds_alternative<OpError>(r)) return r;
+    if (auto e = needComparable(0)) return *e;
+    return std::get<Type>(r).withDType(DType::Bool);
+  }
+
+  Result inferCompareScalar() {
+    Result r = inferTileScalar();
+    if (std::holds_alternative<OpError>(r)) return r;
+    if (auto e = needComparable(0)) return *e;
+    return std::get<Type>(r).withDType(DType::Bool);
+  }
+
+  // where(mask, a, b): a and b as for an elementwise op, the mask of their shape and valid
+  // shape; the optional scratch is any tile in their space (PTO's tsel stages mask words in it).
+  Result inferSelect() {
+    if (auto e = needTile(0, "condition")) return *e;
+    if (!isMask(operand(0)))
+      return fail(Diag::OperandKind,
+                  op_ + " needs a mask as its condition, but it is a tile of " + dtypeName(operand(0).dtype()) +
+                      "; compare to make one, e.g. where(x > 0.0, a, b)",
+                  0);
+    const InferInput values{OpKind::Sel, {operand(1), operand(2)}, in_.attrs, Type()};
+    Result r = Rules(values).inferElementwise();
+    if (auto* e = std::get_if<OpError>(&r)) return OpError{e->id, e->message, e->operand < 0 ? -1 : e->operand + 1};
+    Type mask = operand(0);
+    const Type& value = std::get<Type>(r);
+    if (mask.shape() != value.shape())
+      return fail(Diag::ShapeMismatch,
+                  op_ + " condition is " + shapeText(mask.shape()) + " but the values are " + shapeText(value.shape()) +
+                      "; compare tiles of the values' shape",
+                  0);
+    for (size_t i = 0; i < mask.rank(); ++i)
+      if (!provablyEqual(mask.valid()[i], value.valid()[i]))
+        return fail(Diag::ValidShapeMismatch,
+                    op_ + " condition has valid shape " + shapeText(mask.valid()) + " but the values have " +
+                        shapeText(value.valid()) + "; make the valid extents equal",
+                    0);
+    if (numOperands() > 3) {
+      if (auto e = needTile(3, "scratch operand")) return *e;
+      auto space = joinSpaces(1, 3);
+      if (auto* e = std::get_if<OpError>(&space)) return *e;
+    }
+    return value;
   }
 
   // ---- reductions and broadcasts ----

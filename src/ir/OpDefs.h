@@ -20,6 +20,7 @@ enum OpTrait : uint32_t {
   Cube = 1u << 9,                                                 // cube (matmul) work
   View = 1u << 10,  // the result is a view sharing its operand's memory
   ColExpand = 1u << 11,  // vector work: combines [R, C] with the row [1, C]
+  Predicate = 1u << 12,  // makes a mask (a bool tile from a comparison) or selects with one
 };
 
 // The kind of program an op belongs to. A target accepts whole groups, and its own op

@@ -754,6 +754,8 @@ class Parser {
         return parseEnum(out, parseRoundMode);
       case AttrKind::RegionPhase:
         return parseEnum(out, parseRegionPhase);
+      case AttrKind::Cmp:
+        return parseEnum(out, parseCmpKind);
     }
     return false;
   }

@@ -162,6 +162,7 @@ class FunctionPrinter {
       std::string operator()(LoopMode m) const { return quoted(loopModeName(m)); }
       std::string operator()(RoundMode m) const { return quoted(roundModeName(m)); }
       std::string operator()(RegionPhase p) const { return quoted(regionPhaseName(p)); }
+      std::string operator()(CmpKind k) const { return quoted(cmpKindName(k)); }
     };
     return std::visit(Visitor{*this}, v);
   }

@@ -225,6 +225,20 @@ func @regions(%x: tensor<f32, [32, 64]> in, %y: tensor<f32, [32, 64]> out, %j: i
 }
 )";
 
+// Compare and select: masks (bool tiles) from tile-tile and tile-scalar comparisons, where
+// with and without its scratch tile.
+const char* kCompare = R"(func @compare(%x: tensor<f32, [16, 32]> in, %y: tensor<f32, [16, 32]> out) aiv {
+  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 32], vec>
+  %zero = arith.const {value = 0.0} : f32
+  %m = tile.cmps %t, %zero {cmp = "ge"} : tile<bool, [16, 32], vec>
+  %n = tile.cmp %t, %t {cmp = "ne"} : tile<bool, [16, 32], vec>
+  %a = tile.sel %m, %t, %t : tile<f32, [16, 32], vec>
+  %tmp = tile.create : tile<u32, [1, 16], vec>
+  %b = tile.sel %n, %a, %t, %tmp : tile<f32, [16, 32], vec>
+  tile.store %b, %y {offsets = [0, 0]}
+}
+)";
+
 }  // namespace
 
 TEST_CASE("round trip: load, cast and store in a loop with a dynamic valid shape") { checkRoundTrip(kCastRows); }
@@ -233,11 +247,12 @@ TEST_CASE("round trip: every vector op") { checkRoundTrip(kVector); }
 TEST_CASE("round trip: nested loops, ifs, index carries and loop modes") { checkRoundTrip(kControl); }
 TEST_CASE("round trip: cube ops, views, layouts and tensor views") { checkRoundTrip(kCube); }
 TEST_CASE("round trip: buffers and window attributes, several functions, regions") { checkRoundTrip(kAttrs); }
+TEST_CASE("round trip: comparisons and where") { checkRoundTrip(kCompare); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
-  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kAttrs}) {
+  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kAttrs, kCompare}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

@@ -236,6 +236,50 @@ TEST_CASE("tile-scalar ops") {
   CHECK(Infer{OpKind::SubS, {a, a}}.error().id == Diag::OperandKind);
 }
 
+TEST_CASE("comparisons give masks, which only where and reshapes take") {
+  Type a = tile(DType::F32, {16, 64});
+  Type mask = tile(DType::Bool, {16, 64});
+  const AttrMap lt = {attr::cmp(CmpKind::LT)};
+  CHECK(Infer{OpKind::Cmp, {a, a}, lt}.type() == mask);
+  CHECK(Infer{OpKind::CmpS, {a, f32}, lt}.type() == mask);
+  CHECK(Infer{OpKind::Cmp, {a, a}}.error().id == Diag::BadAttribute);  // the predicate is required
+  OpError e = Infer{OpKind::Cmp, {a, tile(DType::F32, {8, 64})}, lt}.error();
+  CHECK(e.message == "tile comparison operands have different shapes ([16, 64] and [8, 64]); make the shapes equal");
+  CHECK(Infer{OpKind::CmpS, {a, i32}, lt}.error().id == Diag::ScalarKind);
+  e = Infer{OpKind::Cmp, {mask, mask}, lt}.error();
+  CHECK(e.id == Diag::DTypeNotSupported);
+  CHECK(e.message == "tile comparison compares numbers, but its operand is bool; compare a tile of numbers");
+
+  CHECK(Infer{OpKind::Sel, {mask, a, a}}.type() == a);
+  CHECK(Infer{OpKind::Sel, {mask, a, a, tile(DType::U32, {1, 16})}}.type() == a);
+  e = Infer{OpKind::Sel, {a, a, a}}.error();
+  CHECK(e.id == Diag::OperandKind);
+  CHECK(e.operand == 0);
+  CHECK(e.message == "where needs a mask as its condition, but it is a tile of f32; compare to make one, e.g. "
+                     "where(x > 0.0, a, b)");
+  e = Infer{OpKind::Sel, {mask, a, tile(DType::F16, {16, 64})}}.error();
+  CHECK(e.id == Diag::DTypeMismatch);
+  CHECK(e.operand == 2);
+  e = Infer{OpKind::Sel, {tile(DType::Bool, {16, 32}), tile(DType::F32, {16, 32}, ir::kNoSpace, ks({16, 20})),
+                          tile(DType::F32, {16, 32}, ir::kNoSpace, ks({16, 20}))}}.error();
+  CHECK(e.id == Diag::ValidShapeMismatch);
+  CHECK(e.operand == 0);
+
+  e = Infer{OpKind::Add, {a, mask}}.error();
+  CHECK(e.id == Diag::OperandKind);
+  CHECK(e.operand == 1);
+  CHECK(e.message == "'+' takes numbers, but its second operand is a mask (the bool tile a comparison gives); a mask "
+                     "only selects: write where(mask, a, b)");
+  CHECK(Infer{OpKind::RowSum, {mask}}.error().id == Diag::OperandKind);
+  CHECK(Infer{OpKind::Cast, {a}, {}, mask}.error().id == Diag::OperandKind);
+  Type rank3 = tile(DType::Bool, {2, 8, 64});
+  CHECK(Infer{OpKind::Reshape, {rank3}, {}, mask}.type() == mask);
+  e = Infer{OpKind::Reshape, {mask}, {}, tile(DType::Bool, {32, 32})}.error();
+  CHECK(e.id == Diag::OperandKind);
+  CHECK(e.message == "reshape of a mask keeps its rows, which are packed, but this one turns [16, 64] into [32, 32]; "
+                     "reshape the tiles compared instead");
+}
+
 TEST_CASE("unary ops") {
   Type a = tile(DType::F16, {16, 64});
   Type n = tile(DType::I32, {16, 64});

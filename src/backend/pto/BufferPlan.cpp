@@ -20,7 +20,7 @@ bool sameConstExtent(const Expr& a, const Expr& b) {
 TileBuf BufferInfo::type() const {
   TileBuf t = tileBufOf(first->type());
   if (!staticRows) t.validRows.reset();
-  if (!staticCols) t.validCols.reset();
+  if (!staticCols && t.dtype != DType::Bool) t.validCols.reset();  // a mask's are always static (tileBufOf)
   return t;
 }
 

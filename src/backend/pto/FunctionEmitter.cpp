@@ -227,8 +227,14 @@ void FunctionEmitter::emitIota(const Op& op) {
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), down && *down ? " {descending = true}" : "");
 }
 
-void FunctionEmitter::emitTranspose(const Op& op) {
-  if (op.numOperands() < 2) throw std::logic_error("tile.transpose reached the emitter without its scratch tile");
+void FunctionEmitter::emitCompare(const Op& op) {
+  dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(),
+      std::string(" {cmpMode = #pto<cmp ") + cmpKindName(op.get(attr::cmp)) + ">}");
+}
+
+void FunctionEmitter::emitWithScratch(const Op& op) {
+  if (op.numOperands() <= unsigned(opInfo(op.kind()).scratchOperand))
+    throw std::logic_error(std::string(op.name()) + " reached the emitter without its scratch tile");
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result());
 }
 

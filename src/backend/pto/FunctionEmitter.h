@@ -38,8 +38,9 @@ class FunctionEmitter {
   void emitMove(const ir::Op& op);
   void emitCast(const ir::Op& op);
   void emitIota(const ir::Op& op);
+  void emitCompare(const ir::Op& op);
   void emitMatmulAcc(const ir::Op& op);
-  void emitTranspose(const ir::Op& op);
+  void emitWithScratch(const ir::Op& op);  // ttrans, tsel: the scratch tile is their last operand
   void emitView(const ir::Op& op);
   void emitAssemble(const ir::Op& op);
   void emitSetValidShape(const ir::Op& op);

@@ -2,12 +2,14 @@
 // reductions (trowmax/trowsum/trowmin) and its arg-reductions (trowargmax/trowargmin,
 // tcolargmax/tcolargmin) take a scratch tile shaped like their source (the row
 // reductions' is required by PTOAS before v0.60 and by pto-isa on a2a3, the
-// arg-reductions' by PTOAS, with the source's valid shape). Every such op
+// arg-reductions' by PTOAS, with the source's valid shape), and tsel (where) one row of
+// u32 mask words (PtoModel.h), which PTOAS requires and a2a3 uses. Every such op
 // without one (the op table's scratch operand absent) gets a fresh `tile.create` right
 // before it, as that operand. Two passes because they run at two points of the pipeline:
 // transposes before tile-ops-2d, which checks that each has its scratch (N-D transposes
 // already have theirs from flatten-nd-to-2d's unroll), reductions once memory spaces are
 // known. Linear in the number of ops.
+#include "backend/pto/PtoModel.h"
 #include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
@@ -22,7 +24,7 @@ using namespace ir;
 struct ScratchRule {
   PassInfo info;
   std::vector<Op*> (*ops)(Function& f);  // the ops whose PTO form takes a scratch
-  bool fullValid;                        // the scratch's valid shape: all of it, or its source's
+  Type (*type)(const Op& op);             // the scratch it takes
   std::string (*name)(const Value& source);
 };
 
@@ -39,11 +41,10 @@ class InsertScratch final : public Pass {
   }
 
  private:
-  // Messages call the scratch what they call its source, whose shape it has.
+  // Messages call the scratch what they call its source.
   void append(Op& op) const {
     const Value& source = *op.operand(0);
-    const Type type = rule_.fullValid ? source.type().withFullValid() : source.type();
-    Value* scratch = OpBuilder::before(op).createValue(OpKind::Create, {}, {}, type, rule_.name(source));
+    Value* scratch = OpBuilder::before(op).createValue(OpKind::Create, {}, {}, rule_.type(op), rule_.name(source));
     op.addOperand(passes::madeFrom(scratch, &source));
   }
 
@@ -57,17 +58,25 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass() {
       {"insert-transpose-scratch", "give every 2-D transpose the scratch tile ttrans needs", PropSSA | PropTileOps2D,
        0, 0},
       [](Function& f) { return passes::opsOfKind(f, {OpKind::Transpose}); },
-      /*fullValid=*/true,
+      [](const Op& op) { return op.operand(0)->type().withFullValid(); },
       [](const Value& source) { return (source.name().empty() ? std::string("transpose") : source.name()) + "_scratch"; }};
   return std::make_unique<InsertScratch>(kTranspose);
 }
 
 std::unique_ptr<Pass> createInsertReductionScratchPass() {
   static const ScratchRule kReduction{
-      {"insert-reduction-scratch", "give every reduction whose PTO form takes one its scratch tile",
+      {"insert-reduction-scratch", "give every reduction and where the scratch tile their PTO forms take",
        PropSSA | PropMemSpacesInferred, 0, 0},
-      [](Function& f) { return passes::opsWithTrait(f, RowReduce | ColReduce); },
-      /*fullValid=*/false,
+      [](Function& f) {
+        std::vector<Op*> ops = passes::opsWithTrait(f, RowReduce | ColReduce);
+        for (Op* sel : passes::opsOfKind(f, {OpKind::Sel})) ops.push_back(sel);
+        return ops;
+      },
+      [](const Op& op) {
+        if (op.kind() != OpKind::Sel) return op.operand(0)->type();
+        const Type& value = op.operand(1)->type();
+        return Type::tile(DType::U32, {1, kSelectScratchWords}, {}, value.space(), std::nullopt, value.model());
+      },
       [](const Value&) { return std::string("tmp"); }};
   return std::make_unique<InsertScratch>(kReduction);
 }

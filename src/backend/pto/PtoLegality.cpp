@@ -137,6 +137,17 @@ void FunctionLegality::checkVecAlignment(const Op& op, const Value* v) {
                       std::to_string(multiple) + ", n] with valid = [" + std::to_string(t.shape()[0]) +
                       ", n] (of a tensor with a row axis: a 1-D tensor declared [1, N] instead)",
                   v);
+  // A comparison's mask has a byte per element of the tiles compared (a5's tcmp wants their
+  // shape), so those are the tiles to pad.
+  if (def && opInfo(def->kind()).has(Predicate) && t.dtype() == DType::Bool && !columns)
+    return report(Diag::PtoVecRowAlign, op,
+                  "the mask of " + describe(v) + " keeps a byte per element of the tiles compared, " +
+                      std::to_string(line) + " bytes per row, but vec tile rows must be a multiple of " + block +
+                      " bytes; compare tiles of a multiple of " + std::to_string(multiple) +
+                      " columns and keep the real ones in the valid shape, e.g. load [" +
+                      std::to_string(t.shape()[0]) + ", " + std::to_string(multiple) + "] with valid = [" +
+                      std::to_string(t.shape()[0]) + ", " + std::to_string(t.shape()[1]) + "]",
+                  v);
   const std::string padded = columns ? "its rows" : "its columns";
   report(Diag::PtoVecRowAlign, op,
          std::string(columns ? "vec column vectors" : "vec tile rows") +
@@ -174,14 +185,15 @@ void FunctionLegality::checkOp(const Op& op) {
   if (row->rule) (this->*row->rule)(op);
 }
 
-// The rule is about the op's first operand when that is a tile (its source), else its
-// result (what `full` fills).
+// The rule is about the op's first operand when that is a tile (its source; where's
+// first value, after its mask), else its result (what `full` fills).
 void FunctionLegality::checkDType(const Op& op, const PtoOpInfo& row) {
   const uint32_t allowed = row.dtypes(target_);
   if (allowed == dtypes::AnyDType) return;
-  const Value* v = op.numOperands() && passes::isTile(op.operand(0)) ? op.operand(0)
-                   : op.numResults()                                 ? op.result()
-                                                                     : nullptr;
+  const unsigned source = op.kind() == OpKind::Sel ? 1 : 0;
+  const Value* v = op.numOperands() > source && passes::isTile(op.operand(source)) ? op.operand(source)
+                   : op.numResults()                                             ? op.result()
+                                                                                 : nullptr;
   if (!passes::isTile(v)) return;
   DType d = v->type().dtype();
   if (allowed & dtypeBit(d)) return;
@@ -413,6 +425,16 @@ void FunctionLegality::checkMove(const Op& op) {
   report(Diag::PtoMovePair, op,
          describe(op) + " moves " + describe(src) + " from " + spaceName(from) + " to " + spaceName(to) +
              ", which " + targetStr() + " does not support (supported: " + movesOn(target_) + "); " + fix);
+}
+
+// pto-isa's a2a3 tcmp and tcmps compare i32 for equality whatever the predicate says.
+void FunctionLegality::checkCompare(const Op& op) {
+  const CmpKind k = op.get(attr::cmp);
+  if (target_ != Arch::A2A3 || op.operand(0)->type().dtype() != DType::I32 || k == CmpKind::EQ) return;
+  report(Diag::PtoDTypeUnsupported, op,
+         describe(op) + " compares i32 tiles on a2a3 only with ==; " +
+             (k == CmpKind::NE ? "write == and swap the values of the where that uses it"
+                               : "cast both sides to f32 first (exact below 2^24)"));
 }
 
 void FunctionLegality::checkFull(const Op& op) {

@@ -29,6 +29,7 @@ class FunctionLegality {
   void checkStore(const ir::Op& op);
   void checkMove(const ir::Op& op);
   void checkFull(const ir::Op& op);
+  void checkCompare(const ir::Op& op);
   void checkAssemble(const ir::Op& op);
   void checkMatmul(const ir::Op& op);
   void checkTransposeView(const ir::Op& op);

@@ -55,6 +55,10 @@ inline constexpr int64_t kBoxLineBytes = 32;
 inline constexpr int64_t kAccElementBytes = 4;
 inline constexpr int64_t kLineFractalBytes = kBoxSide * kBoxLineBytes;
 inline constexpr int64_t kAccFractalBytes = kBoxSide * kBoxSide * kAccElementBytes;
+// tsel stages each row's mask words in a u32 scratch tile of one row of this many words
+// (a2a3 uses 2 or 4 of them; a5 takes the tile and leaves it unused).
+inline constexpr int64_t kSelectScratchWords = 16;
+
 struct FractalShape {
   int64_t rows, cols;  // elements
 };

@@ -10,7 +10,7 @@ using namespace ir;
 
 std::string elementType(DType d) {
   switch (d) {
-    case DType::Bool: return "i1";
+    case DType::Bool: return "ui8";  // a bool tile is a comparison's mask, uint8_t in pto-isa
     case DType::U8: return "ui8";
     case DType::U16: return "ui16";
     case DType::U32: return "ui32";
@@ -31,8 +31,12 @@ std::string scalarType(DType d) {
 TileBuf tileBufOf(const Type& tile) {
   const auto& shape = tile.shape();
   const auto& valid = tile.valid();
-  return {tile.space(), tile.dtype(), shape[0], shape[1], valid[0].asConst(), valid[1].asConst(),
-          tile.layout()};
+  TileBuf buf{tile.space(), tile.dtype(), shape[0], shape[1], valid[0].asConst(), valid[1].asConst(), tile.layout()};
+  // A mask packs a bit per element, row i at row i of the tile (pto-isa's tsel on a2a3
+  // and a5 reads it so): its valid columns are the bytes a whole row of bits takes, which
+  // tcmp and tcmps fill and tsel steps by, whatever the compared tiles' valid columns.
+  if (tile.dtype() == DType::Bool) buf.validCols = (shape[1] + 7) / 8;
+  return buf;
 }
 
 namespace {
