@@ -88,6 +88,10 @@ const std::vector<BuiltinSig>& builtins() {
         {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
         // ---- compare and select (issue 28) ----
         {"where", K::Sel, 3, 3, {}, false, "where(mask, a, b)", &L::callWhere},
+        {"tril", K::Tri, 1, 1, {"diagonal", "space", "valid", "layout"}, true,
+         "tril<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
+        {"triu", K::Tri, 1, 1, {"diagonal", "space", "valid", "layout"}, true,
+         "triu<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
         // ---- tile regions (LowerRegions.cpp) ----
         {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
         {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
@@ -561,6 +565,27 @@ Val Lowerer::callWhere(ir::OpKind kind, const CallArgs& a) {
     operands.push_back({v.value, v.range});
   }
   return tileOp(kind, operands, {}, ir::Type(), a.call.range);
+}
+
+// tril<dtype>([R, C], diagonal = k): the lower triangle of a tile of ones (np.tril of
+// ones, torch.tril's diagonal); triu the upper. The diagonal may be known only at run time.
+Val Lowerer::callTri(ir::OpKind kind, const CallArgs& a) {
+  std::optional<std::vector<int64_t>> shape = staticShape(a.pos(0), "the tile shape");
+  std::optional<ir::Expr> diagonal = ir::Expr::constant(0);
+  SourceRange diagonalRange = a.call.range;
+  if (const ast::Expr* d = a.kw("diagonal")) {
+    diagonal = asInt(eval(*d), "the diagonal");
+    diagonalRange = d->range;
+  }
+  std::optional<std::vector<ir::Expr>> valid = shape ? validList(a.kw("valid"), *shape) : std::nullopt;
+  std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
+  std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
+  if (!shape || !diagonal || !valid || !space || !layout) return Val::poison(a.call.range);
+  ir::Value* d = materialize(*diagonal, ir::Type::scalar(ir::DType::I32), diagonalRange);
+  ir::Type declared = ir::Type::tile(*a.call.typeArg, *shape, *valid, *space, *layout, &target_);
+  ir::AttrMap attrs;
+  if (a.call.callee == "triu") attrs = {ir::attr::upper(true)};
+  return tileOp(kind, {{d, diagonalRange}}, std::move(attrs), declared, a.call.range);
 }
 
 Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {

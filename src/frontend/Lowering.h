@@ -245,6 +245,7 @@ class Lowerer {
   Val callMinMax(ir::OpKind, const CallArgs& a);
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
   Val callWhere(ir::OpKind, const CallArgs& a);
+  Val callTri(ir::OpKind, const CallArgs& a);
 
   // LowerRegions.cpp: partition views and tile arrays
   Val evalIndex(const ast::Index& x);

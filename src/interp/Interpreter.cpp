@@ -448,6 +448,7 @@ struct Interpreter::Impl {
       case OpKind::Cast: return runCast(op);
       case OpKind::Cmp: case OpKind::CmpS: return runCompare(op);
       case OpKind::Sel: return runSelect(op);
+      case OpKind::Tri: return runTri(op);
       case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: return runReduce(op, /*rows=*/true);
       case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
@@ -712,6 +713,24 @@ struct Interpreter::Impl {
       const Tile& chosen = m.elems[i].i ? a : b;
       r.defined[i] = chosen.defined[i];
       r.elems[i] = chosen.elems[i];
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // Ones on one side of the diagonal (row i, column j of the last two axes: the lower
+  // triangle j <= i + d, the upper j >= i + d), zeros elsewhere.
+  void runTri(const Op& op) {
+    const Scalar d = scalar(op.operand(0), op);
+    const bool upper = op.find(attr::upper) && op.get(attr::upper);
+    Tile r = blank(op.result()->type(), op);
+    const size_t rank = r.shape.size();
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      const int64_t i = rank >= 2 ? at[rank - 2] : 0, j = at[rank - 1];
+      const bool one = upper ? j >= i + d.value.i : j <= i + d.value.i;
+      size_t k = size_t(flatten(at, r.shape));
+      r.defined[k] = 1;
+      if (isFloatType(r.dtype)) r.elems[k].f = one ? 1.0 : 0.0;
+      else r.elems[k].i = one ? 1 : 0;
     });
     set(op.result(), std::move(r));
   }

@@ -688,6 +688,16 @@ class Rules {
     return value;
   }
 
+  Result inferTri() {
+    if (auto e = needScalar(0, "diagonal")) return *e;
+    if (!isInteger(operand(0).dtype()))
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " takes an integer diagonal, but it is " + dtypeName(operand(0).dtype()) +
+                      "; pass an integer expression",
+                  0);
+    return declaredTile();
+  }
+
   // ---- reductions and broadcasts ----
 
   // The optional scratch operand (the table's Scratch column), when present.

@@ -226,7 +226,7 @@ func @regions(%x: tensor<f32, [32, 64]> in, %y: tensor<f32, [32, 64]> out, %j: i
 )";
 
 // Compare and select: masks (bool tiles) from tile-tile and tile-scalar comparisons, where
-// with and without its scratch tile.
+// with and without its scratch tile; lower and upper triangular tiles.
 const char* kCompare = R"(func @compare(%x: tensor<f32, [16, 32]> in, %y: tensor<f32, [16, 32]> out) aiv {
   %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 32], vec>
   %zero = arith.const {value = 0.0} : f32
@@ -235,7 +235,12 @@ const char* kCompare = R"(func @compare(%x: tensor<f32, [16, 32]> in, %y: tensor
   %a = tile.sel %m, %t, %t : tile<f32, [16, 32], vec>
   %tmp = tile.create : tile<u32, [1, 16], vec>
   %b = tile.sel %n, %a, %t, %tmp : tile<f32, [16, 32], vec>
-  tile.store %b, %y {offsets = [0, 0]}
+  %d = arith.const {value = -2} : i32
+  %l = tile.tri %d : tile<f32, [16, 32], vec>
+  %u = tile.tri %d {upper = true} : tile<f32, [16, 32], vec>
+  %c = tile.mul %l, %u : tile<f32, [16, 32], vec>
+  %e = tile.add %b, %c : tile<f32, [16, 32], vec>
+  tile.store %e, %y {offsets = [0, 0]}
 }
 )";
 

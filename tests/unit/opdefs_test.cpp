@@ -280,6 +280,17 @@ TEST_CASE("comparisons give masks, which only where and reshapes take") {
                      "reshape the tiles compared instead");
 }
 
+TEST_CASE("triangular tiles take an integer diagonal and are declared") {
+  Type a = tile(DType::F32, {16, 64});
+  CHECK(Infer{OpKind::Tri, {i32}, {}, a}.type() == a);
+  CHECK(Infer{OpKind::Tri, {Type::index()}, {attr::upper(true)}, a}.type() == a);
+  OpError e = Infer{OpKind::Tri, {f32}, {}, a}.error();
+  CHECK(e.id == Diag::DTypeNotSupported);
+  CHECK(e.message == "triangular tile takes an integer diagonal, but it is f32; pass an integer expression");
+  CHECK(Infer{OpKind::Tri, {a}, {}, a}.error().id == Diag::OperandKind);
+  CHECK(Infer{OpKind::Tri, {i32}, {}, tile(DType::Bool, {16, 64})}.error().id == Diag::OperandKind);
+}
+
 TEST_CASE("unary ops") {
   Type a = tile(DType::F16, {16, 64});
   Type n = tile(DType::I32, {16, 64});

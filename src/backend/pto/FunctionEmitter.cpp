@@ -232,6 +232,11 @@ void FunctionEmitter::emitCompare(const Op& op) {
       std::string(" {cmpMode = #pto<cmp ") + cmpKindName(op.get(attr::cmp)) + ">}");
 }
 
+void FunctionEmitter::emitTri(const Op& op) {
+  const bool upper = op.find(attr::upper) && op.get(attr::upper);
+  dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), upper ? " {upperOrLower = 1 : i32}" : "");
+}
+
 void FunctionEmitter::emitWithScratch(const Op& op) {
   if (op.numOperands() <= unsigned(opInfo(op.kind()).scratchOperand))
     throw std::logic_error(std::string(op.name()) + " reached the emitter without its scratch tile");
