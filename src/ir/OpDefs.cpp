@@ -397,6 +397,15 @@ class Rules {
                 int(b));
   }
 
+  // Operand 0's type, in the space operands 0 and 1 share (joinSpaces).
+  Result firstInJoinedSpace() const {
+    auto space = joinSpaces(0, 1);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    const Type& placed = operand(std::get<unsigned>(space));
+    const Type& t = operand(0);
+    return placed.space() == t.space() ? t : t.withSpace(placed.space(), *placed.model());
+  }
+
   std::optional<OpError> sameDType(unsigned a, unsigned b, const char* fix) const {
     if (operand(a).dtype() == operand(b).dtype()) return std::nullopt;
     return fail(Diag::DTypeMismatch,
@@ -573,10 +582,7 @@ class Rules {
                     op_ + " operands have different valid shapes (" + shapeText(operand(0).valid()) +
                         " and " + shapeText(operand(1).valid()) + "); make the valid extents equal",
                     1);
-    auto space = joinSpaces(0, 1);
-    if (auto* e = std::get_if<OpError>(&space)) return *e;
-    const Type& placed = operand(std::get<unsigned>(space));
-    return placed.space() == operand(0).space() ? operand(0) : operand(0).withSpace(placed.space(), *placed.model());
+    return firstInJoinedSpace();
   }
 
   Result inferTileScalar() {
@@ -814,10 +820,7 @@ class Rules {
                     op_ + " column has valid rows " + shapeText(col.valid()) + " but the tile " +
                         shapeText(t.valid()) + "; make the valid row extents equal",
                     1);
-    auto space = joinSpaces(0, 1);
-    if (auto* e = std::get_if<OpError>(&space)) return *e;
-    const Type& placed = operand(std::get<unsigned>(space));
-    return placed.space() == t.space() ? t : t.withSpace(placed.space(), *placed.model());
+    return firstInJoinedSpace();
   }
 
   // A column broadcast: [R, C] combined with the row [1, C], one value per column. The row
@@ -847,10 +850,7 @@ class Rules {
                   op_ + " row has valid columns " + shapeText(row.valid()) + " but the tile " +
                       shapeText(t.valid()) + "; make the valid column extents equal",
                   1);
-    auto space = joinSpaces(0, 1);
-    if (auto* e = std::get_if<OpError>(&space)) return *e;
-    const Type& placed = operand(std::get<unsigned>(space));
-    return placed.space() == t.space() ? t : t.withSpace(placed.space(), *placed.model());
+    return firstInJoinedSpace();
   }
 
   // ---- cube ----
