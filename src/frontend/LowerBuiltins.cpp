@@ -92,6 +92,9 @@ const std::vector<BuiltinSig>& builtins() {
          "tril<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
         {"triu", K::Tri, 1, 1, {"diagonal", "space", "valid", "layout"}, true,
          "triu<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
+        // ---- sort and top-k (issue 28) ----
+        {"topk", K::PairValues, 2, 2, {}, false, "topk(tile, k)", &L::callTopk},
+        {"topk_indices", K::PairIndices, 2, 2, {}, false, "topk_indices(tile, k)", &L::callTopk},
         // ---- tile regions (LowerRegions.cpp) ----
         {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
         {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
@@ -586,6 +589,98 @@ Val Lowerer::callTri(ir::OpKind kind, const CallArgs& a) {
   ir::AttrMap attrs;
   if (a.call.callee == "triu") attrs = {ir::attr::upper(true)};
   return tileOp(kind, {{d, diagonalRange}}, std::move(attrs), declared, a.call.range);
+}
+
+// topk(x, k) and topk_indices(x, k): torch.topk along the rows of a 2-D f32 tile, the k
+// largest values of each row in descending order, or their columns (i32); equal values
+// give the smaller column first. One tsort32 run of 32 columns sorts a row (tile.sort32);
+// rows longer than a run would need tmrgsort merges, which are not built yet.
+Val Lowerer::callTopk(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  Val kArg = eval(a.pos(1));
+  ir::Value* x = asTile(tile, ("the operand of " + a.call.callee).c_str());
+  std::optional<int64_t> k = constInt(kArg, "k");
+  if (!x || !k) return Val::poison(a.call.range);
+  const ir::Type& t = x->type();
+  const std::string name = quotedName(text(tile.range));
+  const std::string call = a.call.callee;
+  if (t.rank() != 2) {
+    error(Diag::RankNotSupported, tile.range,
+          call + " works along the rows of a 2-D tile, but " + name + " has rank " + std::to_string(t.rank()) +
+              "; reshape it to [rows, columns]");
+    return Val::poison(a.call.range);
+  }
+  if (t.dtype() != ir::DType::F32) {
+    error(Diag::DTypeNotSupported, tile.range,
+          call + " sorts f32 values, but " + name + " is " + ir::dtypeName(t.dtype()) + "; write " + call +
+              "(cast<f32>(" + text(tile.range) + "), " + text(kArg.range) + ")");
+    return Val::poison(a.call.range);
+  }
+  const int64_t cols = t.shape()[1];
+  if (cols > ir::kSortRun) {
+    error(Diag::SortExtent, tile.range,
+          call + " sorts rows of at most " + std::to_string(ir::kSortRun) + " columns (one tsort32 run), but " + name +
+              " has " + std::to_string(cols) + "; sort " + std::to_string(ir::kSortRun) + " columns at a time, " + call +
+              "(slice(" + text(tile.range) + ", [0, 0], [" + std::to_string(t.shape()[0]) + ", " +
+              std::to_string(ir::kSortRun) + "]), " + text(kArg.range) + ")");
+    return Val::poison(a.call.range);
+  }
+  std::optional<int64_t> validCols = t.valid()[1].asConst();
+  const int64_t most = validCols ? *validCols : cols;
+  if (*k < 1 || *k > most) {
+    error(Diag::SortExtent, kArg.range,
+          call + " takes k from 1 to the " + std::string(validCols ? "valid " : "") + "row length " +
+              std::to_string(most) + " of " + name + ", but k is " + std::to_string(*k) + "; write " + call + "(" +
+              text(tile.range) + ", " + std::to_string(std::clamp<int64_t>(*k, 1, most)) + ")");
+    return Val::poison(a.call.range);
+  }
+  ir::Value* keys = topkKeys(x, a.call.range);
+  if (!keys) return Val::poison(a.call.range);
+  Val field = tileOp(kind, {{keys, a.call.range}}, {}, ir::Type(), a.call.range);
+  if (field.isPoison()) return field;
+  const std::vector<ir::Expr> origin = {ir::Expr::constant(0), ir::Expr::constant(0)};
+  // The whole run stays the physical shape, so that a row of the result is as wide as a
+  // vector row must be for any k; the first k columns are its valid part.
+  ir::Type cut = field.value->type().withValid({t.valid()[0], ir::Expr::constant(*k)});
+  return tileOp(ir::OpKind::Slice, {{field.value, a.call.range}}, {ir::attr::offsets(origin)}, cut, a.call.range);
+}
+
+// The sorted (value, index) pairs of x's rows: x's valid part in a tile of -inf one run
+// wide (the padding sorts last, after a real -inf, whose index is smaller), sorted with
+// the column numbers, an iota row added to each row of zeros.
+ir::Value* Lowerer::topkKeys(ir::Value* x, SourceRange at) {
+  const ir::Type& t = x->type();
+  const int64_t rows = t.shape()[0];
+  const std::vector<ir::Expr> origin = {ir::Expr::constant(0), ir::Expr::constant(0)};
+  const ir::Type run = t.reshapedTo({rows, ir::kSortRun}, {});
+  ir::Value* keys = x;
+  if (t != run) {
+    // -inf from its bits, an i32 fill seen as f32 and copied out of that view: PTOAS writes
+    // an infinite f32 constant into its C++ as `-Inf.0f`, which does not compile, and
+    // cannot assemble into a reinterpreted tile.
+    constexpr int64_t kNegInfBits = -8388608;  // 0xff800000
+    ir::Value* negInf = constant(Val::integer(ir::Expr::constant(kNegInfBits), at), ir::DType::I32, at);
+    Val fill = tileOp(ir::OpKind::Full, {{negInf, at}}, {}, run.withDType(ir::DType::I32), at);
+    if (fill.isPoison()) return nullptr;
+    Val seen = tileOp(ir::OpKind::ReinterpretView, {{fill.value, at}}, {}, run, at);
+    if (seen.isPoison()) return nullptr;
+    Val pad = tileOp(ir::OpKind::Move, {{seen.value, at}}, {}, run, at);
+    if (pad.isPoison()) return nullptr;
+    Val padded = tileOp(ir::OpKind::Assemble, {{pad.value, at}, {x, at}}, {ir::attr::offsets(origin)}, ir::Type(), at);
+    if (padded.isPoison()) return nullptr;
+    keys = padded.value;
+  }
+  const ir::Type columns = run.withDType(ir::DType::I32);
+  ir::Value* zero = constant(Val::integer(ir::Expr::constant(0), at), ir::DType::I32, at);
+  Val zeros = tileOp(ir::OpKind::Full, {{zero, at}}, {}, columns, at);
+  Val row = tileOp(ir::OpKind::Iota, {{zero, at}}, {}, columns.reshapedTo({1, ir::kSortRun}, {}), at);
+  if (zeros.isPoison() || row.isPoison()) return nullptr;
+  Val ids = tileOp(ir::OpKind::ColExpandAdd, {{zeros.value, at}, {row.value, at}}, {}, ir::Type(), at);
+  if (ids.isPoison()) return nullptr;
+  Val bits = tileOp(ir::OpKind::ReinterpretView, {{ids.value, at}}, {}, columns.withDType(ir::DType::U32), at);
+  if (bits.isPoison()) return nullptr;
+  Val pairs = tileOp(ir::OpKind::Sort32, {{keys, at}, {bits.value, at}}, {}, ir::Type(), at);
+  return pairs.isPoison() ? nullptr : pairs.value;
 }
 
 Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {

@@ -246,6 +246,8 @@ class Lowerer {
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
   Val callWhere(ir::OpKind, const CallArgs& a);
   Val callTri(ir::OpKind, const CallArgs& a);
+  Val callTopk(ir::OpKind, const CallArgs& a);
+  ir::Value* topkKeys(ir::Value* x, SourceRange at);
 
   // LowerRegions.cpp: partition views and tile arrays
   Val evalIndex(const ast::Index& x);

@@ -1,5 +1,6 @@
 #include "interp/Interpreter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -459,6 +460,8 @@ struct Interpreter::Impl {
       case OpKind::Iota: return runIota(op);
       case OpKind::RowArgMax: case OpKind::RowArgMin: return runArgReduce(op, /*rows=*/true);
       case OpKind::ColArgMax: case OpKind::ColArgMin: return runArgReduce(op, /*rows=*/false);
+      case OpKind::Sort32: return runSort32(op);
+      case OpKind::PairValues: case OpKind::PairIndices: return runPairField(op);
       case OpKind::Matmul: case OpKind::BatchMatmul: return runMatmul(op, 0);
       case OpKind::MatmulAcc: case OpKind::BatchMatmulAcc: return runMatmul(op, 1);
       case OpKind::Transpose: case OpKind::TransposeView: return runTranspose(op);
@@ -821,6 +824,53 @@ struct Interpreter::Impl {
       }
       size_t i = size_t(flatten(at, r.shape));
       r.elems[i].i = wrapInt(index, r.dtype);
+      r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // Each run of 32 columns of each valid row sorted as pto-isa's tsort32 sorts: descending
+  // by value, equal values by the smaller index (a stable sort of the run, whose indices
+  // ascend). The hardware documents no order for NaN; here NaN ranks above +inf, as in
+  // torch.topk. Pair j of a row is slots 2j (the value) and 2j + 1 (the index's u32 bits).
+  void runSort32(const Op& op) {
+    const Tile& x = tile(op.operand(0), op);
+    const Tile& ids = tile(op.operand(1), op);
+    Tile r = blank(op.result()->type(), op);
+    constexpr int64_t kRun = 32;
+    struct Entry {
+      double value;
+      int64_t index;
+    };
+    auto before = [](const Entry& a, const Entry& b) {
+      if (std::isnan(a.value) || std::isnan(b.value)) return std::isnan(a.value) && !std::isnan(b.value);
+      return a.value > b.value;
+    };
+    for (int64_t row = 0; row < x.valid[0]; ++row)
+      for (int64_t from = 0; from < x.valid[1]; from += kRun) {
+        std::vector<Entry> run;
+        for (int64_t c = from; c < std::min(from + kRun, x.valid[1]); ++c)
+          run.push_back({read(x, {row, c}, op.operand(0), op).f, read(ids, {row, c}, op.operand(1), op).i});
+        std::stable_sort(run.begin(), run.end(), before);
+        for (size_t k = 0; k < run.size(); ++k) {
+          size_t at = size_t(flatten({row, 2 * (from + int64_t(k))}, r.shape));
+          r.elems[at].f = run[k].value;
+          r.elems[at + 1].f = bitsToFloat(uint64_t(run[k].index) & 0xffffffffu, DType::F32);
+          r.defined[at] = r.defined[at + 1] = 1;
+        }
+      }
+    set(op.result(), std::move(r));
+  }
+
+  // The values (even slots) or the indices (odd slots, their bits as i32) of a pair tile.
+  void runPairField(const Op& op) {
+    const Tile& pairs = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    const bool indices = op.kind() == OpKind::PairIndices;
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      Num slot = read(pairs, {at[0], 2 * at[1] + (indices ? 1 : 0)}, op.operand(0), op);
+      size_t i = size_t(flatten(at, r.shape));
+      r.elems[i] = indices ? reinterpretBits(slot, DType::F32, DType::I32) : slot;
       r.defined[i] = 1;
     });
     set(op.result(), std::move(r));

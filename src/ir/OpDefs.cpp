@@ -853,6 +853,81 @@ class Rules {
     return firstInJoinedSpace();
   }
 
+  // ---- sort and top-k (issue 28) ----
+
+  // (values [R, C] f32, indices [R, C] u32) -> [R, 2C] f32: one (value, index) pair per
+  // element, two f32 slots each, as PTO's tsort32 writes them.
+  Result inferSort32() {
+    if (auto e = needTile(0, "values")) return *e;
+    if (auto e = needTile(1, "indices")) return *e;
+    const Type& t = operand(0);
+    const Type& ids = operand(1);
+    if (auto e = needTwoD(0)) return *e;
+    if (auto e = needPairDType(0)) return *e;
+    if (t.shape()[1] % kSortRun != 0 || !provablyEqual(t.valid()[1], Expr::constant(t.shape()[1])))
+      return fail(Diag::SortExtent,
+                  op_ + " sorts whole runs of " + std::to_string(kSortRun) + " columns, but the values have " +
+                      std::to_string(t.shape()[1]) + " columns (valid " + str(t.valid()[1]) +
+                      "); pad the rows to a multiple of " + std::to_string(kSortRun) + " with -inf",
+                  0);
+    if (ids.dtype() != DType::U32)
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " carries u32 indices with the values, but they are " + dtypeName(ids.dtype()) +
+                      "; make them with reinterpret_view<u32>(...) of an i32 tile",
+                  1);
+    if (ids.shape() != t.shape())
+      return fail(Diag::ShapeMismatch,
+                  op_ + " needs one index per value, but the indices are " + shapeText(ids.shape()) +
+                      " and the values " + shapeText(t.shape()) + "; give them the values' shape",
+                  1);
+    if (!provablyEqual(t.valid()[0], ids.valid()[0]) || !provablyEqual(t.valid()[1], ids.valid()[1]))
+      return fail(Diag::ValidShapeMismatch,
+                  op_ + " indices have valid " + shapeText(ids.valid()) + " but the values " +
+                      shapeText(t.valid()) + "; make the valid extents equal",
+                  1);
+    Result placed = firstInJoinedSpace();
+    if (auto* e = std::get_if<OpError>(&placed)) return *e;
+    const Type& p = std::get<Type>(placed);
+    return p.reshapedTo({t.shape()[0], 2 * t.shape()[1]},
+                        {t.valid()[0], Expr::constant(2) * t.valid()[1]});
+  }
+
+  // A pair tile [R, 2C] f32 -> its values [R, C] f32 or indices [R, C] i32.
+  Result inferPairField() {
+    if (auto e = needTile(0, "pairs")) return *e;
+    const Type& t = operand(0);
+    if (auto e = needTwoD(0)) return *e;
+    if (auto e = needPairDType(0)) return *e;
+    const Expr two = Expr::constant(2);
+    if (t.shape()[1] % 2 != 0 || !provablyEqual(Expr::mod(t.valid()[1], two), Expr::constant(0)))
+      return fail(Diag::ShapeMismatch,
+                  op_ + " reads (value, index) pairs, two columns each, but the tile has " +
+                      std::to_string(t.shape()[1]) + " columns (valid " + str(t.valid()[1]) +
+                      "); pass the pairs sort32 makes",
+                  0);
+    const DType field = in_.kind == OpKind::PairIndices ? DType::I32 : DType::F32;
+    return t.reshapedTo({t.shape()[0], t.shape()[1] / 2}, {t.valid()[0], Expr::floorDiv(t.valid()[1], two)})
+        .withDType(field);
+  }
+
+  std::optional<OpError> needTwoD(unsigned i) const {
+    if (operand(i).rank() == 2) return std::nullopt;
+    return fail(Diag::RankNotSupported,
+                op_ + " works along the rows of a 2-D tile, but the tile has rank " +
+                    std::to_string(operand(i).rank()) + "; reshape it to [rows, columns]",
+                int(i));
+  }
+
+  // Only f32 keys: PTO's pairs of f16 keys are laid out differently, and pto-isa's simulator
+  // writes them over each other.
+  std::optional<OpError> needPairDType(unsigned i) const {
+    if (operand(i).dtype() == DType::F32) return std::nullopt;
+    return fail(Diag::DTypeNotSupported,
+                op_ + " sorts f32 values, but the tile is " + dtypeName(operand(i).dtype()) +
+                    "; cast it first, cast<f32>(...)",
+                int(i));
+  }
+
   // ---- cube ----
 
   static std::optional<DType> matmulResultDType(DType a) {

@@ -25,6 +25,9 @@ enum OpTrait : uint32_t {
 
 // The kind of program an op belongs to. A target accepts whole groups, and its own op
 // table has a row for every op of the groups it accepts (target/Target.h).
+// tile.sort32 sorts each row in runs of this many columns, as PTO's tsort32 does.
+inline constexpr int64_t kSortRun = 32;
+
 enum class OpGroup : uint8_t {
   Core,      // scalars and structured control flow: every target has them
   Tile,      // tiles: data movement, elementwise work, reductions, matmuls, views

@@ -113,6 +113,12 @@ const char* kVector = R"(func @vector(%x: tensor<f32, [16, 128]> in, %y: tensor<
   %an = tile.row_argmin %e, %tmp : tile<i32, [16, 1], vec>
   %cm = tile.col_argmax %e, %e : tile<i32, [1, 128], vec>
   %cn = tile.col_argmin %e : tile<i32, [1, 128], vec>
+  %sv = tile.slice %e {offsets = [0, 32]} : tile<f32, [16, 32], vec>
+  %si = tile.full %three : tile<i32, [16, 32], vec>
+  %su = tile.reinterpret_view %si : tile<u32, [16, 32], vec>
+  %sp = tile.sort32 %sv, %su : tile<f32, [16, 64], vec>
+  %tv = tile.pair_values %sp : tile<f32, [16, 32], vec>
+  %ti = tile.pair_indices %sp : tile<i32, [16, 32], vec>
   tile.store %h, %y {offsets = [0, 0]}
 }
 )";

@@ -361,6 +361,31 @@ TEST_CASE("arg-reductions give i32 indices in the shape of the reduction, with a
   CHECK(Infer{OpKind::RowArgMax, {f32}}.error().id == Diag::OperandKind);
 }
 
+TEST_CASE("sort32 pairs f32 values with u32 indices of their shape, in whole runs of 32 columns") {
+  Type v = tile(DType::F32, {16, 64}, pto::Vec);
+  Type ids = v.withDType(DType::U32);
+  Type pairs = Infer{OpKind::Sort32, {v, ids}}.type();
+  CHECK(pairs == tile(DType::F32, {16, 128}, pto::Vec));
+  CHECK(Infer{OpKind::PairValues, {pairs}}.type() == v);
+  CHECK(Infer{OpKind::PairIndices, {pairs}}.type() == v.withDType(DType::I32));
+  Syms s;
+  Type someRows = tile(DType::F32, {16, 32}, ir::kNoSpace, {Expr::min(k(16), s.S), k(32)});
+  Type somePairs = Infer{OpKind::Sort32, {someRows, someRows.withDType(DType::U32)}}.type();
+  CHECK(somePairs == tile(DType::F32, {16, 64}, ir::kNoSpace, {Expr::min(k(16), s.S), k(64)}));
+  OpError tail = Infer{OpKind::Sort32, {tile(DType::F32, {16, 48}), tile(DType::U32, {16, 48})}}.error();
+  CHECK(tail.id == Diag::SortExtent);
+  CHECK(tail.operand == 0);
+  Type partial = tile(DType::F32, {16, 32}, ir::kNoSpace, {k(16), k(20)});
+  CHECK(Infer{OpKind::Sort32, {partial, partial.withDType(DType::U32)}}.error().id == Diag::SortExtent);
+  CHECK(Infer{OpKind::Sort32, {v.withDType(DType::F16), ids}}.error().id == Diag::DTypeNotSupported);
+  OpError signedIds = Infer{OpKind::Sort32, {v, v.withDType(DType::I32)}}.error();
+  CHECK(signedIds.id == Diag::DTypeNotSupported);
+  CHECK(signedIds.operand == 1);
+  CHECK(Infer{OpKind::Sort32, {v, tile(DType::U32, {16, 32}, pto::Vec)}}.error().id == Diag::ShapeMismatch);
+  CHECK(Infer{OpKind::PairValues, {tile(DType::F32, {16, 33})}}.error().id == Diag::ShapeMismatch);
+  CHECK(Infer{OpKind::PairIndices, {tile(DType::F32, {64})}}.error().id == Diag::RankNotSupported);
+}
+
 TEST_CASE("iota: one integer row from a start of its dtype") {
   Type row = tile(DType::I32, {1, 64}, pto::Vec);
   CHECK(Infer{OpKind::Iota, {i32}, {}, row}.type() == row);

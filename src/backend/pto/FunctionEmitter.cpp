@@ -237,6 +237,14 @@ void FunctionEmitter::emitTri(const Op& op) {
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), upper ? " {upperOrLower = 1 : i32}" : "");
 }
 
+// A pair tile's values are its even 4-byte slots, its indices the odd ones: tgather's
+// mask patterns P0101 and P1010 keep those, packed, row after row.
+void FunctionEmitter::emitPairField(const Op& op) {
+  const char* pattern = op.kind() == OpKind::PairIndices ? "P1010" : "P0101";
+  dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(),
+      std::string(", {maskPattern = #pto.mask_pattern<") + pattern + ">}");
+}
+
 void FunctionEmitter::emitWithScratch(const Op& op) {
   if (op.numOperands() <= unsigned(opInfo(op.kind()).scratchOperand))
     throw std::logic_error(std::string(op.name()) + " reached the emitter without its scratch tile");

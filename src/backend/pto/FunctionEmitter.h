@@ -40,6 +40,7 @@ class FunctionEmitter {
   void emitIota(const ir::Op& op);
   void emitCompare(const ir::Op& op);
   void emitTri(const ir::Op& op);
+  void emitPairField(const ir::Op& op);
   void emitMatmulAcc(const ir::Op& op);
   void emitWithScratch(const ir::Op& op);  // ttrans, tsel: the scratch tile is their last operand
   void emitView(const ir::Op& op);

@@ -49,6 +49,7 @@ constexpr uint32_t ColArgA2A3 = dtypeBit(DType::F32) | dtypeBit(DType::U32);
 constexpr uint32_t ColArgA5 = I8 | dtypeBit(DType::U8) | IotaDTypes | F16F32;
 constexpr uint32_t Transposable = I8 | dtypeBit(DType::U8) | dtypeBit(DType::I16) | dtypeBit(DType::U16) |
                                   I32 | dtypeBit(DType::U32) | F16F32 | BF16;
+constexpr uint32_t SortKeys = dtypeBit(DType::F32);  // tsort32's values and its pairs (issue 28)
 }  // namespace dtypes
 
 class FunctionEmitter;
