@@ -474,6 +474,34 @@ ir::Value* Lowerer::materialize(const ir::Expr& e, const ir::Type& type, SourceR
   return op->addResult(type);
 }
 
+// `ids[t]`: one element of an input tensor, an integer the kernel computes offsets with.
+Val Lowerer::readElement(const ast::Index& x, const Val& tensor) {
+  const unsigned param = tensor.value->index();
+  // An element read is not ordered after the kernel's own stores (on PTO the scalar unit
+  // reads memory the vector unit writes), so only tensors the kernel never writes are read.
+  if (!tensor.value->definingOp() && fn_->paramDir(param) != ir::ParamDir::In) {
+    error(Diag::WrongValueKind, x.range,
+          "elements are read from input tensors, but " + quotedName(x.name) + " is " +
+              ir::paramDirName(fn_->paramDir(param)) + ", which this kernel writes; pass the indices in an in tensor of their own")
+        .notes.push_back({quotedName(x.name) + " declared here", fn_->paramLoc(param)});
+    return Val::poison(x.range);
+  }
+  std::vector<ir::Expr> index;
+  for (const ast::ExprPtr& i : x.indices) {
+    std::optional<ir::Expr> e = asInt(eval(*i), "a tensor index");
+    if (!e) return Val::poison(x.range);
+    index.push_back(*e);
+  }
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(x.range);
+  auto made = builder.tryCreate(ir::OpKind::TensorRead, {tensor.value}, {ir::attr::offsets(index)});
+  if (const auto* err = std::get_if<ir::OpError>(&made)) {
+    reportOpError(*err, {{tensor.value, x.nameRange}}, x.range);
+    return Val::poison(x.range);
+  }
+  return Val::integer(ir::Expr::var(std::get<ir::Op*>(made)->result()), x.range);
+}
+
 // ---------------------------------------------------------------- tile ops
 
 Val Lowerer::tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,

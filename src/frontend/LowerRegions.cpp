@@ -119,6 +119,7 @@ Val Lowerer::evalIndex(const ast::Index& x) {
                              "assembly, e.g. partview(assembly(" + x.name + "), [R, C])[i, j]");
     return Val::poison(x.range);
   }
+  if (base.kind == ValKind::Tensor) return readElement(x, base);
   if (base.kind != ValKind::PartView) {
     std::string fix = base.kind == ValKind::Tile ? "cut it first: let p = partview(" + x.name + ", [R, C]);"
                                                  : "index a partition view";

@@ -161,6 +161,10 @@ void Lowerer::lowerBind(const ast::Bind& b) {
   }
   if (b.type && !v.isPoison()) checkAnnotation(*b.type, v);
   if ((v.kind == ValKind::Tile || v.kind == ValKind::TileArray) && v.value->name().empty()) nameValue(v.value, b.name, b.nameRange);
+  // An integer that is an op's result (an element read from a tensor) takes the let's name too.
+  if (v.kind == ValKind::Int && v.expr.kind() == ir::ExprKind::Var && v.expr.var()->definingOp() &&
+      v.expr.var()->name().empty())
+    nameValue(const_cast<ir::Value*>(v.expr.var()), b.name, b.nameRange);
   define(b.name, b.isMutable ? BindKind::Var : BindKind::Let, b.nameRange, v);
   scopes_.lookup(b.name)->keywordRange = {b.range.file, b.range.begin, b.range.begin + 3};  // `let` or `var`
 }

@@ -208,6 +208,7 @@ class Lowerer {
   ir::Value* scalarOperand(const Val& v, ir::DType dtype, const char* role);
   std::optional<bool> constFlag(const ast::Expr* e, const char* key);
   ir::Value* materialize(const ir::Expr& e, const ir::Type& type, SourceRange at);
+  Val readElement(const ast::Index& x, const Val& tensor);  // `ids[t]` of a tensor: tensor.read
   ir::Value* constant(const Val& v, ir::DType dtype, SourceRange at);
   Val tileOp(ir::OpKind kind, const std::vector<Operand>& operands, ir::AttrMap attrs, ir::Type declared,
              SourceRange at);

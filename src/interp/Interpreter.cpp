@@ -417,6 +417,7 @@ struct Interpreter::Impl {
         return set(op.result(), t);
       }
       case OpKind::Load: return runLoad(op);
+      case OpKind::TensorRead: return runTensorRead(op);
       case OpKind::Store: return runStore(op);
       case OpKind::DmaFill: return runFill(op);
       case OpKind::DmaDrain: return runDrain(op);
@@ -512,6 +513,15 @@ struct Interpreter::Impl {
     for (unsigned r = 0; r < op.numResults() && r < results.size(); ++r) set(op.result(r), results[r]);
   }
 
+  // Where a window's offset on `axis` came from, when the source does not show its value (a
+  // loop variable, a size, an element read from a tensor): ", where offset b * 16 is 272 in 'table'".
+  static std::string offsetOrigin(const Op& op, size_t axis, int64_t value) {
+    const Expr& offset = op.get(attr::offsets)[axis];
+    if (offset.asConst()) return "";
+    const Value* tensor = op.operand(op.kind() == OpKind::Store ? 1 : 0);
+    return ", where offset " + ir::exprText(offset) + " is " + std::to_string(value) + " in " + describeByName(tensor);
+  }
+
   // The window a load or store moves, and where it starts.
   std::pair<std::vector<int64_t>, std::vector<int64_t>> windowOf(const Op& op, const Tile& t, const Tensor& x) const {
     std::vector<int64_t> offsets = evalAll(op.get(attr::offsets), op);
@@ -534,7 +544,8 @@ struct Interpreter::Impl {
     for (size_t a = 0; a < x.dims.size(); ++a)
       if (offsets[a] < 0 || offsets[a] + window[a] > x.dims[a])
         throw RunError(op.loc(), spellingOf(op.kind()) + " window " + ir::shapeText(window) + " at " + ir::shapeText(offsets) +
-                                     " runs past the " + ir::shapeText(x.dims) + " tensor on axis " + std::to_string(a));
+                                     " runs past the " + ir::shapeText(x.dims) + " tensor on axis " + std::to_string(a) +
+                                     offsetOrigin(op, a, offsets[a]));
     return {window, offsets};
   }
 
@@ -570,6 +581,22 @@ struct Interpreter::Impl {
       t.defined[i] = 1;
     });
     set(op.result(), std::move(t));
+  }
+
+  // An element of an integer tensor as an index. An index out of range is the kernel's
+  // fault, not the interpreter's: it names the tensor, the index as written and its value.
+  void runTensorRead(const Op& op) {
+    const Tensor& x = tensor(op.operand(0), op);
+    const std::vector<Expr>& index = op.get(attr::offsets);
+    const std::vector<int64_t> at = evalAll(index, op);
+    for (size_t a = 0; a < at.size(); ++a)
+      if (at[a] < 0 || at[a] >= x.dims[a])
+        throw RunError(op.loc(), "index " + ir::exprText(index[a]) + " = " + std::to_string(at[a]) + " is outside " +
+                                     describeByName(op.operand(0)) + ", whose axis " + std::to_string(a) +
+                                     " has " + std::to_string(x.dims[a]) + " elements");
+    Num n;
+    n.i = x.data->elems[size_t(flatten(at, x.dims))].i;
+    set(op.result(), Scalar{DType::Index, n});
   }
 
   // ---- runtime sequences ----

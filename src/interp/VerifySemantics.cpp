@@ -1,6 +1,7 @@
 #include "interp/VerifySemantics.h"
 
 #include <cmath>
+#include <unordered_set>
 
 #include <spdlog/spdlog.h>
 
@@ -36,6 +37,16 @@ Num randomElement(DType d, Rng& rng) {
 }
 
 constexpr int64_t kMaxElements = int64_t(1) << 22;  // per kernel, over all tensors
+
+// The tensors whose elements the kernel reads as integers (ids, block tables, lengths). Their
+// random elements are 0 or 1: an offset, bound or extent any tensor of the sizes tried holds,
+// where [-8, 8) would fault on almost every run.
+void collectIndexTensors(const Block& b, std::unordered_set<const Value*>& out) {
+  for (const auto& op : b.ops()) {
+    if (op->kind() == OpKind::TensorRead) out.insert(op->operand(0));
+    for (unsigned r = 0; r < op->numRegions(); ++r) collectIndexTensors(op->body(r), out);
+  }
+}
 
 std::string indexText(int64_t flat, const std::vector<int64_t>& dims) {
   std::vector<int64_t> at(dims.size());
@@ -83,6 +94,8 @@ std::optional<KernelInputs> makeInputs(const Function& f, const std::vector<int6
     auto g = given.find(i);
     sizeOf[p] = g != given.end() ? std::get<Scalar>(g->second).value.i : sizes[nextSize++];
   }
+  std::unordered_set<const Value*> indexTensors;
+  collectIndexTensors(f.body(), indexTensors);
   int64_t elements = 0;
   for (unsigned i = 0; i < f.numParams(); ++i) {
     const Value* p = f.param(i);
@@ -111,7 +124,12 @@ std::optional<KernelInputs> makeInputs(const Function& f, const std::vector<int6
         why = "its tensors hold more than " + std::to_string(kMaxElements) + " elements at the sizes tried";
         return std::nullopt;
       }
-      for (int64_t e = 0; e < n; ++e) x.data->elems.push_back(randomElement(t.dtype(), rng));
+      const bool indices = indexTensors.count(p) != 0;
+      for (int64_t e = 0; e < n; ++e) {
+        Num index;
+        index.i = rng.below(2);
+        x.data->elems.push_back(indices ? index : randomElement(t.dtype(), rng));
+      }
       in.args.push_back(x);
     } else if (t.isIndex()) {
       Num n;

@@ -473,6 +473,30 @@ class Rules {
     return Type();
   }
 
+  // One element of a signed integer tensor, read as an index: one index per axis, none
+  // provably outside the tensor, and only integers can become offsets (signed ones: ids and
+  // block tables are i32 or i64, and an index is signed).
+  Result inferTensorRead() {
+    if (auto e = needTensor(0, "source")) return *e;
+    const Type& t = operand(0);
+    if (!isInteger(t.dtype()) || !isSigned(t.dtype()))
+      return fail(Diag::DTypeNotSupported,
+                  "an element read from a tensor becomes an index, a signed integer, but the tensor is " +
+                      std::string(dtypeName(t.dtype())) + "; declare it i32 or i64",
+                  0);
+    const auto* offsets = exprList("offsets");
+    if (auto e = checkOffsetsCount(offsets, t.rank(), "index", "tensor")) return *e;
+    for (size_t axis = 0; axis < t.rank(); ++axis) {
+      const Expr& i = (*offsets)[axis];
+      if (proven(CmpKind::LT, i, Expr::constant(0)) || proven(CmpKind::GE, i, t.dims()[axis]))
+        return fail(Diag::OutOfBounds,
+                    "element " + shapeText(*offsets) + " is outside the tensor's extents " + shapeText(t.dims()) +
+                        " on axis " + std::to_string(axis) + "; index each axis from 0 to its extent - 1",
+                    0);
+    }
+    return Type::index();
+  }
+
   Result inferIota() {
     if (auto e = needScalar(0, "start")) return *e;
     Result r = declaredTile();

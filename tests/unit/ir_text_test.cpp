@@ -156,6 +156,16 @@ const char* kControl = R"(func @control(%x: tensor<f32, [%M, %N]> in, %y: tensor
 }
 )";
 
+// A value read from a tensor names the offset of a later load.
+const char* kGather = R"(func @gather(%ids: tensor<i32, [%n]> in, %table: tensor<f32, [%v, 64]> in, %out: tensor<f32, [%n, 64]> out, %n: index, %v: index) aiv {
+  scf.for %t = 0 to %n step 1 {
+    %id = tensor.read %ids {offsets = [%t]} : index
+    %row = tile.load %table {offsets = [%id, 0]} : tile<f32, [1, 64], vec>
+    tile.store %row, %out {offsets = [%t, 0]}
+  }
+}
+)";
+
 const char* kCube = R"(func @cube(%a: tensor<f16, [2, 16, 32]> in, %b: tensor<f16, [2, 32, 16]> in, %o: tensor<f32, [2, 16, 16]> out, %w: tensor<i8, [16, 32]> in, %v: index) aic {
   %x = tile.load %a {offsets = [0, 0, 0]} : tile<f16, [2, 16, 32]>
   %y = tile.load %b {offsets = [0, 0, 0]} : tile<f16, [1, 32, 16]>
@@ -257,13 +267,14 @@ TEST_CASE("round trip: a loop-carried accumulator with matmul_acc") { checkRound
 TEST_CASE("round trip: every vector op") { checkRoundTrip(kVector); }
 TEST_CASE("round trip: nested loops, ifs, index carries and loop modes") { checkRoundTrip(kControl); }
 TEST_CASE("round trip: cube ops, views, layouts and tensor views") { checkRoundTrip(kCube); }
+TEST_CASE("round trip: a tensor element as a load offset") { checkRoundTrip(kGather); }
 TEST_CASE("round trip: buffers and window attributes, several functions, regions") { checkRoundTrip(kAttrs); }
 TEST_CASE("round trip: comparisons and where") { checkRoundTrip(kCompare); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
-  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kAttrs, kCompare}) {
+  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

@@ -386,6 +386,26 @@ TEST_CASE("sort32 pairs f32 values with u32 indices of their shape, in whole run
   CHECK(Infer{OpKind::PairIndices, {tile(DType::F32, {64})}}.error().id == Diag::RankNotSupported);
 }
 
+TEST_CASE("tensor.read: an element of a signed integer tensor, inside it, as an index") {
+  Syms s;
+  Type ids = tensor(DType::I32, {s.S, k(4)});
+  CHECK(Infer{OpKind::TensorRead, {ids}, offsets({s.c, k(3)})}.type() == Type::index());
+  CHECK(Infer{OpKind::TensorRead, {tensor(DType::I64, ks({8}))}, offsets(ks({7}))}.type() == Type::index());
+  OpError past = Infer{OpKind::TensorRead, {ids}, offsets({s.c, k(4)})}.error();
+  CHECK(past.id == Diag::OutOfBounds);
+  CHECK(past.message == "element [c, 4] is outside the tensor's extents [S, 4] on axis 1; index each axis from 0 to "
+                        "its extent - 1");
+  CHECK(Infer{OpKind::TensorRead, {ids}, offsets({k(-1), k(0)})}.error().id == Diag::OutOfBounds);
+  CHECK(Infer{OpKind::TensorRead, {ids}, offsets({s.c})}.error().id == Diag::OffsetCount);
+  OpError fl = Infer{OpKind::TensorRead, {tensor(DType::F32, ks({8}))}, offsets(ks({0}))}.error();
+  CHECK(fl.id == Diag::DTypeNotSupported);
+  CHECK(fl.message == "an element read from a tensor becomes an index, a signed integer, but the tensor is f32; "
+                      "declare it i32 or i64");
+  CHECK(Infer{OpKind::TensorRead, {tensor(DType::U32, ks({8}))}, offsets(ks({0}))}.error().id ==
+        Diag::DTypeNotSupported);
+  CHECK(Infer{OpKind::TensorRead, {i32}, offsets(ks({0}))}.error().id == Diag::OperandKind);
+}
+
 TEST_CASE("iota: one integer row from a start of its dtype") {
   Type row = tile(DType::I32, {1, 64}, pto::Vec);
   CHECK(Infer{OpKind::Iota, {i32}, {}, row}.type() == row);

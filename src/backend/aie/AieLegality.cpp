@@ -1,6 +1,6 @@
 // aie-legality: a runtime sequence on an NPU holds only the ops of the AIE table (AieOps.def:
 // scalar arithmetic, control flow, dma transfers and waits, size requirements, register
-// operations); any other op works on tiles or regions (E0901). Every transfer's pattern is rewritten into the shape a shim
+// operations); any other op works on tiles or regions, or reads a tensor's data (E0901). Every transfer's pattern is rewritten into the shape a shim
 // descriptor walks (ShimPattern.h: four dimensions, the outermost the iteration), and
 // checked: the channel exists (two per direction in each column), the descriptor fields
 // hold the sizes and strides (TxnRuntime.h's own check, so the compiler and the encoder
@@ -9,6 +9,7 @@
 // builder at dispatch (the same check, TxnRuntime.h); here only where the loops' bounds
 // prove it wrong (an offset off the word, a sub-word innermost stride that is never 1).
 // Linear in the ops.
+#include <algorithm>
 #include <string>
 
 #include "backend/aie/AieModel.h"
@@ -40,6 +41,21 @@ class SequenceLegality {
     }
   }
 
+  // Why a sequence cannot run `op`: tile work needs a core; an element read from a tensor
+  // would make the transfers depend on data, but they are fixed when the sequence is built.
+  static std::string refusal(const Op& op) {
+    const auto isTile = [](const Value* v) { return v->type().isTile(); };
+    const auto& operands = op.operands();
+    const std::vector<Value*> results = op.results();
+    const bool tiles = std::any_of(operands.begin(), operands.end(), isTile) ||
+                       std::any_of(results.begin(), results.end(), isTile);
+    if (tiles)
+      return " works on tiles, but a runtime sequence only moves data between host tensors and DMA channels; the "
+             "cores' kernels are compiled on their own";
+    return " reads a host tensor's data, but a runtime sequence cannot do data-dependent offsets: its transfers "
+           "are fixed when it is built; compute the offsets on the host and pass them as sizes";
+  }
+
   // False for the region of a branch whose condition is a constant that never picks it
   // (a tail `if M % 32 != 0` compiled with -D M=64): the stream never runs its transfers,
   // so their sizes (M % 32 rows, none) are not checked, as the runtime builder does not.
@@ -50,13 +66,11 @@ class SequenceLegality {
   }
 
   // An op without a row in the AIE table is of a group the NPUs do not accept (tiles,
-  // regions): the targets' one refusal.
+  // regions, a tensor element read): the targets' one refusal.
   void checkOp(Op& op) {
     const AieOpInfo* row = findAieOp(op.kind());
     if (!row) {
-      diags_.report(Diag::AieTileOp, op.loc(),
-                    describe(op, diags_.sources()) + " works on tiles, but a runtime sequence only moves data between "
-                    "host tensors and DMA channels; the cores' kernels are compiled on their own");
+      diags_.report(Diag::AieTileOp, op.loc(), describe(op, diags_.sources()) + refusal(op));
       return;
     }
     switch (row->form) {

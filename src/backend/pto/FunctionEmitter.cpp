@@ -227,6 +227,26 @@ void FunctionEmitter::emitIota(const Op& op) {
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(), down && *down ? " {descending = true}" : "");
 }
 
+// The element at its row-major position from the tensor's GM pointer, on the scalar unit,
+// then as the index the offsets that name it compute with.
+void FunctionEmitter::emitTensorRead(const Op& op) {
+  auto it = tensors_.find(op.operand(0));
+  const auto* at = op.find(attr::offsets);
+  if (it == tensors_.end() || !at) return fail(op, describe(op, diags_.sources()) + " has no tensor to read");
+  const Type& t = op.operand(0)->type();
+  const std::vector<Expr> strides = rowMajorStrides(t.dims());
+  Expr position = Expr::constant(0);
+  for (size_t i = 0; i < strides.size(); ++i) position = position + (*at)[i] * strides[i];
+  const std::string element = scalarType(t.dtype());
+  const std::string hint = hintOr(op.result(), "elem");
+  const std::string raw = names_.fresh(hint + "_" + element);
+  body_.line(raw + " = pto.load_scalar " + it->second.ptr + "[" + scalars_.index(position) + "] : !pto.ptr<" +
+             element + "> -> " + element);
+  const std::string index = names_.fresh(hint);
+  body_.line(index + " = arith.index_cast " + raw + " : " + element + " to index");
+  scalars_.bind(op.result(), index);
+}
+
 void FunctionEmitter::emitCompare(const Op& op) {
   dps(ptoOp(op.kind())->mnemonic, operandsOf(op), op.result(),
       std::string(" {cmpMode = #pto<cmp ") + cmpKindName(op.get(attr::cmp)) + ">}");

@@ -38,6 +38,7 @@ class FunctionEmitter {
   void emitMove(const ir::Op& op);
   void emitCast(const ir::Op& op);
   void emitIota(const ir::Op& op);
+  void emitTensorRead(const ir::Op& op);
   void emitCompare(const ir::Op& op);
   void emitTri(const ir::Op& op);
   void emitPairField(const ir::Op& op);
