@@ -61,12 +61,17 @@ typeAnn
   ;
 tileTypeOpt : ID (ASSIGN LBRACK exprList RBRACK)? ;
 
-// Earlier alternatives bind tighter.
+// Earlier alternatives bind tighter. The bitwise operators bind as in Python (and
+// Triton): tighter than comparisons, so `x & 1 == 0` is `(x & 1) == 0`.
 expr
   : primary                                        # primaryExpr
-  | op=(MINUS | NOT) expr                          # unaryExpr
+  | op=(MINUS | NOT | TILDE) expr                  # unaryExpr
   | expr op=(STAR | SLASH | PERCENT) expr          # binaryExpr
   | expr op=(PLUS | MINUS) expr                    # binaryExpr
+  | expr op=(SHL | SHR) expr                       # binaryExpr
+  | expr op=AMP expr                               # binaryExpr
+  | expr op=CARET expr                             # binaryExpr
+  | expr op=PIPE expr                              # binaryExpr
   | expr op=(EQ | NE | LT | LE | GT | GE) expr     # binaryExpr
   | expr op=AND expr                               # binaryExpr
   | expr op=OR expr                                # binaryExpr
@@ -135,6 +140,8 @@ LE     : '<=' ;
 GE     : '>=' ;
 AND    : '&&' ;
 OR     : '||' ;
+SHL    : '<<' ;
+SHR    : '>>' ;
 LT     : '<' ;
 GT     : '>' ;
 ASSIGN : '=' ;
@@ -144,6 +151,10 @@ STAR   : '*' ;
 SLASH  : '/' ;
 PERCENT: '%' ;
 NOT    : '!' ;
+TILDE  : '~' ;
+AMP    : '&' ;
+PIPE   : '|' ;
+CARET  : '^' ;
 LPAREN : '(' ;
 RPAREN : ')' ;
 LBRACK : '[' ;

@@ -22,9 +22,13 @@ struct Node {
 // ---------------------------------------------------------------- expressions
 
 enum class ExprKind : uint8_t { Int, Float, Bool, Name, Unary, Binary, Call, List, Index };
-enum class UnaryOp : uint8_t { Neg, Not };
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
-const char* spelling(UnaryOp op);   // "-", "!"
+enum class UnaryOp : uint8_t { Neg, Not, BitNot };
+// The bitwise operators come last (LowerExpr's isBitwise relies on it).
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or,
+  BitAnd, BitOr, BitXor, Shl, Shr
+};
+const char* spelling(UnaryOp op);   // "-", "!", "~"
 const char* spelling(BinaryOp op);  // "+", "==", "&&", ...
 
 struct Expr : Node {

@@ -27,6 +27,11 @@ ast::BinaryOp binaryOpOf(size_t tokenType) {
     case P::GT: return ast::BinaryOp::Gt;
     case P::GE: return ast::BinaryOp::Ge;
     case P::AND: return ast::BinaryOp::And;
+    case P::AMP: return ast::BinaryOp::BitAnd;
+    case P::PIPE: return ast::BinaryOp::BitOr;
+    case P::CARET: return ast::BinaryOp::BitXor;
+    case P::SHL: return ast::BinaryOp::Shl;
+    case P::SHR: return ast::BinaryOp::Shr;
     default: return ast::BinaryOp::Or;
   }
 }
@@ -300,7 +305,8 @@ ast::ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
   if (auto* u = dynamic_cast<P::UnaryExprContext*>(ctx)) {
     auto n = std::make_unique<ast::Unary>();
     n->range = range(u);
-    n->op = u->op->getType() == P::MINUS ? ast::UnaryOp::Neg : ast::UnaryOp::Not;
+    const size_t t = u->op->getType();
+    n->op = t == P::MINUS ? ast::UnaryOp::Neg : t == P::NOT ? ast::UnaryOp::Not : ast::UnaryOp::BitNot;
     n->operand = expr(u->expr());
     return n;
   }

@@ -8,10 +8,14 @@
 namespace tilec {
 namespace ast {
 
-const char* spelling(UnaryOp op) { return op == UnaryOp::Neg ? "-" : "!"; }
+const char* spelling(UnaryOp op) {
+  static const char* const names[] = {"-", "!", "~"};
+  return names[size_t(op)];
+}
 
 const char* spelling(BinaryOp op) {
-  static const char* const names[] = {"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+  static const char* const names[] = {"+",  "-",  "*", "/", "%", "==", "!=", "<", "<=", ">",
+                                      ">=", "&&", "||", "&", "|", "^",  "<<", ">>"};
   return names[size_t(op)];
 }
 

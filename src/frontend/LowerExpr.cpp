@@ -1,6 +1,7 @@
 // Expressions: names, literals, operators on integers, booleans, float constants
 // and tiles; conversions between value kinds; building single ops through the op
 // table so every type rule lives in one place (ir/OpDefs.cpp).
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,6 +17,8 @@ using ast::BinaryOp;
 
 bool isComparison(BinaryOp op) { return op >= BinaryOp::Eq && op <= BinaryOp::Ge; }
 bool isLogical(BinaryOp op) { return op == BinaryOp::And || op == BinaryOp::Or; }
+bool isBitwise(BinaryOp op) { return op >= BinaryOp::BitAnd; }  // & | ^ << >> are the last five
+bool isShift(BinaryOp op) { return op == BinaryOp::Shl || op == BinaryOp::Shr; }
 
 // The switches over operators name every one (so a new operator is a compile error until
 // each decides what it means); an operator that binary() routes elsewhere and still
@@ -33,7 +36,8 @@ ir::CmpKind cmpKind(BinaryOp op) {
     case BinaryOp::Gt: return ir::CmpKind::GT;
     case BinaryOp::Ge: return ir::CmpKind::GE;
     case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Mod:
-    case BinaryOp::And: case BinaryOp::Or: break;
+    case BinaryOp::And: case BinaryOp::Or: case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
+    case BinaryOp::Shl: case BinaryOp::Shr: break;
   }
   misrouted(op, "the comparisons");
 }
@@ -48,7 +52,21 @@ int64_t floorMod(int64_t a, int64_t b) {
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 
-// Folds `a op b` for an arithmetic operator; nullopt on int64 overflow.
+// a << n and a >> n as Python computes them on unbounded integers (n >= 0): a times or
+// floor-divided by 2^n; nullopt when a << n does not fit in 64 bits.
+std::optional<int64_t> shiftLeft(int64_t a, int64_t n) {
+  if (a == 0) return 0;
+  if (n >= 64) return std::nullopt;
+  const __int128 r = __int128(a) * (__int128(1) << n);
+  if (r < INT64_MIN || r > INT64_MAX) return std::nullopt;
+  return int64_t(r);
+}
+int64_t shiftRight(int64_t a, int64_t n) {
+  const int64_t s = n >= 63 ? 63 : n;
+  return a < 0 ? ~(~a >> s) : a >> s;
+}
+
+// Folds `a op b` for an arithmetic or bitwise operator; nullopt on int64 overflow.
 std::optional<int64_t> foldChecked(BinaryOp op, int64_t a, int64_t b) {
   int64_t r = 0;
   switch (op) {
@@ -61,6 +79,11 @@ std::optional<int64_t> foldChecked(BinaryOp op, int64_t a, int64_t b) {
     case BinaryOp::Mod:
       if (a == INT64_MIN && b == -1) return 0;
       return floorMod(a, b);
+    case BinaryOp::BitAnd: return a & b;
+    case BinaryOp::BitOr: return a | b;
+    case BinaryOp::BitXor: return a ^ b;
+    case BinaryOp::Shl: return shiftLeft(a, b);
+    case BinaryOp::Shr: return shiftRight(a, b);
     case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
     case BinaryOp::And: case BinaryOp::Or: break;
   }
@@ -93,10 +116,10 @@ std::optional<Broadcast> broadcastOf(const std::vector<int64_t>& a, const std::v
   return Broadcast{a[*axis] == 1, row};
 }
 
-// How `kind` is written on operands l and r: "l + r", "max(l, r)".
+// How `kind` is written on operands l and r: "l + r", "l << r", "max(l, r)".
 std::string applied(ir::OpKind kind, const std::string& l, const std::string& r) {
   const std::string op = ir::opInfo(kind).spelling;
-  return op.size() == 1 ? l + " " + op + " " + r : op + "(" + l + ", " + r + ")";
+  return std::isalpha(static_cast<unsigned char>(op[0])) ? op + "(" + l + ", " + r + ")" : l + " " + op + " " + r;
 }
 
 // Where shapes a and b differ, for a message: "in axis 0 (16 and 8)".
@@ -165,6 +188,7 @@ Val Lowerer::evalUnary(const ast::Unary& u) {
     std::optional<ir::Expr> b = asBool(x, "the operand of '!'");
     return b ? Val::boolean(ir::Expr::logicalNot(*b), u.range) : Val::poison(u.range);
   }
+  if (u.op == ast::UnaryOp::BitNot) return bitNot(x, u.range);
   switch (x.kind) {
     case ValKind::Int:
       if (std::optional<int64_t> c = x.constInt()) {
@@ -208,6 +232,7 @@ Val Lowerer::binary(BinaryOp op, Val lhs, Val rhs, SourceRange opRange, SourceRa
       return Val::poison(whole);
     }
     if (isComparison(op)) return tileCompare(op, lhs, rhs, whole);
+    if (isBitwise(op)) return tileBitwise(op, lhs, rhs, whole);
     return tileBinary(op, lhs, rhs, whole);
   }
   if (lhs.kind == ValKind::Int && rhs.kind == ValKind::Int) return intBinary(op, lhs, rhs, opRange, whole);
@@ -228,6 +253,18 @@ Val Lowerer::intBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange 
     error(Diag::ConstDivByZero, whole, "division by zero in " + quotedName(text(whole)) + "; use a non-zero divisor");
     return Val::poison(whole);
   }
+  if (isShift(op) && b && *b < 0) {
+    error(Diag::ShiftCount, rhs.range,
+          "negative shift count " + std::to_string(*b) + " in " + quotedName(text(whole)) + "; shift by 0 or more");
+    return Val::poison(whole);
+  }
+  if (isBitwise(op) && !(a && b)) {
+    const Val& unknown = a ? rhs : lhs;
+    error(Diag::NotConstant, unknown.range,
+          std::string("'") + ast::spelling(op) + "' on integers needs compile-time constants, but " +
+              quotedName(text(unknown.range)) + " is only known at run time; use literals and constants");
+    return Val::poison(whole);
+  }
   if (a && b) {
     std::optional<int64_t> r = foldChecked(op, *a, *b);
     if (!r) {
@@ -245,7 +282,8 @@ Val Lowerer::intBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange 
     case BinaryOp::Div: return Val::integer(ir::Expr::floorDiv(lhs.expr, rhs.expr), whole);
     case BinaryOp::Mod: return Val::integer(ir::Expr::mod(lhs.expr, rhs.expr), whole);
     case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
-    case BinaryOp::And: case BinaryOp::Or: break;
+    case BinaryOp::And: case BinaryOp::Or: case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
+    case BinaryOp::Shl: case BinaryOp::Shr: break;
   }
   misrouted(op, "integer arithmetic");
 }
@@ -263,8 +301,10 @@ Val Lowerer::floatBinary(BinaryOp op, const Val& lhs, const Val& rhs, SourceRang
         return Val::poison(whole);
       }
       return Val::floating(a / b, whole);
-    case BinaryOp::Mod:
-      error(Diag::WrongValueKind, whole, "'%' needs integer operands; use integers on both sides");
+    case BinaryOp::Mod: case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: case BinaryOp::Shl:
+    case BinaryOp::Shr:
+      error(Diag::WrongValueKind, whole,
+            std::string("'") + ast::spelling(op) + "' needs integer operands; use integers on both sides");
       return Val::poison(whole);
     case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
     case BinaryOp::And: case BinaryOp::Or: break;
@@ -355,25 +395,83 @@ Val Lowerer::tileCompare(BinaryOp op, const Val& lhs, const Val& rhs, SourceRang
   const Val& tile = tileLeft ? lhs : rhs;
   const Val& scalar = tileLeft ? rhs : lhs;
   const ir::DType dtype = tile.value->type().dtype();
-  // The scalar becomes the tile's dtype: a literal it cannot hold would wrap and compare
-  // as another number.
-  const std::optional<int64_t> literal = scalar.kind == ValKind::Int ? scalar.constInt() : std::nullopt;
-  if (literal && ir::isInteger(dtype) && ir::dtypeBytes(dtype) < 8) {
-    const unsigned bits = 8 * ir::dtypeBytes(dtype);
-    const int64_t lo = ir::isSigned(dtype) ? -(int64_t(1) << (bits - 1)) : 0;
-    const int64_t hi = ir::isSigned(dtype) ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
-    if (*literal < lo || *literal > hi) {
-      error(Diag::ScalarOperand, scalar.range,
-            std::to_string(*literal) + " is outside the range of " + ir::dtypeName(dtype) + " (" + std::to_string(lo) +
-                " to " + std::to_string(hi) + "), the dtype " + quotedName(text(tile.range)) +
-                " is compared in; compare with a value in that range");
-      return Val::poison(whole);
-    }
-  }
+  if (!literalFits(scalar, tile, "the dtype " + quotedName(text(tile.range)) + " is compared in",
+                   "compare with a value in that range"))
+    return Val::poison(whole);
   ir::Value* s = scalarOperand(scalar, dtype, "the scalar operand");
   if (!s) return Val::poison(whole);
   return tileOp(ir::OpKind::CmpS, {{tile.value, tile.range}, {s, scalar.range}},
                 {ir::attr::cmp(tileLeft ? k : kMirrored[size_t(k)])}, ir::Type(), whole);
+}
+
+// The scalar of a tile-scalar op becomes the tile's dtype: an integer literal it cannot
+// hold would wrap and act as another number. `role` says what the dtype is to the op.
+bool Lowerer::literalFits(const Val& scalar, const Val& tile, const std::string& role, const std::string& fix) {
+  const ir::DType dtype = tile.value->type().dtype();
+  const std::optional<int64_t> literal = scalar.kind == ValKind::Int ? scalar.constInt() : std::nullopt;
+  if (!literal || !ir::isInteger(dtype) || ir::dtypeBytes(dtype) >= 8) return true;
+  const unsigned bits = 8 * ir::dtypeBytes(dtype);
+  const int64_t lo = ir::isSigned(dtype) ? -(int64_t(1) << (bits - 1)) : 0;
+  const int64_t hi = ir::isSigned(dtype) ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+  if (*literal >= lo && *literal <= hi) return true;
+  error(Diag::ScalarOperand, scalar.range,
+        std::to_string(*literal) + " is outside the range of " + ir::dtypeName(dtype) + " (" + std::to_string(lo) +
+            " to " + std::to_string(hi) + "), " + role + "; " + fix);
+  return false;
+}
+
+// `a & b`, `a ^ b`, `a << b` on integer tiles (the typing rule refuses others), and with a
+// number: `a & 0xff`, `a << 3`. & | ^ commute with a number on the left; a shift does not.
+Val Lowerer::tileBitwise(BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole) {
+  static const ir::OpKind tileTile[] = {ir::OpKind::And, ir::OpKind::Or, ir::OpKind::Xor, ir::OpKind::Shl,
+                                        ir::OpKind::Shr};
+  static const ir::OpKind tileScalar[] = {ir::OpKind::AndS, ir::OpKind::OrS, ir::OpKind::XorS, ir::OpKind::ShlS,
+                                          ir::OpKind::ShrS};
+  const size_t index = size_t(op) - size_t(BinaryOp::BitAnd);
+  if (lhs.kind == ValKind::Tile && rhs.kind == ValKind::Tile) return combineTiles(tileTile[index], lhs, rhs, whole);
+  const bool tileLeft = lhs.kind == ValKind::Tile;
+  const Val& tile = tileLeft ? lhs : rhs;
+  const Val& scalar = tileLeft ? rhs : lhs;
+  const ir::Type& t = tile.value->type();
+  if (!tileLeft && isShift(op)) {
+    error(Diag::ScalarOperand, lhs.range,
+          std::string("a scalar cannot be the left operand of '") + ast::spelling(op) +
+              "' with a tile; shift a tile of it: full<" + ir::dtypeName(t.dtype()) + ">(" + ir::shapeText(t.shape()) +
+              ", " + text(lhs.range) + ") " + ast::spelling(op) + " " + text(rhs.range));
+    return Val::poison(whole);
+  }
+  if (!literalFits(scalar, tile, std::string("the dtype of ") + quotedName(text(tile.range)),
+                   "use a value in that range"))
+    return Val::poison(whole);
+  const std::optional<int64_t> count = scalar.kind == ValKind::Int ? scalar.constInt() : std::nullopt;
+  const int64_t bits = 8 * int64_t(ir::dtypeBytes(t.dtype()));
+  if (isShift(op) && count && ir::isInteger(t.dtype()) && (*count < 0 || *count >= bits)) {
+    error(Diag::ShiftCount, scalar.range,
+          "a shift of the " + std::string(ir::dtypeName(t.dtype())) + " tile " + quotedName(text(tile.range)) +
+              " counts 0 to " + std::to_string(bits - 1) + " bits, not " + std::to_string(*count) +
+              "; shift by a count in that range");
+    return Val::poison(whole);
+  }
+  ir::Value* s = scalarOperand(scalar, t.dtype(), "the scalar operand");
+  if (!s) return Val::poison(whole);
+  return tileOp(tileScalar[index], {{tile.value, tile.range}, {s, scalar.range}}, {}, ir::Type(), whole);
+}
+
+// `~a`: the bits of an integer tile or integer constant inverted.
+Val Lowerer::bitNot(const Val& x, SourceRange whole) {
+  switch (x.kind) {
+    case ValKind::Tile: return tileOp(ir::OpKind::Not, {{x.value, x.range}}, {}, ir::Type(), whole);
+    case ValKind::Int:
+      if (std::optional<int64_t> c = x.constInt()) return Val::integer(ir::Expr::constant(~*c), whole);
+      error(Diag::NotConstant, x.range,
+            "'~' on an integer needs a compile-time constant, but " + quotedName(text(x.range)) +
+                " is only known at run time; use literals and constants");
+      return Val::poison(whole);
+    default:
+      error(Diag::WrongValueKind, x.range,
+            std::string("'~' cannot invert ") + valKindName(x.kind) + "; it applies to integer constants and tiles");
+      return Val::poison(whole);
+  }
 }
 
 // ---------------------------------------------------------------- conversions

@@ -200,6 +200,9 @@ class Lowerer {
   Val broadcastError(const Val& lhs, const Val& rhs, const std::string& why, const std::string& fix,
                      SourceRange whole);
   Val tileCompare(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
+  Val tileBitwise(ast::BinaryOp op, const Val& lhs, const Val& rhs, SourceRange whole);
+  Val bitNot(const Val& x, SourceRange whole);
+  bool literalFits(const Val& scalar, const Val& tile, const std::string& role, const std::string& fix);
   std::optional<ir::Expr> asInt(const Val& v, const char* role);
   std::optional<ir::Expr> asBool(const Val& v, const char* role);
   ir::Value* asTile(const Val& v, const char* role);

@@ -12,6 +12,7 @@ bool isBinaryOperator(size_t type) {
     case TileLexer::EQ: case TileLexer::NE: case TileLexer::LE: case TileLexer::GE: case TileLexer::AND:
     case TileLexer::OR: case TileLexer::LT: case TileLexer::GT: case TileLexer::PLUS: case TileLexer::MINUS:
     case TileLexer::STAR: case TileLexer::SLASH: case TileLexer::PERCENT: case TileLexer::DOTDOT:
+    case TileLexer::AMP: case TileLexer::PIPE: case TileLexer::CARET: case TileLexer::SHL: case TileLexer::SHR:
       return true;
     default:
       return false;
@@ -21,7 +22,8 @@ bool isBinaryOperator(size_t type) {
 }  // namespace
 
 bool NestingCounter::add(size_t type) {
-  const bool prefix = (type == TileLexer::MINUS && !afterOperand_) || type == TileLexer::NOT;
+  const bool prefix =
+      (type == TileLexer::MINUS && !afterOperand_) || type == TileLexer::NOT || type == TileLexer::TILDE;
   switch (type) {
     case TileLexer::LPAREN:
     case TileLexer::LBRACK:

@@ -56,8 +56,8 @@ void forEachIndex(const std::vector<int64_t>& extents, const std::function<void(
 
 // The element arithmetic each op does, by op kind (a table, not a switch with a default:
 // the op kinds it lists are the ones the runner hands it).
-enum class BinOp { Add, Sub, Mul, Div, Max, Min };
-enum class UnOp { Exp, Log, Neg, Sqrt, Rsqrt, Recip, Abs, Relu };
+enum class BinOp { Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr };
+enum class UnOp { Exp, Log, Neg, Sqrt, Rsqrt, Recip, Abs, Relu, Not };
 
 BinOp binOpOf(OpKind k) {
   static const std::unordered_map<OpKind, BinOp> kBinOps = {
@@ -71,7 +71,11 @@ BinOp binOpOf(OpKind k) {
       {OpKind::ColSum, BinOp::Add},
       // col_expand_* (issue 28, broadcasts)
       {OpKind::ColExpandMul, BinOp::Mul}, {OpKind::ColExpandAdd, BinOp::Add}, {OpKind::ColExpandSub, BinOp::Sub},
-      {OpKind::ColExpandDiv, BinOp::Div}, {OpKind::ColExpandMax, BinOp::Max}, {OpKind::ColExpandMin, BinOp::Min}};
+      {OpKind::ColExpandDiv, BinOp::Div}, {OpKind::ColExpandMax, BinOp::Max}, {OpKind::ColExpandMin, BinOp::Min},
+      // bitwise and shifts (issue 28)
+      {OpKind::And, BinOp::And}, {OpKind::AndS, BinOp::And}, {OpKind::Or, BinOp::Or}, {OpKind::OrS, BinOp::Or},
+      {OpKind::Xor, BinOp::Xor}, {OpKind::XorS, BinOp::Xor}, {OpKind::Shl, BinOp::Shl}, {OpKind::ShlS, BinOp::Shl},
+      {OpKind::Shr, BinOp::Shr}, {OpKind::ShrS, BinOp::Shr}};
   return kBinOps.at(k);
 }
 
@@ -79,7 +83,7 @@ UnOp unOpOf(OpKind k) {
   static const std::unordered_map<OpKind, UnOp> kUnOps = {
       {OpKind::Exp, UnOp::Exp},     {OpKind::Log, UnOp::Log},     {OpKind::Neg, UnOp::Neg},
       {OpKind::Sqrt, UnOp::Sqrt},   {OpKind::Rsqrt, UnOp::Rsqrt}, {OpKind::Recip, UnOp::Recip},
-      {OpKind::Abs, UnOp::Abs},     {OpKind::Relu, UnOp::Relu}};
+      {OpKind::Abs, UnOp::Abs},     {OpKind::Relu, UnOp::Relu},   {OpKind::Not, UnOp::Not}};
   return kUnOps.at(k);
 }
 
@@ -274,6 +278,8 @@ struct Interpreter::Impl {
         case BinOp::Div: z = x / y; break;
         case BinOp::Max: z = std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y); break;
         case BinOp::Min: z = std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y); break;
+        case BinOp::And: case BinOp::Or: case BinOp::Xor: case BinOp::Shl: case BinOp::Shr:
+          throw std::logic_error(spellingOf(op.kind()) + " reached the interpreter with float tiles");
       }
       r.f = roundFloat(z, d);
       return r;
@@ -289,9 +295,27 @@ struct Interpreter::Impl {
         break;
       case BinOp::Max: z = std::max(x, y); break;
       case BinOp::Min: z = std::min(x, y); break;
+      case BinOp::And: z = x & y; break;  // on the value's two's complement, as wrapInt keeps it
+      case BinOp::Or: z = x | y; break;
+      case BinOp::Xor: z = x ^ y; break;
+      case BinOp::Shl: z = int64_t(uint64_t(x) << shiftCount(y, d, op)); break;
+      case BinOp::Shr: {  // copies of the sign bit come in for signed dtypes (x < 0 only there)
+        const int64_t n = shiftCount(y, d, op);
+        z = x < 0 ? ~(~x >> n) : x >> n;
+        break;
+      }
     }
     r.i = wrapInt(z, d);
     return r;
+  }
+
+  // The hardware shifts by counts in [0, bit width) (pto-isa's a2a3 tshr is C's `>>` on
+  // the element type, undefined beyond it): any other count stops the run.
+  static int64_t shiftCount(int64_t count, DType d, const Op& op) {
+    const int64_t bits = 8 * int64_t(dtypeBytes(d));
+    if (count >= 0 && count < bits) return count;
+    throw RunError(op.loc(), spellingOf(op.kind()) + " shifts " + dtypeName(d) + " elements by " +
+                                 std::to_string(count) + "; a count must be 0 to " + std::to_string(bits - 1));
   }
 
   static Num unary(UnOp k, Num a, DType d) {
@@ -301,6 +325,7 @@ struct Interpreter::Impl {
       if (k == UnOp::Neg) z = int64_t(0 - uint64_t(x));
       if (k == UnOp::Abs) z = x < 0 ? int64_t(0 - uint64_t(x)) : x;
       if (k == UnOp::Relu) z = std::max<int64_t>(x, 0);
+      if (k == UnOp::Not) z = ~x;
       r.i = wrapInt(z, d);
       return r;
     }
@@ -314,6 +339,7 @@ struct Interpreter::Impl {
       case UnOp::Recip: z = 1 / x; break;
       case UnOp::Abs: z = std::fabs(x); break;
       case UnOp::Relu: z = x > 0 ? x : 0; break;
+      case UnOp::Not: throw std::logic_error("'~' reached the interpreter with a float tile");
     }
     r.f = roundFloat(z, d);
     return r;
@@ -441,11 +467,13 @@ struct Interpreter::Impl {
       }
       case OpKind::Move: return set(op.result(), tile(op.operand(0), op));
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
+      case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr:
         return runBinary(op);
       case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS:
+      case OpKind::AndS: case OpKind::OrS: case OpKind::XorS: case OpKind::ShlS: case OpKind::ShrS:
         return runTileScalar(op);
       case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip:
-      case OpKind::Abs: case OpKind::Relu:
+      case OpKind::Abs: case OpKind::Relu: case OpKind::Not:
         return runUnary(op);
       case OpKind::Cast: return runCast(op);
       case OpKind::Cmp: case OpKind::CmpS: return runCompare(op);

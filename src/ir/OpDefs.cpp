@@ -718,6 +718,50 @@ class Rules {
     return value;
   }
 
+  // ---- bitwise and shifts ----
+
+  // They act on the bits of integers; a float's bits are no integer to mask or shift.
+  std::optional<OpError> needIntegerTile() const {
+    const DType d = operand(0).dtype();
+    if (isInteger(d)) return std::nullopt;
+    return fail(Diag::DTypeNotSupported,
+                op_ + " works on the bits of integer tiles, but this tile is " + dtypeName(d) +
+                    "; cast it to an integer dtype first, e.g. cast<i32>(...)",
+                0);
+  }
+
+  // The optional scratch operand (after the value operands) is any tile in their space.
+  std::optional<OpError> checkScratch() const {
+    const unsigned at = unsigned(info_.numOperands);
+    if (info_.scratchOperand < 0 || numOperands() <= at) return std::nullopt;
+    if (auto e = needTile(at, "scratch operand")) return *e;
+    auto space = joinSpaces(0, at);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    return std::nullopt;
+  }
+
+  Result inferBitwise() {
+    Result r = inferElementwise();
+    if (std::holds_alternative<OpError>(r)) return r;
+    if (auto e = needIntegerTile()) return *e;
+    if (auto e = checkScratch()) return *e;
+    return r;
+  }
+
+  Result inferBitwiseScalar() {
+    Result r = inferTileScalar();
+    if (std::holds_alternative<OpError>(r)) return r;
+    if (auto e = needIntegerTile()) return *e;
+    if (auto e = checkScratch()) return *e;
+    return r;
+  }
+
+  Result inferBitwiseUnary() {
+    if (auto e = needTile(0, "operand")) return *e;
+    if (auto e = needIntegerTile()) return *e;
+    return operand(0);
+  }
+
   Result inferTri() {
     if (auto e = needScalar(0, "diagonal")) return *e;
     if (!isInteger(operand(0).dtype()))

@@ -260,6 +260,29 @@ const char* kCompare = R"(func @compare(%x: tensor<f32, [16, 32]> in, %y: tensor
 }
 )";
 
+// Bitwise and shifts: every op, tile-tile and tile-scalar, xor and xors with and without
+// their scratch tile.
+const char* kBitwise = R"(func @bitwise(%x: tensor<i16, [16, 32]> in, %y: tensor<i16, [16, 32]> out) aiv {
+  %t = tile.load %x {offsets = [0, 0]} : tile<i16, [16, 32], vec>
+  %k = arith.const {value = 3} : i16
+  %a = tile.and %t, %t : tile<i16, [16, 32], vec>
+  %b = tile.or %a, %t : tile<i16, [16, 32], vec>
+  %c = tile.xor %b, %t : tile<i16, [16, 32], vec>
+  %tmp = tile.create : tile<i16, [16, 32], vec>
+  %d = tile.xor %c, %t, %tmp : tile<i16, [16, 32], vec>
+  %e = tile.shl %d, %t : tile<i16, [16, 32], vec>
+  %f = tile.shr %e, %t : tile<i16, [16, 32], vec>
+  %g = tile.not %f : tile<i16, [16, 32], vec>
+  %h = tile.ands %g, %k : tile<i16, [16, 32], vec>
+  %i = tile.ors %h, %k : tile<i16, [16, 32], vec>
+  %j = tile.xors %i, %k : tile<i16, [16, 32], vec>
+  %l = tile.xors %j, %k, %tmp : tile<i16, [16, 32], vec>
+  %m = tile.shls %l, %k : tile<i16, [16, 32], vec>
+  %n = tile.shrs %m, %k : tile<i16, [16, 32], vec>
+  tile.store %n, %y {offsets = [0, 0]}
+}
+)";
+
 }  // namespace
 
 TEST_CASE("round trip: load, cast and store in a loop with a dynamic valid shape") { checkRoundTrip(kCastRows); }
@@ -270,11 +293,12 @@ TEST_CASE("round trip: cube ops, views, layouts and tensor views") { checkRoundT
 TEST_CASE("round trip: a tensor element as a load offset") { checkRoundTrip(kGather); }
 TEST_CASE("round trip: buffers and window attributes, several functions, regions") { checkRoundTrip(kAttrs); }
 TEST_CASE("round trip: comparisons and where") { checkRoundTrip(kCompare); }
+TEST_CASE("round trip: bitwise and shift ops") { checkRoundTrip(kBitwise); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
-  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare}) {
+  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

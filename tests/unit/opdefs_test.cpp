@@ -236,6 +236,34 @@ TEST_CASE("tile-scalar ops") {
   CHECK(Infer{OpKind::SubS, {a, a}}.error().id == Diag::OperandKind);
 }
 
+TEST_CASE("bitwise and shift ops take integer tiles, xor an optional scratch tile") {
+  Type n = tile(DType::I16, {16, 64});
+  Type u = tile(DType::U8, {16, 64});
+  Type a = tile(DType::F32, {16, 64});
+  CHECK(Infer{OpKind::And, {n, n}}.type() == n);
+  CHECK(Infer{OpKind::Shr, {u, u}}.type() == u);
+  CHECK(Infer{OpKind::Xor, {n, n, n}}.type() == n);
+  CHECK(Infer{OpKind::XorS, {n, i32, n}}.type() == n);
+  CHECK(Infer{OpKind::ShlS, {u, i32}}.type() == u);
+  CHECK(Infer{OpKind::Not, {u}}.type() == u);
+  OpError e = Infer{OpKind::Or, {a, a}}.error();
+  CHECK(e.id == Diag::DTypeNotSupported);
+  CHECK(e.operand == 0);
+  CHECK(e.message == "'|' works on the bits of integer tiles, but this tile is f32; cast it to an integer dtype "
+                     "first, e.g. cast<i32>(...)");
+  CHECK(Infer{OpKind::Not, {a}}.error().id == Diag::DTypeNotSupported);
+  CHECK(Infer{OpKind::AndS, {a, f32}}.error().id == Diag::DTypeNotSupported);
+  CHECK(Infer{OpKind::ShrS, {n, f32}}.error().id == Diag::ScalarKind);
+  CHECK(Infer{OpKind::Shl, {n, tile(DType::I32, {16, 64})}}.error().id == Diag::DTypeMismatch);
+  e = Infer{OpKind::Xor, {n, n, i32}}.error();
+  CHECK(e.id == Diag::OperandKind);
+  CHECK(e.operand == 2);
+  Type vec = tile(DType::I16, {16, 64}, pto::Vec);
+  e = Infer{OpKind::Xor, {vec, vec, tile(DType::I16, {16, 64}, pto::Mat)}}.error();
+  CHECK(e.id == Diag::SpaceMismatch);
+  CHECK(e.operand == 2);
+}
+
 TEST_CASE("comparisons give masks, which only where and reshapes take") {
   Type a = tile(DType::F32, {16, 64});
   Type mask = tile(DType::Bool, {16, 64});

@@ -2,8 +2,9 @@
 // reductions (trowmax/trowsum/trowmin) and its arg-reductions (trowargmax/trowargmin,
 // tcolargmax/tcolargmin) take a scratch tile shaped like their source (the row
 // reductions' is required by PTOAS before v0.60 and by pto-isa on a2a3, the
-// arg-reductions' by PTOAS, with the source's valid shape), and tsel (where) one row of
-// u32 mask words (PtoModel.h), which PTOAS requires and a2a3 uses. Every such op
+// arg-reductions' by PTOAS, with the source's valid shape), tsel (where) one row of
+// u32 mask words (PtoModel.h), which PTOAS requires and a2a3 uses, and txor/txors (`^`)
+// one shaped like their source, which PTOAS's syntax requires and a2a3 uses. Every such op
 // without one (the op table's scratch operand absent) gets a fresh `tile.create` right
 // before it, as that operand. Two passes because they run at two points of the pipeline:
 // transposes before tile-ops-2d, which checks that each has its scratch (N-D transposes
@@ -65,11 +66,11 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass() {
 
 std::unique_ptr<Pass> createInsertReductionScratchPass() {
   static const ScratchRule kReduction{
-      {"insert-reduction-scratch", "give every reduction and where the scratch tile their PTO forms take",
+      {"insert-reduction-scratch", "give every reduction, where and xor the scratch tile their PTO forms take",
        PropSSA | PropMemSpacesInferred, 0, 0},
       [](Function& f) {
         std::vector<Op*> ops = passes::opsWithTrait(f, RowReduce | ColReduce);
-        for (Op* sel : passes::opsOfKind(f, {OpKind::Sel})) ops.push_back(sel);
+        for (Op* op : passes::opsOfKind(f, {OpKind::Sel, OpKind::Xor, OpKind::XorS})) ops.push_back(op);
         return ops;
       },
       [](const Op& op) {

@@ -47,6 +47,11 @@ constexpr uint32_t GmTransfer = I8 | dtypeBit(DType::I16) | I32 | dtypeBit(DType
 constexpr uint32_t IotaDTypes = dtypeBit(DType::I16) | dtypeBit(DType::U16) | I32 | dtypeBit(DType::U32);
 constexpr uint32_t ColArgA2A3 = dtypeBit(DType::F32) | dtypeBit(DType::U32);
 constexpr uint32_t ColArgA5 = I8 | dtypeBit(DType::U8) | IotaDTypes | F16F32;
+// Integers of 1 and 2 bytes, 2 and 4, and 1 to 4, signed or not (bitwise ops and shifts).
+constexpr uint32_t Int8Int16 = I8 | U8 | dtypeBit(DType::I16) | dtypeBit(DType::U16);
+constexpr uint32_t Int16Int32 = dtypeBit(DType::I16) | dtypeBit(DType::U16) | I32 | dtypeBit(DType::U32);
+constexpr uint32_t Int8To32 = Int8Int16 | I32 | dtypeBit(DType::U32);
+constexpr uint32_t Int16Only = dtypeBit(DType::I16) | dtypeBit(DType::U16);
 constexpr uint32_t Transposable = I8 | dtypeBit(DType::U8) | dtypeBit(DType::I16) | dtypeBit(DType::U16) |
                                   I32 | dtypeBit(DType::U32) | F16F32 | BF16;
 constexpr uint32_t SortKeys = dtypeBit(DType::F32);  // tsort32's values and its pairs (issue 28)
