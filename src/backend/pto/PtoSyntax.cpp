@@ -32,6 +32,12 @@ TileBuf tileBufOf(const Type& tile) {
   const auto& shape = tile.shape();
   const auto& valid = tile.valid();
   TileBuf buf{tile.space(), tile.dtype(), shape[0], shape[1], valid[0].asConst(), valid[1].asConst(), tile.layout()};
+  // A row or column vector with a runtime extent has both: pto.set_validshape, which gives
+  // the row view of a column (and the column view of a row) its runtime extent, takes only
+  // such types, and the tiles of one op must have one type (pto-isa's tadd has one
+  // template parameter for all three).
+  const bool vector = shape[0] == 1 || shape[1] == 1;
+  if (vector && (!buf.validRows || !buf.validCols)) buf.validRows = buf.validCols = std::nullopt;
   // A mask packs a bit per element, row i at row i of the tile (pto-isa's tsel on a2a3
   // and a5 reads it so): its valid columns are the bytes a whole row of bits takes, which
   // tcmp and tcmps fill and tsel steps by, whatever the compared tiles' valid columns.

@@ -20,6 +20,7 @@ std::unique_ptr<Pass> createFoldIdentityReshapePass();
 std::unique_ptr<Pass> createInsertTransposeScratchPass();
 std::unique_ptr<Pass> createTileOps2DPass();
 std::unique_ptr<Pass> createInferMemorySpacePass();
+std::unique_ptr<Pass> createColumnsAsRowsPass();
 std::unique_ptr<Pass> createInsertReductionScratchPass();
 std::unique_ptr<Pass> createAssignBuffersPass();
 std::unique_ptr<Pass> createPtoLegalityPass();
