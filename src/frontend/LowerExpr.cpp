@@ -525,8 +525,8 @@ std::optional<int64_t> Lowerer::constInt(const Val& v, const char* role) {
 }
 
 // The SSA scalar for the scalar side of a tile-scalar op or full(): literals
-// and constants become arith.const of the tile's dtype; integer expressions
-// become arith.index for integer tiles.
+// and constants become arith.const of the tile's dtype; run-time integer expressions
+// become arith.index of the tile's dtype.
 ir::Value* Lowerer::scalarOperand(const Val& v, ir::DType dtype, const char* role) {
   switch (v.kind) {
     case ValKind::Poison: return nullptr;
@@ -541,11 +541,9 @@ ir::Value* Lowerer::scalarOperand(const Val& v, ir::DType dtype, const char* rol
       if (v.constInt()) return constant(v, dtype, v.range);
       const ir::Value* var = v.expr.kind() == ir::ExprKind::Var ? v.expr.var() : nullptr;
       if (var && var->type() == ir::Type::scalar(dtype)) return const_cast<ir::Value*>(var);
-      if (ir::isInteger(dtype)) return materialize(v.expr, ir::Type::scalar(dtype), v.range);
-      error(Diag::ScalarOperand, v.range,
-            "the run-time integer " + quotedName(text(v.range)) + " cannot be used with a tile of dtype " +
-                ir::dtypeName(dtype) + "; use a float constant or a float scalar parameter");
-      return nullptr;
+      // A float tile takes the integer's value converted to its dtype (`t / N`): the
+      // arith.index of a float type computes the integer and then converts it once.
+      return materialize(v.expr, ir::Type::scalar(dtype), v.range);
     }
     default:
       error(Diag::WrongValueKind, v.range,

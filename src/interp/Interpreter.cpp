@@ -427,9 +427,12 @@ struct Interpreter::Impl {
         return set(op.result(), Scalar{d, n});
       }
       case OpKind::IndexExpr: {
+        const DType d = op.result()->type().dtype();
+        const int64_t value = eval(op.get(attr::expr), op);
         Num n;
-        n.i = eval(op.get(attr::expr), op);
-        return set(op.result(), Scalar{op.result()->type().dtype(), n});
+        if (isFloatType(d)) n.f = roundFloat(double(value), d);
+        else n.i = value;
+        return set(op.result(), Scalar{d, n});
       }
       case OpKind::For: return runFor(op);
       case OpKind::If: return runIf(op);

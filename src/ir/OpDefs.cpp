@@ -125,6 +125,12 @@ namespace {
 std::string str(const Expr& e) { return exprText(e); }
 std::string str(const Type& t) { return typeText(t); }
 
+// "an expression", "a list": the noun with its indefinite article.
+std::string withArticle(const std::string& noun) {
+  const bool vowel = !noun.empty() && std::string("aeiou").find(noun[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + noun;
+}
+
 const char* kindNoun(const Type& t) {
   switch (t.kind()) {
     case TypeKind::Scalar: return "a scalar";
@@ -205,8 +211,8 @@ class Rules {
           return bad("comparison predicate '" + *name + "' is unknown; use " + cmpKindList());
       }
       if (!attrHasKind(value, spec->kind))
-        return bad("attribute '" + key + "' of " + info_.name + " must be a " +
-                   attrKindName(spec->kind) + "; write it as one");
+        return bad("attribute '" + key + "' of " + info_.name + " must be " + withArticle(attrKindName(spec->kind)) +
+                   "; write it as one");
     }
     if (auto* init = attrOf<Expr>(attrs, "init"))
       if (!init->isBool())
@@ -427,11 +433,7 @@ class Rules {
 
   Result inferIndex() {
     if (auto e = needDeclared(TypeKind::Scalar, "a scalar")) return *e;
-    if (isFloat(in_.declared.dtype()))
-      return fail(Diag::DTypeNotSupported, "arith.index yields an integer or boolean, not " +
-                                               std::string(dtypeName(in_.declared.dtype())) +
-                                               "; declare index, an integer type or bool");
-    return in_.declared;
+    return in_.declared;  // a float type converts the integer value, rounding to nearest
   }
 
   Result inferTensorView() {

@@ -647,10 +647,11 @@ TEST_CASE("tensor.view, const and index") {
   CHECK(Infer{OpKind::Const, {}, {}, i32}.error().id == Diag::BadAttribute);
   AttrMap expr{{"value", s.S + k(1)}};
   CHECK(Infer{OpKind::IndexExpr, {}, expr, Type::index()}.type() == Type::index());
-  CHECK(Infer{OpKind::IndexExpr, {}, expr, f32}.error().id == Diag::DTypeNotSupported);
+  CHECK(Infer{OpKind::IndexExpr, {}, expr, f32}.type() == f32);  // the integer's value as a float
+  CHECK(Infer{OpKind::IndexExpr, {}, expr, tile(DType::F32, {16, 16}, pto::Vec)}.error().id == Diag::OperandKind);
   AttrMap wrongKind{{"value", int64_t(1)}};
   OpError e = Infer{OpKind::IndexExpr, {}, wrongKind, Type::index()}.error();
-  CHECK(e.message == "attribute 'value' of arith.index must be a expression; write it as one");
+  CHECK(e.message == "attribute 'value' of arith.index must be an expression; write it as one");
 }
 
 TEST_CASE("verifyOp checks counts, attributes and the result type") {

@@ -107,7 +107,10 @@ std::string ScalarEmitter::cast(const std::string& indexValue, DType d, const st
     std::string zero = indexConstant(0);
     return op("arith.cmpi ne, " + indexValue + ", " + zero, "index", hint);
   }
-  return op("arith.index_cast " + indexValue, "index to " + scalarType(d), hint);
+  if (!isFloat(d)) return op("arith.index_cast " + indexValue, "index to " + scalarType(d), hint);
+  // MLIR converts index to float through a fixed-width integer.
+  std::string wide = op("arith.index_cast " + indexValue, "index to i64", "");
+  return op("arith.sitofp " + wide, "i64 to " + scalarType(d), hint);
 }
 
 std::string ScalarEmitter::castAtUse(const std::string& indexValue, DType d) {
