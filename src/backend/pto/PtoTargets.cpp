@@ -31,6 +31,7 @@ PassRegistry passes() {
   r.add("tile-ops-2d", &createTileOps2DPass);
   r.add("infer-memory-space", &createInferMemorySpacePass);
   r.add("columns-as-rows", &createColumnsAsRowsPass);
+  r.add("pad-short-rows", &createPadShortRowsPass);
   r.add("insert-reduction-scratch", &createInsertReductionScratchPass);
   r.add("assign-buffers", &createAssignBuffersPass);
   r.add("pto-legality", &createPtoLegalityPass);
@@ -40,7 +41,7 @@ PassRegistry passes() {
 
 const std::vector<std::string> kPipeline = {
     "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
-    "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "columns-as-rows", "insert-reduction-scratch",
+    "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 
 std::vector<target::OutputFormat> formats() {

@@ -21,6 +21,7 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass();
 std::unique_ptr<Pass> createTileOps2DPass();
 std::unique_ptr<Pass> createInferMemorySpacePass();
 std::unique_ptr<Pass> createColumnsAsRowsPass();
+std::unique_ptr<Pass> createPadShortRowsPass();
 std::unique_ptr<Pass> createInsertReductionScratchPass();
 std::unique_ptr<Pass> createAssignBuffersPass();
 std::unique_ptr<Pass> createPtoLegalityPass();
