@@ -88,6 +88,9 @@ const std::vector<BuiltinSig>& builtins() {
         {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
         // ---- compare and select (issue 28) ----
         {"where", K::Sel, 3, 3, {}, false, "where(mask, a, b)", &L::callWhere},
+        // ---- remainder and leaky relu (issue 28); `kind` is the tile-tile op ----
+        {"fmod", K::Fmod, 2, 2, {}, false, "fmod(a, b)", &L::callFmod},
+        {"lrelu", K::LRelu, 2, 2, {}, false, "lrelu(tile, slope)", &L::callLRelu},
         {"tril", K::Tri, 1, 1, {"diagonal", "space", "valid", "layout"}, true,
          "tril<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
         {"triu", K::Tri, 1, 1, {"diagonal", "space", "valid", "layout"}, true,
@@ -537,6 +540,56 @@ Val Lowerer::callMinMax(ir::OpKind kind, const CallArgs& a) {
   std::optional<ir::Expr> y = asInt(rhs, ("the second operand of " + a.call.callee).c_str());
   if (!x || !y) return Val::poison(a.call.range);
   return Val::integer(isMax ? ir::Expr::max(*x, *y) : ir::Expr::min(*x, *y), a.call.range);
+}
+
+// fmod(a, b) of two tiles, or of a tile and a number or scalar parameter (NumPy's and C's
+// fmod: the dividend comes first, so a number there has no tile form). An integer tile
+// divided by a constant 0 has no remainder: refused here rather than at run time.
+Val Lowerer::callFmod(ir::OpKind kind, const CallArgs& a) {
+  Val lhs = eval(a.pos(0));
+  Val rhs = eval(a.pos(1));
+  if (lhs.isPoison() || rhs.isPoison()) return Val::poison(a.call.range);
+  if (lhs.kind != ValKind::Tile) return fmodDividendError(lhs, rhs, a.call.range);
+  if (rhs.kind == ValKind::Tile) return combineTiles(kind, lhs, rhs, a.call.range);
+  const ir::DType dtype = lhs.value->type().dtype();
+  if (!literalFits(rhs, lhs, std::string("the dtype of ") + quotedName(text(lhs.range)), "use a value in that range"))
+    return Val::poison(a.call.range);
+  if (ir::isInteger(dtype) && rhs.kind == ValKind::Int && rhs.constInt() == int64_t(0)) {
+    error(Diag::RemainderByZero, rhs.range,
+          "an integer remainder needs a nonzero divisor, but fmod divides the " + std::string(ir::dtypeName(dtype)) +
+              " tile " + quotedName(text(lhs.range)) + " by 0; divide by a nonzero number");
+    return Val::poison(a.call.range);
+  }
+  ir::Value* s = scalarOperand(rhs, dtype, "the divisor of fmod");
+  if (!s) return Val::poison(a.call.range);
+  return tileOp(ir::OpKind::FmodS, {{lhs.value, lhs.range}, {s, rhs.range}}, {}, ir::Type(), a.call.range);
+}
+
+Val Lowerer::fmodDividendError(const Val& lhs, const Val& rhs, SourceRange whole) {
+  if (rhs.kind != ValKind::Tile) {
+    error(Diag::WrongValueKind, lhs.range,
+          "fmod needs a tile as its dividend, but " + quotedName(text(lhs.range)) + " is " + valKindName(lhs.kind) +
+              "; fmod works on tiles (for integers write a % b, the floor modulo)");
+    return Val::poison(whole);
+  }
+  const ir::Type& t = rhs.value->type();
+  error(Diag::ScalarOperand, lhs.range,
+        "a scalar cannot be the dividend of fmod with a tile divisor; divide a tile of it: fmod(full<" +
+            std::string(ir::dtypeName(t.dtype())) + ">(" + ir::shapeText(t.shape()) + ", " + text(lhs.range) + "), " +
+            text(rhs.range) + ")");
+  return Val::poison(whole);
+}
+
+// lrelu(x, slope): the slope, a number or an f32 scalar parameter, is f32 whatever x's
+// float dtype (the op rounds it to that dtype; inferLRelu).
+Val Lowerer::callLRelu(ir::OpKind kind, const CallArgs& a) {
+  Val x = eval(a.pos(0));
+  Val slope = eval(a.pos(1));
+  ir::Value* t = asTile(x, "the operand of lrelu");
+  if (!t || slope.isPoison()) return Val::poison(a.call.range);
+  ir::Value* s = scalarOperand(slope, ir::DType::F32, "the slope of lrelu");
+  if (!s) return Val::poison(a.call.range);
+  return tileOp(kind, {{t, x.range}, {s, slope.range}}, {}, ir::Type(), a.call.range);
 }
 
 // where(mask, a, b) with tiles a and b; a number on one side is a tile of it, made by

@@ -228,7 +228,8 @@ Val Lowerer::binary(BinaryOp op, Val lhs, Val rhs, SourceRange opRange, SourceRa
   if (lhs.kind == ValKind::Tile || rhs.kind == ValKind::Tile) {
     if (op == BinaryOp::Mod) {
       error(Diag::WrongValueKind, opRange,
-            opText + " is not defined for tiles; tiles support + - * /, comparisons and the built-in functions");
+            opText + " is not defined for tiles (their floor modulo is not built); for the remainder with "
+                     "the dividend's sign write fmod(" + text(lhs.range) + ", " + text(rhs.range) + ")");
       return Val::poison(whole);
     }
     if (isComparison(op)) return tileCompare(op, lhs, rhs, whole);

@@ -249,6 +249,9 @@ class Lowerer {
   Val callMinMax(ir::OpKind, const CallArgs& a);
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
   Val callWhere(ir::OpKind, const CallArgs& a);
+  Val callFmod(ir::OpKind, const CallArgs& a);
+  Val fmodDividendError(const Val& lhs, const Val& rhs, SourceRange whole);
+  Val callLRelu(ir::OpKind, const CallArgs& a);
   Val callTri(ir::OpKind, const CallArgs& a);
   Val callTopk(ir::OpKind, const CallArgs& a);
   ir::Value* topkKeys(ir::Value* x, SourceRange at);

@@ -56,7 +56,7 @@ void forEachIndex(const std::vector<int64_t>& extents, const std::function<void(
 
 // The element arithmetic each op does, by op kind (a table, not a switch with a default:
 // the op kinds it lists are the ones the runner hands it).
-enum class BinOp { Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr };
+enum class BinOp { Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr, Fmod, LRelu };
 enum class UnOp { Exp, Log, Neg, Sqrt, Rsqrt, Recip, Abs, Relu, Not };
 
 BinOp binOpOf(OpKind k) {
@@ -75,7 +75,9 @@ BinOp binOpOf(OpKind k) {
       // bitwise and shifts (issue 28)
       {OpKind::And, BinOp::And}, {OpKind::AndS, BinOp::And}, {OpKind::Or, BinOp::Or}, {OpKind::OrS, BinOp::Or},
       {OpKind::Xor, BinOp::Xor}, {OpKind::XorS, BinOp::Xor}, {OpKind::Shl, BinOp::Shl}, {OpKind::ShlS, BinOp::Shl},
-      {OpKind::Shr, BinOp::Shr}, {OpKind::ShrS, BinOp::Shr}};
+      {OpKind::Shr, BinOp::Shr}, {OpKind::ShrS, BinOp::Shr},
+      // remainder and leaky relu (issue 28)
+      {OpKind::Fmod, BinOp::Fmod}, {OpKind::FmodS, BinOp::Fmod}, {OpKind::LRelu, BinOp::LRelu}};
   return kBinOps.at(k);
 }
 
@@ -278,6 +280,8 @@ struct Interpreter::Impl {
         case BinOp::Div: z = x / y; break;
         case BinOp::Max: z = std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y); break;
         case BinOp::Min: z = std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y); break;
+        case BinOp::Fmod: z = std::fmod(x, y); break;  // exact, so the rounding below keeps it
+        case BinOp::LRelu: z = x > 0 ? x : x * y; break;  // y is the slope in the tile's dtype
         case BinOp::And: case BinOp::Or: case BinOp::Xor: case BinOp::Shl: case BinOp::Shr:
           throw std::logic_error(spellingOf(op.kind()) + " reached the interpreter with float tiles");
       }
@@ -304,6 +308,11 @@ struct Interpreter::Impl {
         z = x < 0 ? ~(~x >> n) : x >> n;
         break;
       }
+      case BinOp::Fmod:  // C's %: truncated; x % -1 is 0 (INT64_MIN % -1 is undefined in C++)
+        if (y == 0) throw RunError(op.loc(), spellingOf(op.kind()) + " takes the remainder of an integer divided by zero");
+        z = y == -1 ? 0 : x % y;
+        break;
+      case BinOp::LRelu: throw std::logic_error("'lrelu' reached the interpreter with an integer tile");
     }
     r.i = wrapInt(z, d);
     return r;
@@ -471,9 +480,11 @@ struct Interpreter::Impl {
       case OpKind::Move: return set(op.result(), tile(op.operand(0), op));
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Max: case OpKind::Min:
       case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr:
+      case OpKind::Fmod:
         return runBinary(op);
       case OpKind::AddS: case OpKind::SubS: case OpKind::MulS: case OpKind::DivS: case OpKind::MaxS: case OpKind::MinS:
       case OpKind::AndS: case OpKind::OrS: case OpKind::XorS: case OpKind::ShlS: case OpKind::ShrS:
+      case OpKind::FmodS: case OpKind::LRelu:
         return runTileScalar(op);
       case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Recip:
       case OpKind::Abs: case OpKind::Relu: case OpKind::Not:

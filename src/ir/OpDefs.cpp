@@ -764,6 +764,26 @@ class Rules {
     return operand(0);
   }
 
+  // ---- leaky relu ----
+
+  // The slope is one f32 whatever the tile's float dtype: PTO's tlrelu takes an f32 slope
+  // and rounds it to the tile's dtype, so an f16 or bf16 scalar would name a rounding the
+  // op does not do.
+  Result inferLRelu() {
+    if (auto e = needTile(0, "operand")) return *e;
+    if (auto e = needScalar(1, "slope")) return *e;
+    const DType d = operand(0).dtype();
+    if (!isFloat(d))
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " needs a float tile, but it is " + dtypeName(d) + "; cast it to f32 first", 0);
+    if (operand(1).dtype() != DType::F32)
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " takes an f32 slope, but it is " + dtypeName(operand(1).dtype()) +
+                      "; pass a float constant or an f32 scalar parameter",
+                  1);
+    return operand(0);
+  }
+
   Result inferTri() {
     if (auto e = needScalar(0, "diagonal")) return *e;
     if (!isInteger(operand(0).dtype()))

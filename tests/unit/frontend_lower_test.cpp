@@ -341,7 +341,8 @@ TEST_CASE("frontend lower errors: tiles used as integers or conditions") {
   CHECK(l.errors() ==
         "3:17 E0710 the loop end must be an integer, but this is a tile; tile data is not an integer, use an index expression here\n"
         "4:6 E0710 the if condition must be a boolean, but this is a tile; use a comparison\n"
-        "5:13 E0710 '%' is not defined for tiles; tiles support + - * /, comparisons and the built-in functions\n"
+        "5:13 E0710 '%' is not defined for tiles (their floor modulo is not built); for the remainder with the "
+        "dividend's sign write fmod(t, 2)\n"
         "6:15 E0710 '+' cannot take a tensor here; arithmetic works on integers, float constants and tiles\n");
 }
 

@@ -283,6 +283,24 @@ const char* kBitwise = R"(func @bitwise(%x: tensor<i16, [16, 32]> in, %y: tensor
 }
 )";
 
+// Remainder and leaky relu: fmod of two tiles and with a scalar (f32 and i32), lrelu with
+// its f32 slope on an f16 tile.
+const char* kRemainder = R"(func @remainder(%x: tensor<f32, [16, 32]> in, %n: tensor<i32, [16, 32]> in, %h: tensor<f16, [16, 32]> in, %y: tensor<f32, [16, 32]> out) aiv {
+  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 32], vec>
+  %k = arith.const {value = 2.5} : f32
+  %a = tile.fmod %t, %t : tile<f32, [16, 32], vec>
+  %b = tile.fmods %a, %k : tile<f32, [16, 32], vec>
+  %i = tile.load %n {offsets = [0, 0]} : tile<i32, [16, 32], vec>
+  %three = arith.const {value = 3} : i32
+  %c = tile.fmods %i, %three : tile<i32, [16, 32], vec>
+  %d = tile.fmod %c, %i : tile<i32, [16, 32], vec>
+  %g = tile.load %h {offsets = [0, 0]} : tile<f16, [16, 32], vec>
+  %s = arith.const {value = 0.125} : f32
+  %e = tile.lrelu %g, %s : tile<f16, [16, 32], vec>
+  tile.store %b, %y {offsets = [0, 0]}
+}
+)";
+
 }  // namespace
 
 TEST_CASE("round trip: load, cast and store in a loop with a dynamic valid shape") { checkRoundTrip(kCastRows); }
@@ -294,11 +312,12 @@ TEST_CASE("round trip: a tensor element as a load offset") { checkRoundTrip(kGat
 TEST_CASE("round trip: buffers and window attributes, several functions, regions") { checkRoundTrip(kAttrs); }
 TEST_CASE("round trip: comparisons and where") { checkRoundTrip(kCompare); }
 TEST_CASE("round trip: bitwise and shift ops") { checkRoundTrip(kBitwise); }
+TEST_CASE("round trip: fmod and lrelu") { checkRoundTrip(kRemainder); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
-  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise}) {
+  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

@@ -264,6 +264,30 @@ TEST_CASE("bitwise and shift ops take integer tiles, xor an optional scratch til
   CHECK(e.operand == 2);
 }
 
+TEST_CASE("fmod takes two tiles or a tile and a scalar of its kind, lrelu a float tile and an f32 slope") {
+  Type a = tile(DType::F32, {16, 64});
+  Type h = tile(DType::F16, {16, 64});
+  Type n = tile(DType::I16, {16, 64});
+  CHECK(Infer{OpKind::Fmod, {a, a}}.type() == a);
+  CHECK(Infer{OpKind::Fmod, {n, n}}.type() == n);
+  CHECK(Infer{OpKind::FmodS, {a, f32}}.type() == a);
+  CHECK(Infer{OpKind::FmodS, {n, i32}}.type() == n);
+  CHECK(Infer{OpKind::Fmod, {a, h}}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::Fmod, {a, tile(DType::F32, {16, 32})}}.error().id == Diag::ShapeMismatch);
+  CHECK(Infer{OpKind::FmodS, {n, f32}}.error().id == Diag::ScalarKind);
+  CHECK(Infer{OpKind::LRelu, {h, f32}}.type() == h);
+  CHECK(Infer{OpKind::LRelu, {a, f32}}.type() == a);
+  OpError e = Infer{OpKind::LRelu, {n, f32}}.error();
+  CHECK(e.id == Diag::DTypeNotSupported);
+  CHECK(e.operand == 0);
+  CHECK(e.message == "lrelu needs a float tile, but it is i16; cast it to f32 first");
+  e = Infer{OpKind::LRelu, {h, Type::scalar(DType::F16)}}.error();
+  CHECK(e.id == Diag::DTypeNotSupported);
+  CHECK(e.operand == 1);
+  CHECK(e.message == "lrelu takes an f32 slope, but it is f16; pass a float constant or an f32 scalar parameter");
+  CHECK(Infer{OpKind::LRelu, {a, a}}.error().id == Diag::OperandKind);
+}
+
 TEST_CASE("comparisons give masks, which only where and reshapes take") {
   Type a = tile(DType::F32, {16, 64});
   Type mask = tile(DType::Bool, {16, 64});

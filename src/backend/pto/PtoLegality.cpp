@@ -31,6 +31,12 @@ std::string dtypeList(uint32_t set) {
   return out;
 }
 
+// The fix of an unsupported dtype: with one dtype left (a2a3's tfmod) the cast is spelled out.
+std::string castFix(uint32_t allowed) {
+  if (allowed & (allowed - 1)) return "cast it to a supported dtype first";
+  const std::string name = dtypeList(allowed);
+  return "cast it to " + name + " first, with cast<" + name + ">(...)";
+}
 
 // "vec or acc": spaces as a message lists the ones a rule allows.
 std::string spacesText(const std::vector<SpaceId>& spaces) {
@@ -204,8 +210,7 @@ void FunctionLegality::checkDType(const Op& op, const PtoOpInfo& row) {
   else
     report(Diag::PtoDTypeUnsupported, op,
            describe(op) + " supports only " + dtypeList(allowed) + " on " +
-               targetStr() + " but " + describe(v) + " is " + dtypeName(d) +
-               "; cast it to a supported dtype first");
+               targetStr() + " but " + describe(v) + " is " + dtypeName(d) + "; " + castFix(allowed));
 }
 
 void FunctionLegality::checkRowMajor(const Op& op, const PtoOpInfo& row) {

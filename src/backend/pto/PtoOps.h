@@ -54,6 +54,8 @@ constexpr uint32_t Int8To32 = Int8Int16 | I32 | dtypeBit(DType::U32);
 constexpr uint32_t Int16Only = dtypeBit(DType::I16) | dtypeBit(DType::U16);
 constexpr uint32_t Transposable = I8 | dtypeBit(DType::U8) | dtypeBit(DType::I16) | dtypeBit(DType::U16) |
                                   I32 | dtypeBit(DType::U32) | F16F32 | BF16;
+constexpr uint32_t F32Only = dtypeBit(DType::F32);
+constexpr uint32_t FmodA5 = Base | U16U32;  // tfmod/tfmods on a5 (issue 28)
 constexpr uint32_t SortKeys = dtypeBit(DType::F32);  // tsort32's values and its pairs (issue 28)
 }  // namespace dtypes
 
