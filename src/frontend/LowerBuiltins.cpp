@@ -95,6 +95,10 @@ const std::vector<BuiltinSig>& builtins() {
          "tril<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
         {"triu", K::Tri, 1, 1, {"diagonal", "space", "valid", "layout"}, true,
          "triu<dtype>([shape], diagonal = k, space = ..., valid = [...], layout = ...)", &L::callTri},
+        // ---- prefix scans (issue 28) ----
+        {"cumsum", K::Scan, 1, 1, {"axis"}, false, "cumsum(tile, axis = a)", &L::callScan},
+        {"cummax", K::Scan, 1, 1, {"axis"}, false, "cummax(tile, axis = a)", &L::callScan},
+        {"cummin", K::Scan, 1, 1, {"axis"}, false, "cummin(tile, axis = a)", &L::callScan},
         // ---- sort and top-k (issue 28) ----
         {"topk", K::PairValues, 2, 2, {}, false, "topk(tile, k)", &L::callTopk},
         {"topk_indices", K::PairIndices, 2, 2, {}, false, "topk_indices(tile, k)", &L::callTopk},
@@ -734,6 +738,34 @@ ir::Value* Lowerer::topkKeys(ir::Value* x, SourceRange at) {
   if (bits.isPoison()) return nullptr;
   Val pairs = tileOp(ir::OpKind::Sort32, {{keys, at}, {bits.value, at}}, {}, ir::Type(), at);
   return pairs.isPoison() ? nullptr : pairs.value;
+}
+
+// cumsum/cummax/cummin(x, axis = a): torch's inclusive scans of a 2-D tile. The axis is
+// required, as torch's dim is (NumPy's default flattens, which a tile scan does not), and
+// may count from the end (-1 is along each row).
+Val Lowerer::callScan(ir::OpKind kind, const CallArgs& a) {
+  Val tile = eval(a.pos(0));
+  ir::Value* t = asTile(tile, ("the operand of " + a.call.callee).c_str());
+  const ast::Expr* axisArg = a.kw("axis");
+  if (!axisArg) {
+    error(Diag::ScanAxis, a.call.range,
+          a.call.callee + " needs the axis it runs along; write " + a.call.callee + "(" + text(tile.range) +
+              ", axis = 1) along each row or axis = 0 down each column");
+    return Val::poison(a.call.range);
+  }
+  std::optional<int64_t> axis = constInt(eval(*axisArg), "the scan axis");
+  if (!t || !axis) return Val::poison(a.call.range);
+  if (*axis < -2 || *axis > 1) {
+    error(Diag::ScanAxis, axisArg->range,
+          a.call.callee + " runs along axis 0 (down each column) or 1 (along each row) of a 2-D tile, but the axis is " +
+              std::to_string(*axis) + "; write axis = 1 or axis = 0 (-1 and -2 count from the end)");
+    return Val::poison(a.call.range);
+  }
+  ir::ScanKind scan = ir::ScanKind::Add;
+  for (ir::ScanKind k : {ir::ScanKind::Add, ir::ScanKind::Max, ir::ScanKind::Min})
+    if (a.call.callee == ir::scanBuiltin(k)) scan = k;
+  ir::AttrMap attrs = {ir::attr::scan(scan), ir::attr::axis(*axis < 0 ? *axis + 2 : *axis)};
+  return tileOp(kind, {{t, tile.range}}, std::move(attrs), ir::Type(), a.call.range);
 }
 
 Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {

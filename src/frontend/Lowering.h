@@ -254,6 +254,7 @@ class Lowerer {
   Val callLRelu(ir::OpKind, const CallArgs& a);
   Val callTri(ir::OpKind, const CallArgs& a);
   Val callTopk(ir::OpKind, const CallArgs& a);
+  Val callScan(ir::OpKind, const CallArgs& a);
   ir::Value* topkKeys(ir::Value* x, SourceRange at);
 
   // LowerRegions.cpp: partition views and tile arrays

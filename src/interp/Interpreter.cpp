@@ -493,6 +493,7 @@ struct Interpreter::Impl {
       case OpKind::Cmp: case OpKind::CmpS: return runCompare(op);
       case OpKind::Sel: return runSelect(op);
       case OpKind::Tri: return runTri(op);
+      case OpKind::Scan: return runScan(op);
       case OpKind::RowMax: case OpKind::RowSum: case OpKind::RowMin: return runReduce(op, /*rows=*/true);
       case OpKind::ColMax: case OpKind::ColSum: case OpKind::ColMin: return runReduce(op, /*rows=*/false);
       case OpKind::RowExpandAdd: case OpKind::RowExpandSub: case OpKind::RowExpandMul: case OpKind::RowExpandDiv:
@@ -849,6 +850,33 @@ struct Interpreter::Impl {
       size_t i = size_t(flatten(at, r.shape));
       r.elems[i] = acc;
       r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // The inclusive prefix along the axis over the valid region, one combine at a time in
+  // order (each rounded to the dtype, integer sums wrapping, a NaN kept once seen: arith),
+  // which is what the lowering's one-row ops compute. An element after an undefined one is
+  // undefined, as an elementwise op leaves it.
+  void runScan(const Op& op) {
+    const BinOp combine = binOpOf(scanStep(op.get(attr::scan)));
+    const size_t axis = size_t(op.get(attr::axis));
+    const Tile& a = tile(op.operand(0), op);
+    Tile r = blank(op.result()->type(), op);
+    std::vector<int64_t> lines = r.valid;
+    lines[axis] = 1;
+    forEachIndex(lines, [&](const std::vector<int64_t>& first) {
+      std::vector<int64_t> at = first;
+      Num acc{};
+      bool defined = true;
+      for (int64_t k = 0; k < r.valid[axis]; ++k) {
+        at[axis] = k;
+        const size_t i = size_t(flatten(at, r.shape));
+        defined = defined && a.defined[i];
+        if (defined) acc = k == 0 ? a.elems[i] : arith(combine, acc, a.elems[i], r.dtype, op);
+        r.elems[i] = acc;
+        r.defined[i] = defined;
+      }
     });
     set(op.result(), std::move(r));
   }

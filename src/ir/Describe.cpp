@@ -83,6 +83,11 @@ std::string spellingOf(OpKind k) {
   return spelling.find(' ') == std::string::npos ? "'" + spelling + "'" : spelling;  // code, or words ("for loop")
 }
 
+const char* scanBuiltin(ScanKind k) {
+  static const char* kNames[] = {"cumsum", "cummax", "cummin"};
+  return kNames[size_t(k)];
+}
+
 std::string exprText(const Expr& e) { return e.str(exprName); }
 
 std::string typeText(const Type& t) { return t.str(exprName); }

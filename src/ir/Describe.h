@@ -32,6 +32,9 @@ std::string describe(const Op& op, const SourceManager& sm);
 // How .tile spells op kind `k`, for a message: 'load', 'matmul_acc', '+', quoted as code,
 // or the words for a construct that is no call or operator ("for loop", "slot write").
 std::string spellingOf(OpKind k);
+// The built-in a prefix scan of kind `k` is written with: "cumsum", "cummax", "cummin" (one
+// op, tile.scan, serves the three, so its kind names it).
+const char* scanBuiltin(ScanKind k);
 
 // An expression or type as a message shows it, each value by the name the author gave it
 // (expressions mention loop variables, sizes and parameters, which the author names), or,

@@ -89,6 +89,7 @@ constexpr std::array<const char*, 8> kRoundModes = {"cast_rint", "round", "rint"
                                                     "ceil",      "trunc", "odd",  "none"};
 constexpr std::array<const char*, 4> kRegionPhases = {"init", "middle", "last", "init_last"};
 constexpr std::array<const char*, 6> kCmpKinds = {"eq", "ne", "lt", "le", "gt", "ge"};
+constexpr std::array<const char*, 3> kScanKinds = {"add", "max", "min"};
 
 }  // namespace
 
@@ -102,6 +103,9 @@ std::string regionPhaseList() { return nameList(kRegionPhases); }
 const char* cmpKindName(CmpKind k) { return kCmpKinds[size_t(k)]; }
 std::optional<CmpKind> parseCmpKind(std::string_view s) { return byName<CmpKind>(kCmpKinds, s); }
 std::string cmpKindList() { return nameList(kCmpKinds); }
+const char* scanKindName(ScanKind k) { return kScanKinds[size_t(k)]; }
+std::optional<ScanKind> parseScanKind(std::string_view s) { return byName<ScanKind>(kScanKinds, s); }
+std::string scanKindList() { return nameList(kScanKinds); }
 std::string loopModeList() { return nameList(kLoopModes); }
 std::string roundModeList() { return nameList(kRoundModes); }
 

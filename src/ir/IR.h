@@ -88,18 +88,23 @@ enum class LoopMode : uint8_t { Serial, Unroll, Parallel };
 enum class RoundMode : uint8_t { CastRint, Round, Rint, Floor, Ceil, Trunc, Odd, None };
 // Where a slot write falls in its tile array's construction (region.insert).
 enum class RegionPhase : uint8_t { Init, Middle, Last, InitLast };
+// What a prefix scan (tile.scan) combines: cumsum, cummax, cummin.
+enum class ScanKind : uint8_t { Add, Max, Min };
 const char* loopModeName(LoopMode m);    // "serial", ...
 const char* roundModeName(RoundMode m);  // "cast_rint", ...
 const char* regionPhaseName(RegionPhase p);  // "init", "middle", "last", "init_last"
 const char* cmpKindName(CmpKind k);          // a tile comparison's predicate: "eq", ..., "ge"
+const char* scanKindName(ScanKind k);        // "add", "max", "min"
 std::optional<LoopMode> parseLoopMode(std::string_view s);
 std::optional<RoundMode> parseRoundMode(std::string_view s);
 std::optional<RegionPhase> parseRegionPhase(std::string_view s);
 std::optional<CmpKind> parseCmpKind(std::string_view s);
+std::optional<ScanKind> parseScanKind(std::string_view s);
 std::string loopModeList();   // "serial, unroll or parallel", for messages
 std::string roundModeList();  // "cast_rint, round, ... or none"
 std::string regionPhaseList();  // "init, middle, last or init_last"
 std::string cmpKindList();      // "eq, ne, lt, le, gt or ge"
+std::string scanKindList();     // "add, max or min"
 
 // A type as an attribute value, held by a shared pointer: a Type is large and rare in
 // attributes, and inline it would make every attribute as large.
@@ -116,13 +121,14 @@ class TypeAttr {
 // What an attribute holds (its payload's alternative of AttrValue); IntOrFloat is either
 // number. Attrs.def gives every attribute its kind.
 enum class AttrKind : uint8_t {
-  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase, Cmp
+  Int, Float, Bool, String, Expr, ExprList, IntList, Type, IntOrFloat, LoopMode, RoundMode, RegionPhase, Cmp, Scan
 };
 const char* attrKindName(AttrKind k);  // "integer", "expression list", ...
 
 // Attribute payloads. Lists of Expr carry offsets/shapes.
 using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::vector<Expr>,
-                               std::vector<int64_t>, TypeAttr, LoopMode, RoundMode, RegionPhase, CmpKind>;
+                               std::vector<int64_t>, TypeAttr, LoopMode, RoundMode, RegionPhase, CmpKind,
+                               ScanKind>;
 
 // The attributes of one op: a few per op, so a vector sorted by key (one allocation, and
 // iteration in key order, which keeps printing deterministic) with the part of std::map's
@@ -169,6 +175,7 @@ template <> struct AttrPayloadOf<AttrKind::LoopMode> { using type = LoopMode; };
 template <> struct AttrPayloadOf<AttrKind::RoundMode> { using type = RoundMode; };
 template <> struct AttrPayloadOf<AttrKind::RegionPhase> { using type = RegionPhase; };
 template <> struct AttrPayloadOf<AttrKind::Cmp> { using type = CmpKind; };
+template <> struct AttrPayloadOf<AttrKind::Scan> { using type = ScanKind; };
 
 // An attribute as code names it (ir::attr::offsets), typed by its kind: Op::get/find/set
 // take one, and calling one makes an entry of an op's attributes: {attr::offsets(xs)}.

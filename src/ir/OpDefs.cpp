@@ -86,6 +86,7 @@ const char* attrKindName(AttrKind k) {
     case AttrKind::RoundMode: return "rounding mode";
     case AttrKind::RegionPhase: return "region phase";
     case AttrKind::Cmp: return "comparison predicate";
+    case AttrKind::Scan: return "scan kind";
   }
   return "?";
 }
@@ -114,6 +115,7 @@ bool attrHasKind(const AttrValue& v, AttrKind k) {
     case AttrKind::RoundMode: return std::holds_alternative<RoundMode>(v);
     case AttrKind::RegionPhase: return std::holds_alternative<RegionPhase>(v);
     case AttrKind::Cmp: return std::holds_alternative<CmpKind>(v);
+    case AttrKind::Scan: return std::holds_alternative<ScanKind>(v);
   }
   return false;
 }
@@ -155,6 +157,9 @@ class Rules {
     const std::string spelling = info_.spelling;  // a built-in reads as a word: "matmul inner dimensions differ"
     const bool builtin = std::isalpha(static_cast<unsigned char>(spelling[0])) && spelling.find(' ') == std::string::npos;
     op_ = builtin ? spelling : spellingOf(in.kind);
+    // One op serves three built-ins: messages name the one written.
+    if (in.kind == OpKind::Scan && in.attrs)
+      if (const auto* k = attrOf<ScanKind>(*in.attrs, attr::scan.key)) op_ = scanBuiltin(*k);
   }
 
   // Operand count and attribute schema: the rules every op kind has.
@@ -209,6 +214,8 @@ class Rules {
           return bad("region phase '" + *name + "' is unknown; use " + regionPhaseList());
         if (spec->kind == AttrKind::Cmp)
           return bad("comparison predicate '" + *name + "' is unknown; use " + cmpKindList());
+        if (spec->kind == AttrKind::Scan)
+          return bad("scan kind '" + *name + "' is unknown; use " + scanKindList());
       }
       if (!attrHasKind(value, spec->kind))
         return bad("attribute '" + key + "' of " + info_.name + " must be " + withArticle(attrKindName(spec->kind)) +
@@ -879,6 +886,29 @@ class Rules {
     return src.reshapedTo({1, src.shape()[1]}, {Expr::constant(1), src.valid()[1]});
   }
 
+  // ---- prefix scans ----
+
+  // [R, C] -> [R, C]: a 2-D tile of numbers and an axis of it.
+  Result inferScan() {
+    if (auto e = needTile(0, "source")) return *e;
+    const Type& src = operand(0);
+    if (src.rank() != 2)
+      return fail(Diag::RankNotSupported,
+                  op_ + " scans a 2-D tile, but the source has rank " + std::to_string(src.rank()) +
+                      (src.rank() == 1 ? "; reshape it to the row [1, " + std::to_string(src.shape()[0]) +
+                                             "] and scan axis = 1"
+                                       : "; reshape it to 2-D first"),
+                  0);
+    if (src.dtype() == DType::Index)
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " scans numbers, but the source is index; cast it to i32 first", 0);
+    const int64_t axis = *attrOf<int64_t>(attrs(), attr::axis.key);
+    if (axis != 0 && axis != 1)
+      return fail(Diag::ScanAxis, op_ + " runs along axis 0 (down each column) or 1 (along each row) of a 2-D tile, "
+                                        "but 'axis' is " + std::to_string(axis) + "; give 0 or 1");
+    return src;
+  }
+
   Result inferRowExpand() {
     if (auto e = needTile(0, "tile operand")) return *e;
     if (auto e = needTile(1, "column operand")) return *e;
@@ -1440,6 +1470,11 @@ std::optional<OpError> verifyOp(const Op& op) {
   if (inferred != actual)
     return OpError{Diag::ResultTypeMismatch, resultTypeMessage(op, actual, inferred)};
   return std::nullopt;
+}
+
+OpKind scanStep(ScanKind k) {
+  static const OpKind kSteps[] = {OpKind::Add, OpKind::Max, OpKind::Min};
+  return kSteps[size_t(k)];
 }
 
 }  // namespace tilec::ir

@@ -120,4 +120,8 @@ const Value* updatedValue(const Value* v);
 // where the assemble puts it, so it reads nothing of t and moves nothing.
 bool isWriteBack(const Op& op);
 
+// The elementwise op one step of a prefix scan of kind `k` takes (tile.add, max, min): the
+// interpreter's scan combines as it does, and lower-scans writes the steps with it.
+OpKind scanStep(ScanKind k);
+
 }  // namespace tilec::ir

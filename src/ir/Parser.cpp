@@ -756,6 +756,8 @@ class Parser {
         return parseEnum(out, parseRegionPhase);
       case AttrKind::Cmp:
         return parseEnum(out, parseCmpKind);
+      case AttrKind::Scan:
+        return parseEnum(out, parseScanKind);
     }
     return false;
   }

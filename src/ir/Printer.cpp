@@ -163,6 +163,7 @@ class FunctionPrinter {
       std::string operator()(RoundMode m) const { return quoted(roundModeName(m)); }
       std::string operator()(RegionPhase p) const { return quoted(regionPhaseName(p)); }
       std::string operator()(CmpKind k) const { return quoted(cmpKindName(k)); }
+      std::string operator()(ScanKind k) const { return quoted(scanKindName(k)); }
     };
     return std::visit(Visitor{*this}, v);
   }

@@ -301,6 +301,19 @@ const char* kRemainder = R"(func @remainder(%x: tensor<f32, [16, 32]> in, %n: te
 }
 )";
 
+// Prefix scans: each kind along each axis, on floats and integers.
+const char* kScan = R"(func @scan(%x: tensor<f32, [16, 32]> in, %y: tensor<f32, [16, 32]> out, %i: tensor<i32, [16, 32]> in, %j: tensor<i32, [16, 32]> out) aiv {
+  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 32], vec>
+  %a = tile.scan %t {axis = 1, kind = "add"} : tile<f32, [16, 32], vec>
+  %b = tile.scan %a {axis = 0, kind = "max"} : tile<f32, [16, 32], vec>
+  %c = tile.scan %b {axis = 1, kind = "min"} : tile<f32, [16, 32], vec>
+  tile.store %c, %y {offsets = [0, 0]}
+  %n = tile.load %i {offsets = [0, 0]} : tile<i32, [16, 32], vec>
+  %s = tile.scan %n {axis = 0, kind = "add"} : tile<i32, [16, 32], vec>
+  tile.store %s, %j {offsets = [0, 0]}
+}
+)";
+
 }  // namespace
 
 TEST_CASE("round trip: load, cast and store in a loop with a dynamic valid shape") { checkRoundTrip(kCastRows); }
@@ -313,11 +326,13 @@ TEST_CASE("round trip: buffers and window attributes, several functions, regions
 TEST_CASE("round trip: comparisons and where") { checkRoundTrip(kCompare); }
 TEST_CASE("round trip: bitwise and shift ops") { checkRoundTrip(kBitwise); }
 TEST_CASE("round trip: fmod and lrelu") { checkRoundTrip(kRemainder); }
+TEST_CASE("round trip: prefix scans") { checkRoundTrip(kScan); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
-  for (const char* text : {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder}) {
+  for (const char* text :
+       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

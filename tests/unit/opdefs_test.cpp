@@ -332,6 +332,25 @@ TEST_CASE("comparisons give masks, which only where and reshapes take") {
                      "reshape the tiles compared instead");
 }
 
+TEST_CASE("scans keep their 2-D source's type and name the built-in written") {
+  Type a = tile(DType::F32, {16, 64}, ir::kNoSpace, {Expr::constant(5), Expr::constant(64)});
+  Type n = tile(DType::I8, {4, 32});
+  CHECK(Infer{OpKind::Scan, {a}, {attr::scan(ScanKind::Add), attr::axis(1)}}.type() == a);
+  CHECK(Infer{OpKind::Scan, {n}, {attr::scan(ScanKind::Min), attr::axis(0)}}.type() == n);
+  OpError axis = Infer{OpKind::Scan, {a}, {attr::scan(ScanKind::Max), attr::axis(2)}}.error();
+  CHECK(axis.id == Diag::ScanAxis);
+  CHECK(axis.message == "cummax runs along axis 0 (down each column) or 1 (along each row) of a 2-D tile, "
+                        "but 'axis' is 2; give 0 or 1");
+  OpError rank = Infer{OpKind::Scan, {tile(DType::F32, {64})}, {attr::scan(ScanKind::Add), attr::axis(0)}}.error();
+  CHECK(rank.id == Diag::RankNotSupported);
+  CHECK(rank.message == "cumsum scans a 2-D tile, but the source has rank 1; reshape it to the row [1, 64] and scan axis = 1");
+  OpError mask = Infer{OpKind::Scan, {tile(DType::Bool, {16, 64})}, {attr::scan(ScanKind::Min), attr::axis(1)}}.error();
+  CHECK(mask.id == Diag::OperandKind);
+  CHECK(mask.message.rfind("cummin takes numbers", 0) == 0);
+  CHECK(Infer{OpKind::Scan, {a}, {attr::axis(1)}}.error().id == Diag::BadAttribute);
+  CHECK(Infer{OpKind::Scan, {f32}, {attr::scan(ScanKind::Add), attr::axis(1)}}.error().id == Diag::OperandKind);
+}
+
 TEST_CASE("triangular tiles take an integer diagonal and are declared") {
   Type a = tile(DType::F32, {16, 64});
   CHECK(Infer{OpKind::Tri, {i32}, {}, a}.type() == a);

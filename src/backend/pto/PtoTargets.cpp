@@ -24,6 +24,7 @@ PassRegistry passes() {
   r.add("lower-regions", &createLowerRegionsPass);
   r.add("pack-accumulators", &createPackAccumulatorsPass);
   r.add("expand-batch-matmul", &createExpandBatchMatmulPass);
+  r.add("lower-scans", &createLowerScansPass);
   r.add("store-partition", &createStorePartitionPass);
   r.add("flatten-nd-to-2d", &createFlattenNdTo2DPass);
   r.add("fold-identity-reshape", &createFoldIdentityReshapePass);
@@ -40,7 +41,7 @@ PassRegistry passes() {
 }
 
 const std::vector<std::string> kPipeline = {
-    "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
+    "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "lower-scans", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
     "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 

@@ -1,5 +1,5 @@
 // tile-ops-2d: the one check that the ND passes left only 2-D tile forms: every tile
-// an op uses or defines is 2-D, no batched matmul is left, every assemble offset is a (row, col) pair, every
+// an op uses or defines is 2-D, no batched matmul or scan is left, every assemble offset is a (row, col) pair, every
 // transpose carries its scratch. Produces PropNdLegalized, which pto-legality requires
 // instead of checking again. Linear in the number of ops.
 #include "backend/pto/PtoTargets.h"
@@ -30,6 +30,8 @@ class TileOps2D final : public Pass {
       f->walk([&](Op& op) {
         if (op.kind() == OpKind::BatchMatmul || op.kind() == OpKind::BatchMatmulAcc)
           return fail(op, describe(op, ctx.diags.sources()) + " has no 2-D form; run expand-batch-matmul before this point");
+        if (op.kind() == OpKind::Scan)
+          return fail(op, describe(op, ctx.diags.sources()) + " has no PTO instruction; run lower-scans before this point");
         for (Value* v : op.operands())
           if (v->type().isTile() && v->type().rank() != 2)
             return fail(op, describe(op, ctx.diags.sources()) + " has a " + std::to_string(v->type().rank()) +
