@@ -129,7 +129,12 @@ class LowerScans final : public Pass {
     if (rows == 1) return x;
     Type whole = t.space() == kNoSpace ? t : t.withSpace(kNoSpace, *t.model());
     Value* assembled = passes::madeFrom(build.createValue(OpKind::Create, {}, {}, whole, base), op.result());
-    const Type row = t.reshapedTo({1, t.shape()[1]}, {Expr::constant(1), t.valid()[1]});
+    // Each column is scanned on its own, so the steps may run on whole rows; with a
+    // column count known only at run time they must: a one-row step of it would be a
+    // subview with a constant valid row count and a dynamic column count, a type PTO's
+    // row vectors (both extents dynamic) cannot have.
+    const Expr columns = t.valid()[1].asConst() ? t.valid()[1] : Expr::constant(t.shape()[1]);
+    const Type row = t.reshapedTo({1, t.shape()[1]}, {Expr::constant(1), columns});
     const OpKind combine = scanStep(op.get(attr::scan));
     Value* prefix = nullptr;
     for (int64_t i = 0; i < rows; ++i) {
