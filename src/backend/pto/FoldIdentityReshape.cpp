@@ -20,17 +20,20 @@ class FoldIdentityReshape final : public Pass {
   }
 
   bool run(Module& m, PassContext&) override {
-    for (auto& f : m.functions())
-      for (Op* op : passes::opsOfKind(*f, {OpKind::Reshape, OpKind::ReinterpretView})) {
-        if (op->result()->type() != op->operand(0)->type()) continue;
-        op->result()->replaceAllUsesWith(op->operand(0));
-        op->parentBlock()->erase(op);
-      }
+    for (auto& f : m.functions()) foldIdentityReshapes(*f);
     return true;
   }
 };
 
 }  // namespace
+
+void foldIdentityReshapes(Function& f) {
+  for (Op* op : passes::opsOfKind(f, {OpKind::Reshape, OpKind::ReinterpretView})) {
+    if (op->result()->type() != op->operand(0)->type()) continue;
+    op->result()->replaceAllUsesWith(op->operand(0));
+    op->parentBlock()->erase(op);
+  }
+}
 
 std::unique_ptr<Pass> createFoldIdentityReshapePass() {
   return std::make_unique<FoldIdentityReshape>();

@@ -86,8 +86,7 @@ class LowerScans final : public Pass {
     const char* what = axis == 0 ? "rows" : "columns";
     std::vector<Expr> whole = t.valid();
     whole[size_t(axis)] = Expr::constant(t.shape()[size_t(axis)]);
-    std::string source = describe(op.operand(0), diags.sources());
-    if (source.size() > 1 && source.front() == '\'' && source.back() == '\'') source = source.substr(1, source.size() - 2);
+    const std::string source = sourceText(op.operand(0), diags.sources());
     const std::string scan = std::string(scanBuiltin(op.get(attr::scan))) + "(set_valid_shape(" + source + ", " +
                              shapeText(whole) + "), axis = " + std::to_string(axis) + ")";
     diags.report(Diag::PtoScanExtent, op.loc(),

@@ -108,32 +108,35 @@ class PadShortRows final : public Pass {
       indexOf[root] = classes.size();
       return classes.emplace_back();
     };
-    auto note = [&](Value* v, const Op* user) {
+    // Every value is defined once (a result or a block argument), so it joins its class's
+    // members once; each definition and use says whether the class may be padded.
+    auto touch = [&](Value* v, const Op& op, bool defines) {
       if (!rowLength(v)) return;
       Class& c = classOf(v);
-      if (std::find(c.members.begin(), c.members.end(), v) == c.members.end()) c.members.push_back(v);
-      c.hasShort |= isShort(v);
-      c.width = std::lcm(c.width, blockElements(v->type().dtype()));
-      if (user && !keepsToValid(*user, v)) c.paddable = false;
+      if (defines) {
+        c.members.push_back(v);
+        c.hasShort |= isShort(v);
+        c.width = std::lcm(c.width, blockElements(v->type().dtype()));
+      }
+      if (!keepsToValid(op, v)) c.paddable = false;
     };
     for (Op* op : ops) {
       for (unsigned r = 0; r < op->numRegions(); ++r)
-        for (unsigned a = 0; a < op->body(r).numArgs(); ++a) note(op->body(r).arg(a), op);
-      for (Value* v : op->results()) note(v, op);
-      for (Value* v : op->operands()) note(v, op);
+        for (unsigned a = 0; a < op->body(r).numArgs(); ++a) touch(op->body(r).arg(a), *op, true);
+      for (Value* v : op->results()) touch(v, *op, true);
+      for (Value* v : op->operands()) touch(v, *op, false);
     }
     for (unsigned i = 0; i < f.numParams(); ++i)
       if (rowLength(f.param(i))) classOf(f.param(i)).paddable = false;
     for (Class& c : classes)
       if (c.hasShort && c.paddable) pad(c);
-    for (Op* op : ops) foldIdentityReshape(*op);
+    foldIdentityReshapes(f);
   }
 
   // Every member becomes a row-major [1, W] with W the class's row length rounded up to
   // its width; the valid shape stays what it was.
   static void pad(const Class& c) {
-    int64_t length = 0;
-    for (const Value* v : c.members) length = std::max(length, *rowLength(v));
+    const int64_t length = *rowLength(c.members.front());  // one shape joins a class
     const int64_t padded = (length + c.width - 1) / c.width * c.width;
     for (Value* v : c.members) {
       const Type& t = v->type();
@@ -144,11 +147,6 @@ class PadShortRows final : public Pass {
     }
   }
 
-  static void foldIdentityReshape(Op& op) {
-    if (op.kind() != OpKind::Reshape || op.operand(0)->type() != op.result()->type()) return;
-    op.result()->replaceAllUsesWith(op.operand(0));
-    op.parentBlock()->erase(&op);
-  }
 };
 
 }  // namespace

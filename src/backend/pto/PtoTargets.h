@@ -18,6 +18,10 @@ std::unique_ptr<Pass> createLowerScansPass();
 std::unique_ptr<Pass> createStorePartitionPass();
 std::unique_ptr<Pass> createFlattenNdTo2DPass();
 std::unique_ptr<Pass> createFoldIdentityReshapePass();
+// fold-identity-reshape's rewrite of one function, for passes that make such reshapes
+// (pad-short-rows): uses of a reshape or reinterpret_view that changes nothing read its
+// operand, and the op goes away.
+void foldIdentityReshapes(ir::Function& f);
 std::unique_ptr<Pass> createInsertTransposeScratchPass();
 std::unique_ptr<Pass> createTileOps2DPass();
 std::unique_ptr<Pass> createInferMemorySpacePass();
