@@ -102,6 +102,8 @@ const std::vector<BuiltinSig>& builtins() {
         // ---- sort and top-k (issue 28) ----
         {"topk", K::PairValues, 2, 2, {}, false, "topk(tile, k)", &L::callTopk},
         {"topk_indices", K::PairIndices, 2, 2, {}, false, "topk_indices(tile, k)", &L::callTopk},
+        // ---- gather by an index tile (issue 28) ----
+        {"gather", K::Gather, 2, 2, {}, false, "gather(source, index)", &L::callGather},
         // ---- tile regions (LowerRegions.cpp) ----
         {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
         {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
@@ -766,6 +768,17 @@ Val Lowerer::callScan(ir::OpKind kind, const CallArgs& a) {
     if (a.call.callee == ir::scanBuiltin(k)) scan = k;
   ir::AttrMap attrs = {ir::attr::scan(scan), ir::attr::axis(*axis < 0 ? *axis + 2 : *axis)};
   return tileOp(kind, {{t, tile.range}}, std::move(attrs), ir::Type(), a.call.range);
+}
+
+// gather(src, index): NumPy's take_along_axis(src, index, axis=-1); the typing rule
+// (inferGather) has the ranks, rows and dtypes.
+Val Lowerer::callGather(ir::OpKind kind, const CallArgs& a) {
+  Val src = eval(a.pos(0));
+  Val index = eval(a.pos(1));
+  ir::Value* s = asTile(src, "the source of gather");
+  ir::Value* i = asTile(index, "the index of gather");
+  if (!s || !i) return Val::poison(a.call.range);
+  return tileOp(kind, {{s, src.range}, {i, index.range}}, {}, ir::Type(), a.call.range);
 }
 
 Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {

@@ -255,6 +255,7 @@ class Lowerer {
   Val callTri(ir::OpKind, const CallArgs& a);
   Val callTopk(ir::OpKind, const CallArgs& a);
   Val callScan(ir::OpKind, const CallArgs& a);
+  Val callGather(ir::OpKind, const CallArgs& a);
   ir::Value* topkKeys(ir::Value* x, SourceRange at);
 
   // LowerRegions.cpp: partition views and tile arrays

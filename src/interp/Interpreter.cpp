@@ -506,6 +506,7 @@ struct Interpreter::Impl {
       case OpKind::ColArgMax: case OpKind::ColArgMin: return runArgReduce(op, /*rows=*/false);
       case OpKind::Sort32: return runSort32(op);
       case OpKind::PairValues: case OpKind::PairIndices: return runPairField(op);
+      case OpKind::Gather: return runGather(op);
       case OpKind::Matmul: case OpKind::BatchMatmul: return runMatmul(op, 0);
       case OpKind::MatmulAcc: case OpKind::BatchMatmulAcc: return runMatmul(op, 1);
       case OpKind::Transpose: case OpKind::TransposeView: return runTranspose(op);
@@ -969,6 +970,43 @@ struct Interpreter::Impl {
       size_t i = size_t(flatten(at, r.shape));
       r.elems[i] = indices ? reinterpretBits(slot, DType::F32, DType::I32) : slot;
       r.defined[i] = 1;
+    });
+    set(op.result(), std::move(r));
+  }
+
+  // NumPy's take_along_axis along the last axis: result[i, j] = src[i, index[i, j]] (row 0
+  // of a one-row src for every i), over the index's valid extents. With `row_stride` s (the
+  // flat form lower-gather writes) the index is i * s + c for column c of row i. An index
+  // naming no valid column of its row stops the run: the hardware reads whatever is there
+  // (pto-isa's simulator reads 0), so no value would be right. A poison index or source
+  // element gives a poison element, as elementwise ops carry poison.
+  void runGather(const Op& op) {
+    const Tile& src = tile(op.operand(0), op);
+    const Tile& index = tile(op.operand(1), op);
+    Tile r = blank(op.result()->type(), op);
+    const int64_t* stride = op.find(attr::row_stride);
+    const bool oneRow = src.shape.size() == 1 || src.shape[0] == 1;
+    const int64_t columns = src.valid.back();
+    forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
+      const size_t i = size_t(flatten(at, r.shape));
+      if (!index.defined[i]) return;
+      const int64_t value = index.elems[i].i;
+      const int64_t row = oneRow ? 0 : at[0];
+      const int64_t column = stride ? int64_t(uint64_t(value) - uint64_t(row) * uint64_t(*stride)) : value;
+      if (column < 0 || column >= columns) {  // the column is the index the author's tile holds
+        const std::string where = at.size() == 1 ? "element " + std::to_string(at[0])
+                                                 : "row " + std::to_string(at[0]) + ", column " + std::to_string(at[1]);
+        const std::string rowText = src.shape.size() == 1 ? "the source" : "source row " + std::to_string(row);
+        throw RunError(op.loc(), spellingOf(op.kind()) + " index " + std::to_string(column) + " at " + where +
+                                     " is outside [0, " + std::to_string(columns) + "), the valid columns of " +
+                                     rowText + "; an index must name a column of its source row (the hardware "
+                                     "result is undefined there)");
+      }
+      const std::vector<int64_t> from = src.shape.size() == 1 ? std::vector<int64_t>{column}
+                                                              : std::vector<int64_t>{row, column};
+      const size_t k = size_t(flatten(from, src.shape));
+      r.defined[i] = src.defined[k];
+      r.elems[i] = src.elems[k];
     });
     set(op.result(), std::move(r));
   }

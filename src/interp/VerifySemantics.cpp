@@ -7,6 +7,7 @@
 
 #include "ir/Describe.h"
 #include "ir/IRText.h"
+#include "ir/OpDefs.h"
 
 namespace tilec::interp {
 using namespace ir;
@@ -41,9 +42,23 @@ constexpr int64_t kMaxElements = int64_t(1) << 22;  // per kernel, over all tens
 // The tensors whose elements the kernel reads as integers (ids, block tables, lengths). Their
 // random elements are 0 or 1: an offset, bound or extent any tensor of the sizes tried holds,
 // where [-8, 8) would fault on almost every run.
+// So are the tensors a gather's index is loaded from (through casts and views): a column
+// number every source row has.
 void collectIndexTensors(const Block& b, std::unordered_set<const Value*>& out) {
   for (const auto& op : b.ops()) {
     if (op->kind() == OpKind::TensorRead) out.insert(op->operand(0));
+    if (op->kind() == OpKind::Gather) {
+      const Value* v = op->operand(1);
+      while (const Op* def = v->definingOp()) {
+        const OpKind k = def->kind();
+        v = def->operand(0);
+        if (k == OpKind::Load) {
+          while (v->definingOp() && v->definingOp()->kind() == OpKind::TensorView) v = v->definingOp()->operand(0);
+          out.insert(v);
+        }
+        if (k != OpKind::Cast && k != OpKind::Move && k != OpKind::SetValidShape && !isView(k)) break;
+      }
+    }
     for (unsigned r = 0; r < op->numRegions(); ++r) collectIndexTensors(op->body(r), out);
   }
 }

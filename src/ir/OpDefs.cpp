@@ -1030,6 +1030,78 @@ class Rules {
         .withDType(field);
   }
 
+  // ---- gather by an index tile (issue 28) ----
+
+  // gather(src, index): NumPy's take_along_axis along the last axis. Both 1-D or both 2-D;
+  // a 2-D index takes row i from src's row i (rows equal, valid rows equal), or every row
+  // from a one-row src. The index is an i32 or u32 tile (PTO's tgather takes 32-bit
+  // indices); the result has src's dtype and the index's shape and valid shape.
+  Result inferGather() {
+    if (auto e = needTile(0, "source")) return *e;
+    if (auto e = needTile(1, "index")) return *e;
+    const Type& src = operand(0);
+    const Type& index = operand(1);
+    for (unsigned i : {0u, 1u})
+      if (operand(i).rank() < 1 || operand(i).rank() > 2)
+        return fail(Diag::RankNotSupported,
+                    op_ + " works along the rows of 1-D or 2-D tiles, but the " + (i ? "index" : "source") +
+                        " has rank " + std::to_string(operand(i).rank()) + "; reshape it to [rows, columns] first",
+                    int(i));
+    if (src.rank() != index.rank())
+      return fail(Diag::RankNotSupported,
+                  op_ + " takes a source and an index of one rank (NumPy's take_along_axis), but the source is " +
+                      shapeText(src.shape()) + " and the index " + shapeText(index.shape()) + "; reshape the " +
+                      (src.rank() == 1 ? "source to [1, " + std::to_string(src.shape()[0]) + "]"
+                                       : "index to [1, " + std::to_string(index.shape()[0]) + "]"),
+                  src.rank() == 1 ? 0 : 1);
+    if (index.dtype() != DType::I32 && index.dtype() != DType::U32)
+      return fail(Diag::DTypeNotSupported,
+                  op_ + " takes column numbers as an i32 or u32 tile, but the index is " + dtypeName(index.dtype()) +
+                      "; cast it with cast<i32>(...)",
+                  1);
+    if (src.dtype() == DType::Index)
+      return fail(Diag::DTypeNotSupported, op_ + " gathers numbers, but the source is index; cast it to i32 first", 0);
+    if (src.rank() == 2 && src.shape()[0] != 1) {
+      if (src.shape()[0] != index.shape()[0]) {
+        const std::string rows = std::to_string(src.shape()[0]);
+        const std::string fix =
+            index.shape()[0] == 1
+                ? "give the index a row for each: full<" + std::string(dtypeName(index.dtype())) + ">([" + rows + ", " +
+                      std::to_string(index.shape()[1]) + "], 0) + index"
+                : "give them the same rows, or gather from one row [1, " + std::to_string(src.shape()[1]) +
+                      "], which serves every index row";
+        return fail(Diag::ShapeMismatch,
+                    op_ + " takes row i of the index from row i of the source, but the source has " + rows +
+                        " rows and the index " + std::to_string(index.shape()[0]) + "; " + fix,
+                    1);
+      }
+      if (!provablyEqual(src.valid()[0], index.valid()[0]))
+        return fail(Diag::ValidShapeMismatch,
+                    op_ + " takes row i of the index from row i of the source, but the index has valid " +
+                        shapeText(index.valid()) + " and the source " + shapeText(src.valid()) +
+                        "; make the valid row extents equal, e.g. with set_valid_shape",
+                    1);
+    }
+    if (const int64_t* stride = attrOf<int64_t>(attrs(), attr::row_stride.key)) {
+      if (src.rank() != 2 || src.shape()[0] == 1 || *stride < src.shape()[1])
+        return bad("'row_stride' of tile.gather is " + std::to_string(*stride) + ", but a flat index needs a source of " +
+                   "several rows and rows at least its " + std::to_string(src.shape().back()) +
+                   " columns apart; remove it or give the source's row stride");
+    }
+    const unsigned scratch = unsigned(info_.scratchOperand);
+    if (numOperands() > scratch) {
+      if (auto e = needTile(scratch, "scratch operand")) return *e;
+      if (auto e = sameDType(1, scratch, "give the scratch tile the index's dtype")) return *e;
+      auto space = joinSpaces(1, scratch);
+      if (auto* e = std::get_if<OpError>(&space)) return *e;
+    }
+    auto space = joinSpaces(0, 1);
+    if (auto* e = std::get_if<OpError>(&space)) return *e;
+    const Type& placed = operand(std::get<unsigned>(space));
+    Type r = index.withDType(src.dtype());
+    return placed.space() == r.space() ? r : r.withSpace(placed.space(), *placed.model());
+  }
+
   std::optional<OpError> needTwoD(unsigned i) const {
     if (operand(i).rank() == 2) return std::nullopt;
     return fail(Diag::RankNotSupported,

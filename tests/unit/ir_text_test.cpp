@@ -314,6 +314,26 @@ const char* kScan = R"(func @scan(%x: tensor<f32, [16, 32]> in, %y: tensor<f32, 
 }
 )";
 
+// Gather by an index tile: a row gather, a one-row source for every index row, the flat
+// form lower-gather writes (row_stride) with its scratch tile, and 1-D tiles.
+const char* kTakeAlong = R"(func @take_along(%x: tensor<f32, [16, 64]> in, %i: tensor<i32, [16, 32]> in, %y: tensor<f32, [16, 32]> out, %v: tensor<f16, [64]> in, %w: tensor<i32, [8]> in, %z: tensor<f16, [8]> out) aiv {
+  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 64], vec>
+  %n = tile.load %i {offsets = [0, 0]} : tile<i32, [16, 32], vec>
+  %a = tile.gather %t, %n : tile<f32, [16, 32], vec>
+  %r = tile.load %x {offsets = [0, 0]} : tile<f32, [1, 64], vec>
+  %b = tile.gather %r, %n : tile<f32, [16, 32], vec>
+  %s = tile.create : tile<i32, [16, 32], vec>
+  %c = tile.gather %t, %n, %s {row_stride = 64} : tile<f32, [16, 32], vec>
+  %d = tile.add %a, %b : tile<f32, [16, 32], vec>
+  %e = tile.add %d, %c : tile<f32, [16, 32], vec>
+  tile.store %e, %y {offsets = [0, 0]}
+  %h = tile.load %v {offsets = [0]} : tile<f16, [64], vec>
+  %k = tile.load %w {offsets = [0]} : tile<i32, [8], vec>
+  %g = tile.gather %h, %k : tile<f16, [8], vec>
+  tile.store %g, %z {offsets = [0]}
+}
+)";
+
 }  // namespace
 
 TEST_CASE("round trip: load, cast and store in a loop with a dynamic valid shape") { checkRoundTrip(kCastRows); }
@@ -327,12 +347,13 @@ TEST_CASE("round trip: comparisons and where") { checkRoundTrip(kCompare); }
 TEST_CASE("round trip: bitwise and shift ops") { checkRoundTrip(kBitwise); }
 TEST_CASE("round trip: fmod and lrelu") { checkRoundTrip(kRemainder); }
 TEST_CASE("round trip: prefix scans") { checkRoundTrip(kScan); }
+TEST_CASE("round trip: gather by an index tile") { checkRoundTrip(kTakeAlong); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
   for (const char* text :
-       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan}) {
+       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan, kTakeAlong}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

@@ -351,6 +351,48 @@ TEST_CASE("scans keep their 2-D source's type and name the built-in written") {
   CHECK(Infer{OpKind::Scan, {f32}, {attr::scan(ScanKind::Add), attr::axis(1)}}.error().id == Diag::OperandKind);
 }
 
+TEST_CASE("gather takes the index's shape and valid shape and the source's dtype") {
+  Type src = tile(DType::F16, {16, 64}, ir::kNoSpace, {Expr::constant(5), Expr::constant(64)});
+  Type index = tile(DType::I32, {16, 32}, ir::kNoSpace, {Expr::constant(5), Expr::constant(32)});
+  CHECK(Infer{OpKind::Gather, {src, index}}.type() == index.withDType(DType::F16));
+  // One source row serves every index row, whatever their valid rows.
+  Type row = tile(DType::F32, {1, 64});
+  CHECK(Infer{OpKind::Gather, {row, index}}.type() == index.withDType(DType::F32));
+  Type u = tile(DType::U32, {16, 32}, ir::kNoSpace, {Expr::constant(5), Expr::constant(32)});
+  CHECK(Infer{OpKind::Gather, {src, u}}.type() == index.withDType(DType::F16));
+  CHECK(Infer{OpKind::Gather, {tile(DType::I8, {64}), tile(DType::I32, {8})}}.type() == tile(DType::I8, {8}));
+  // The flat form and its scratch (the index's dtype).
+  CHECK(Infer{OpKind::Gather, {src, index, tile(DType::I32, {1, 8})}, {attr::row_stride(64)}}.type() ==
+        index.withDType(DType::F16));
+  OpError dtype = Infer{OpKind::Gather, {src, tile(DType::F32, {16, 32})}}.error();
+  CHECK(dtype.id == Diag::DTypeNotSupported);
+  CHECK(dtype.operand == 1);
+  CHECK(dtype.message == "gather takes column numbers as an i32 or u32 tile, but the index is f32; cast it with cast<i32>(...)");
+  CHECK(Infer{OpKind::Gather, {src, tile(DType::I16, {16, 32})}}.error().id == Diag::DTypeNotSupported);
+  OpError rows = Infer{OpKind::Gather, {src, tile(DType::I32, {8, 32})}}.error();
+  CHECK(rows.id == Diag::ShapeMismatch);
+  CHECK(rows.message == "gather takes row i of the index from row i of the source, but the source has 16 rows and "
+                        "the index 8; give them the same rows, or gather from one row [1, 64], which serves every index row");
+  OpError oneRow = Infer{OpKind::Gather, {src, tile(DType::I32, {1, 32})}}.error();
+  CHECK(oneRow.message == "gather takes row i of the index from row i of the source, but the source has 16 rows and "
+                          "the index 1; give the index a row for each: full<i32>([16, 32], 0) + index");
+  OpError valid = Infer{OpKind::Gather, {src, tile(DType::I32, {16, 32})}}.error();
+  CHECK(valid.id == Diag::ValidShapeMismatch);
+  CHECK(valid.message == "gather takes row i of the index from row i of the source, but the index has valid [16, 32] "
+                         "and the source [5, 64]; make the valid row extents equal, e.g. with set_valid_shape");
+  OpError rank = Infer{OpKind::Gather, {tile(DType::F32, {64}), index}}.error();
+  CHECK(rank.id == Diag::RankNotSupported);
+  CHECK(rank.message == "gather takes a source and an index of one rank (NumPy's take_along_axis), but the source is "
+                        "[64] and the index [16, 32]; reshape the source to [1, 64]");
+  CHECK(Infer{OpKind::Gather, {tile(DType::F32, {2, 4, 8}), tile(DType::I32, {2, 4, 8})}}.error().id ==
+        Diag::RankNotSupported);
+  CHECK(Infer{OpKind::Gather, {src, index}, {attr::row_stride(32)}}.error().id == Diag::BadAttribute);
+  CHECK(Infer{OpKind::Gather, {row, index}, {attr::row_stride(64)}}.error().id == Diag::BadAttribute);
+  CHECK(Infer{OpKind::Gather, {src, index, tile(DType::U32, {1, 8})}}.error().id == Diag::DTypeMismatch);
+  CHECK(Infer{OpKind::Gather, {tile(DType::Bool, {16, 64}), index}}.error().id == Diag::OperandKind);
+  CHECK(Infer{OpKind::Gather, {f32, index}}.error().id == Diag::OperandKind);
+}
+
 TEST_CASE("triangular tiles take an integer diagonal and are declared") {
   Type a = tile(DType::F32, {16, 64});
   CHECK(Infer{OpKind::Tri, {i32}, {}, a}.type() == a);

@@ -56,7 +56,8 @@ bool doesVectorWork(const Op& op) {
   const OpInfo& info = opInfo(op.kind());
   return info.has(Elementwise) || info.has(TileScalar) || info.has(Unary) ||
          info.has(RowReduce) || info.has(ColReduce) || info.has(RowExpand) ||
-         info.has(ColExpand) || op.kind() == OpKind::Cast || op.kind() == OpKind::Transpose;
+         info.has(ColExpand) || op.kind() == OpKind::Cast || op.kind() == OpKind::Transpose ||
+         op.kind() == OpKind::Gather;
 }
 
 bool isMatmul(OpKind k) { return k == OpKind::Matmul || k == OpKind::BatchMatmul; }

@@ -4,7 +4,10 @@
 // reductions' is required by PTOAS before v0.60 and by pto-isa on a2a3, the
 // arg-reductions' by PTOAS, with the source's valid shape), tsel (where) one row of
 // u32 mask words (PtoModel.h), which PTOAS requires and a2a3 uses, and txor/txors (`^`)
-// one shaped like their source, which PTOAS's syntax requires and a2a3 uses. Every such op
+// one shaped like their source, which PTOAS's syntax requires and a2a3 uses, and tgather's
+// index form (gather) one of its index's type on a2a3, where it holds each row's byte
+// offsets (pto-isa: the index's dtype and valid shape), and one 32-byte block of the index's
+// dtype on a5, whose TGATHER ignores it but whose PTOAS syntax requires one. Every such op
 // without one (the op table's scratch operand absent) gets a fresh `tile.create` right
 // before it, as that operand. Two passes because they run at two points of the pipeline:
 // transposes before tile-ops-2d, which checks that each has its scratch (N-D transposes
@@ -66,14 +69,20 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass() {
 
 std::unique_ptr<Pass> createInsertReductionScratchPass() {
   static const ScratchRule kReduction{
-      {"insert-reduction-scratch", "give every reduction, where and xor the scratch tile their PTO forms take",
+      {"insert-reduction-scratch", "give every reduction, where, xor and gather the scratch tile their PTO forms take",
        PropSSA | PropMemSpacesInferred, 0, 0},
       [](Function& f) {
         std::vector<Op*> ops = passes::opsWithTrait(f, RowReduce | ColReduce);
-        for (Op* op : passes::opsOfKind(f, {OpKind::Sel, OpKind::Xor, OpKind::XorS})) ops.push_back(op);
+        for (Op* op : passes::opsOfKind(f, {OpKind::Sel, OpKind::Xor, OpKind::XorS, OpKind::Gather})) ops.push_back(op);
         return ops;
       },
       [](const Op& op) {
+        if (op.kind() == OpKind::Gather) {
+          const Type& index = op.operand(1)->type();
+          if (archOf(op.function()->module().target()) == Arch::A2A3) return index;
+          const int64_t block = kVecBlockBytes / int64_t(dtypeBytes(index.dtype()));
+          return Type::tile(index.dtype(), {1, block}, {}, index.space(), std::nullopt, index.model());
+        }
         if (op.kind() != OpKind::Sel) return op.operand(0)->type();
         const Type& value = op.operand(1)->type();
         return Type::tile(DType::U32, {1, kSelectScratchWords}, {}, value.space(), std::nullopt, value.model());

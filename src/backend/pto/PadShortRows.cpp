@@ -10,7 +10,7 @@
 // loop carries and branch merges, a column and its row view) form one class, padded as a
 // whole to the widest block multiple its dtypes need. A class is padded only when every op
 // that defines or uses one of its tiles keeps to its valid shape (pointwise work, casts,
-// row reductions, loads, stores, fills, control flow); otherwise it is left for pto-legality
+// row reductions, loads, stores, fills, control flow, a gather's one-row source); otherwise it is left for pto-legality
 // to report. Linear in program size (union-find over the ops once).
 #include <algorithm>
 #include <numeric>
@@ -61,6 +61,9 @@ bool keepsToValid(const Op& op, const Value* v) {
       k == OpKind::If || k == OpKind::Yield)
     return true;
   if (opInfo(k).has(RowReduce)) return op.numResults() == 1 && (op.result() == v || op.operand(0) == v);
+  // A gather reads a one-row source at its index's columns, which padding does not move;
+  // its index and result are whole rows (tgather).
+  if (k == OpKind::Gather) return op.operand(0) == v;
   // A column and its row view are padded together (both are members of the class).
   return k == OpKind::Reshape && rowLength(op.operand(0)) && rowLength(op.result());
 }

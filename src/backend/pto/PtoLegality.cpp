@@ -442,6 +442,36 @@ void FunctionLegality::checkCompare(const Op& op) {
                                : "cast both sides to f32 first (exact below 2^24)"));
 }
 
+// tgather's index form (pto-isa's TGATHER and PTOAS's verifier): 2- and 4-byte data on both
+// targets (a2a3's vgather moves b16 and b32; a5's byte form takes 16-bit indices, and the
+// index here is 32-bit), and whole rows: the index's and the result's valid columns are
+// their physical ones (PTOAS: "expects indices valid_shape[1] to equal indices cols").
+void FunctionLegality::checkGather(const Op& op) {
+  const Value* src = op.operand(0);
+  const Value* index = op.operand(1);
+  const DType d = src->type().dtype();
+  if (!(dtypeBit(d) & dtypes::GatherData)) {
+    std::string fix = castFix(dtypes::GatherData);
+    if (d == DType::BF16) fix = "cast it to f32 first, with cast<f32>(...)";
+    if (d == DType::I8 || d == DType::U8)
+      fix = std::string("cast it to ") + (d == DType::I8 ? "i16" : "u16") + " first, with cast<" +
+            (d == DType::I8 ? "i16" : "u16") + ">(...), and the result back with cast<" + dtypeName(d) + ">(...)";
+    report(Diag::PtoDTypeUnsupported, op,
+           describe(op) + " gathers 2- and 4-byte elements (" + dtypeList(dtypes::GatherData) + ") on " + targetStr() +
+               " but " + describe(src) + " is " + dtypeName(d) + "; " + fix);
+  }
+  const Type& t = index->type();
+  const int64_t columns = t.shape().back();
+  const Expr& valid = t.valid().back();
+  if (valid.asConst() == std::optional<int64_t>(columns)) return;
+  const std::string whole = shapeText(t.shape());
+  report(Diag::PtoGatherColumns, op,
+         describe(op) + " gathers whole index rows on PTO (tgather writes every column of its result), but " +
+             describe(index) + " has " + exprText(valid) + " valid columns of its " + std::to_string(columns) +
+             "; give all " + std::to_string(columns) + " an index in range (e.g. assemble it into full<" +
+             dtypeName(t.dtype()) + ">(" + whole + ", 0)) and narrow the result afterwards with set_valid_shape");
+}
+
 void FunctionLegality::checkFull(const Op& op) {
   const Value* tile = op.result();
   if (!passes::isTile(tile)) return;

@@ -33,6 +33,7 @@ class FunctionLegality {
   void checkAssemble(const ir::Op& op);
   void checkMatmul(const ir::Op& op);
   void checkTransposeView(const ir::Op& op);
+  void checkGather(const ir::Op& op);
   void refuseRegion(const ir::Op& op);
 
  private:

@@ -57,6 +57,7 @@ constexpr uint32_t Transposable = I8 | dtypeBit(DType::U8) | dtypeBit(DType::I16
 constexpr uint32_t F32Only = dtypeBit(DType::F32);
 constexpr uint32_t FmodA5 = Base | U16U32;  // tfmod/tfmods on a5 (issue 28)
 constexpr uint32_t SortKeys = dtypeBit(DType::F32);  // tsort32's values and its pairs (issue 28)
+constexpr uint32_t GatherData = Base | U16U32;        // tgather's index form on both targets (issue 28)
 }  // namespace dtypes
 
 class FunctionEmitter;

@@ -29,6 +29,7 @@ PassRegistry passes() {
   r.add("flatten-nd-to-2d", &createFlattenNdTo2DPass);
   r.add("fold-identity-reshape", &createFoldIdentityReshapePass);
   r.add("insert-transpose-scratch", &createInsertTransposeScratchPass);
+  r.add("lower-gather", &createLowerGatherPass);
   r.add("tile-ops-2d", &createTileOps2DPass);
   r.add("infer-memory-space", &createInferMemorySpacePass);
   r.add("columns-as-rows", &createColumnsAsRowsPass);
@@ -42,7 +43,7 @@ PassRegistry passes() {
 
 const std::vector<std::string> kPipeline = {
     "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "lower-scans", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
-    "insert-transpose-scratch", "tile-ops-2d", "infer-memory-space", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
+    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 
 std::vector<target::OutputFormat> formats() {

@@ -15,6 +15,7 @@ std::unique_ptr<Pass> createLowerRegionsPass();
 std::unique_ptr<Pass> createPackAccumulatorsPass();
 std::unique_ptr<Pass> createExpandBatchMatmulPass();
 std::unique_ptr<Pass> createLowerScansPass();
+std::unique_ptr<Pass> createLowerGatherPass();
 std::unique_ptr<Pass> createStorePartitionPass();
 std::unique_ptr<Pass> createFlattenNdTo2DPass();
 std::unique_ptr<Pass> createFoldIdentityReshapePass();

@@ -1,5 +1,6 @@
 // tile-ops-2d: the one check that the ND passes left only 2-D tile forms: every tile
-// an op uses or defines is 2-D, no batched matmul or scan is left, every assemble offset is a (row, col) pair, every
+// an op uses or defines is 2-D, no batched matmul or scan is left, every gather from a
+// source of several rows has its flat index (lower-gather), every assemble offset is a (row, col) pair, every
 // transpose carries its scratch. Produces PropNdLegalized, which pto-legality requires
 // instead of checking again. Linear in the number of ops.
 #include "backend/pto/PtoTargets.h"
@@ -40,6 +41,10 @@ class TileOps2D final : public Pass {
           if (r->type().isTile() && r->type().rank() != 2)
             return fail(op, describe(op, ctx.diags.sources()) + " produces a " + std::to_string(r->type().rank()) +
                                 "-D tile; run flatten-nd-to-2d before this point");
+        if (op.kind() == OpKind::Gather && !op.find(attr::row_stride) && op.operand(0)->type().rank() == 2 &&
+            op.operand(0)->type().shape()[0] != 1)
+          fail(op, describe(op, ctx.diags.sources()) + " gathers from a source of several rows, which tgather reads "
+                   "through a flat index; run lower-gather before this point");
         if (op.kind() == OpKind::Assemble) {
           const auto* offs = op.find(attr::offsets);
           if (!offs || offs->size() != 2)
