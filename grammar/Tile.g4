@@ -22,7 +22,7 @@ constDecl : CONST ID ASSIGN expr SEMI ;
 // body statement by statement (see ChunkedParse.cpp).
 kernelDecl : kernelHead block ;
 kernelHead : kernelKind? KERNEL ID LPAREN paramList? RPAREN whereClause? ;
-kernelKind : INCORE | AIC | AIV | SEQUENCE ;  // the target says which of these it has
+kernelKind : INCORE | AIC | AIV | MIX | SEQUENCE ;  // the target says which of these it has
 paramList  : param (COMMA param)* COMMA? ;
 // Tensor parameters carry a direction and dims; the frontend checks that both or
 // neither are present, which gives better messages than a grammar split.
@@ -106,6 +106,7 @@ KERNEL   : 'kernel' ;
 INCORE   : 'incore' ;
 AIC      : 'aic' ;
 AIV      : 'aiv' ;
+MIX      : 'mix' ;
 IN       : 'in' ;
 OUT      : 'out' ;
 INOUT    : 'inout' ;

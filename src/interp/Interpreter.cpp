@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <functional>
 #include <optional>
@@ -151,6 +155,57 @@ int64_t evaluate(const Expr& e, const std::function<std::optional<int64_t>(const
   }
   return 0;
 }
+
+namespace {
+
+// The pipes of a split kernel, shared by the sections running at the same time (one host
+// thread each). A section that would wait (a push on a full pipe, a pop on an empty one)
+// while every other section has ended or waits for what has not happened either can
+// never go on: a deadlock, or a pop whose push the other section, now ended, never made.
+// Either is a fault at the waiting op.
+struct Pipes {
+  struct Sent {
+    Tile tile;
+    const Op* push;
+  };
+  struct Pipe {
+    int64_t slots = 0;
+    std::deque<Sent> queued;       // pushed, not yet popped
+    std::deque<const Value*> held;  // popped, not yet freed (their slots are still taken)
+    std::deque<const Op*> pops;
+  };
+  // A section stopped because another one faulted: it reports nothing itself.
+  struct Cancelled {};
+
+  std::mutex m;
+  std::condition_variable changed;
+  std::map<int64_t, Pipe> pipes;
+  struct Wait {
+    const Op* op;
+    std::function<bool()> ready;
+  };
+  std::map<int, Wait> waiting;  // per section: the op it waits at, and for what
+  std::map<int, bool> ended;
+
+  bool othersCanRun(int section) const {
+    for (const auto& [other, done] : ended) {
+      if (other == section || done) continue;
+      auto w = waiting.find(other);
+      if (w == waiting.end() || w->second.ready()) return true;
+    }
+    return false;
+  }
+  std::exception_ptr failure;
+
+  void fail(std::exception_ptr e) {
+    if (!failure) failure = e;
+    changed.notify_all();
+  }
+};
+
+const char* sectionName(int section) { return section == 0 ? "cube" : "vector"; }
+
+}  // namespace
 
 struct Interpreter::Impl {
   const Function& f;
@@ -502,6 +557,10 @@ struct Interpreter::Impl {
       case OpKind::ColExpandMax: case OpKind::ColExpandMin:
         return runExpand(op, /*axis=*/0);
       case OpKind::Iota: return runIota(op);
+      case OpKind::PipeInit: case OpKind::PipePush: case OpKind::PipePop: case OpKind::PipeFree: return runPipeOp(op);
+      case OpKind::CoreCube: case OpKind::CoreVector:
+        throw RunError(op.loc(), std::string(op.name()) + " stands inside another op; the sections of a split kernel are "
+                                                          "the last ops of its body");
       case OpKind::RowArgMax: case OpKind::RowArgMin: return runArgReduce(op, /*rows=*/true);
       case OpKind::ColArgMax: case OpKind::ColArgMin: return runArgReduce(op, /*rows=*/false);
       case OpKind::Sort32: return runSort32(op);
@@ -1192,14 +1251,158 @@ struct Interpreter::Impl {
   }
 
   std::unordered_map<const Op*, size_t> positions;  // see position()
+  Pipes* pipes = nullptr;  // a split kernel's, shared with the other section
+  int section = 0;         // 0: the cube section, 1: the vector one
+
+  // ---- a kernel split between the cores ----
+
+  Pipes::Pipe& pipeOf(const Op& op) {
+    if (pipes) {
+      auto it = pipes->pipes.find(op.get(attr::pipe));
+      if (it != pipes->pipes.end()) return it->second;
+    }
+    throw RunError(op.loc(), spellingOf(op.kind()) + " uses pipe " + std::to_string(op.get(attr::pipe)) +
+                                   ", which no pipe.init of the kernel declares");
+  }
+
+  // Waits (holding `lock`) until `ready` holds; a fault when no section can run any more.
+  template <class Ready>
+  void waitFor(std::unique_lock<std::mutex>& lock, const Op& op, Ready ready) {
+    while (!ready()) {
+      if (pipes->failure) throw Pipes::Cancelled{};
+      if (!pipes->othersCanRun(section)) throw stuck(op);
+      pipes->waiting[section] = {&op, ready};
+      pipes->changed.wait(lock);
+      pipes->waiting.erase(section);
+    }
+    if (pipes->failure) throw Pipes::Cancelled{};
+  }
+
+  // The fault when no section can go on: at the cube section's op when both wait (the same
+  // report whichever thread finds it), naming the other's.
+  RunError stuck(const Op& op) const {
+    auto what = [](const Op& o) { return o.kind() == OpKind::PipePush ? "a free slot" : "a tile"; };
+    auto who = [&](int s, const Op& o) {
+      return std::string("the ") + sectionName(s) + " section's " + spellingOf(o.kind()) + " on pipe " +
+             std::to_string(o.get(attr::pipe));
+    };
+    const int other = 1 - section;
+    auto peer = pipes->waiting.find(other);
+    if (peer != pipes->waiting.end()) {
+      const bool mineFirst = section == 0;
+      const Op& first = mineFirst ? op : *peer->second.op;
+      const Op& second = mineFirst ? *peer->second.op : op;
+      return RunError(first.loc(), "deadlock: " + who(0, first) + " waits for " + what(first) + " while " +
+                                       who(1, second) + " waits for " + what(second) +
+                                       "; each pop must follow its push in both sections' order, with a slot per "
+                                       "tile held at once");
+    }
+    return RunError(op.loc(), who(section, op) + " waits for " + what(op) + ", but the " + sectionName(other) +
+                                  " section has ended without " +
+                                  (op.kind() == OpKind::PipePush ? "popping and freeing one" : "pushing it") +
+                                  "; every push needs its pop (and free) in the other section");
+  }
+
+  void runPipeOp(const Op& op) {
+    if (op.kind() == OpKind::PipeInit) {
+      if (!pipes) throw RunError(op.loc(), "pipe.init stands outside a split kernel's prologue");
+      pipes->pipes[op.get(attr::pipe)].slots = op.get(attr::slots);
+      return;
+    }
+    Pipes::Pipe& p = pipeOf(op);
+    std::unique_lock<std::mutex> lock(pipes->m);
+    switch (op.kind()) {
+      case OpKind::PipePush: {
+        Tile t = tile(op.operand(0), op);
+        waitFor(lock, op, [&] { return int64_t(p.queued.size() + p.held.size()) < p.slots; });
+        p.queued.push_back({std::move(t), &op});
+        break;
+      }
+      case OpKind::PipePop:
+        waitFor(lock, op, [&] { return !p.queued.empty(); });
+        set(op.result(), std::move(p.queued.front().tile));
+        p.queued.pop_front();
+        p.held.push_back(op.result());
+        p.pops.push_back(&op);
+        break;
+      default:  // PipeFree
+        if (p.held.empty())
+          throw RunError(op.loc(), "pipe free on pipe " + std::to_string(op.get(attr::pipe)) +
+                                       " frees no slot: no popped tile of it is held; free once after each pop");
+        // The slot may be written again: the popped tile is gone.
+        if (auto it = env.find(p.held.front()); it != env.end())
+          if (auto* t = std::get_if<Tile>(&it->second)) std::fill(t->defined.begin(), t->defined.end(), 0);
+        p.held.pop_front();
+        p.pops.pop_front();
+        break;
+    }
+    pipes->changed.notify_all();
+  }
 };
 
 Interpreter::Interpreter(const Function& f, RunLimits limits) : f_(f), limits_(limits) {}
 
+namespace {
+
+bool isSection(const Op& op) { return op.kind() == OpKind::CoreCube || op.kind() == OpKind::CoreVector; }
+
+}  // namespace
+
 void Interpreter::run(const std::vector<RtValue>& args) {
   Impl impl{f_, limits_, {}, 0, {}, {}};
   for (unsigned i = 0; i < f_.numParams() && i < args.size(); ++i) impl.env[f_.param(i)] = args[i];
-  impl.runBlock(f_.body(), nullptr);
+  const auto& ops = f_.body().ops();
+  if (std::none_of(ops.begin(), ops.end(), [](const auto& op) { return isSection(*op); })) {
+    impl.runBlock(f_.body(), nullptr);
+    return;
+  }
+  runSplit(impl);
+}
+
+// A split kernel: its prologue (the pipes), then each section on a thread of its own.
+void Interpreter::runSplit(Impl& prologue) {
+  Pipes pipes;
+  prologue.pipes = &pipes;
+  std::vector<const Op*> sections;
+  for (const auto& op : f_.body().ops()) {
+    if (isSection(*op)) {
+      sections.push_back(op.get());
+      continue;
+    }
+    prologue.step(*op);
+    prologue.runOp(*op);
+  }
+  for (const Op* s : sections) pipes.ended[s->kind() == OpKind::CoreCube ? 0 : 1] = false;
+  std::vector<std::thread> threads;
+  for (const Op* s : sections) {
+    threads.emplace_back([&pipes, &prologue, s] {
+      Impl impl{prologue.f, prologue.limits, prologue.env, 0, {}, {}};
+      impl.pipes = &pipes;
+      impl.section = s->kind() == OpKind::CoreCube ? 0 : 1;
+      try {
+        impl.runBlock(s->body(), nullptr);
+      } catch (const Pipes::Cancelled&) {
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(pipes.m);
+        pipes.fail(std::current_exception());
+      }
+      std::lock_guard<std::mutex> lock(pipes.m);
+      pipes.ended[impl.section] = true;
+      pipes.changed.notify_all();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  if (pipes.failure) std::rethrow_exception(pipes.failure);
+  for (const auto& [id, p] : pipes.pipes) {
+    if (!p.queued.empty())
+      throw RunError(p.queued.front().push->loc(), "pipe push on pipe " + std::to_string(id) +
+                                                       " sends a tile that no pipe pop takes before the kernel ends; "
+                                                       "pop every pushed tile in the other section");
+    if (!p.pops.empty())
+      throw RunError(p.pops.front()->loc(), "pipe pop on pipe " + std::to_string(id) +
+                                                " takes a slot that no pipe free gives back before the kernel ends; "
+                                                "free each popped slot after its tile's last use");
+  }
 }
 
 }  // namespace tilec::interp

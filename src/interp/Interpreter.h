@@ -84,6 +84,7 @@ class Interpreter {
 
  private:
   struct Impl;
+  void runSplit(Impl& prologue);
   const ir::Function& f_;
   RunLimits limits_;
 };

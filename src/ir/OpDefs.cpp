@@ -65,6 +65,7 @@ const char* opGroupName(OpGroup g) {
     case OpGroup::Tile: return "tile";
     case OpGroup::Sequence: return "sequence";
     case OpGroup::Region: return "region";
+    case OpGroup::Cores: return "cores";
   }
   return "?";
 }
@@ -1471,7 +1472,21 @@ class Rules {
     return Type();
   }
 
-  Result inferRaw() { return Type(); }  // the target's model checks the name and arguments
+  Result inferRaw() { return Type(); }
+
+  // ---- a kernel split between the cores: where these ops may stand is the verifier's ----
+  Result inferSection() { return Type(); }
+
+  Result inferPipeInit() {
+    if (*attrOf<int64_t>(attrs(), attr::slots.key) < 1 || *attrOf<int64_t>(attrs(), attr::slot_bytes.key) < 1)
+      return bad("a pipe needs at least one slot of at least one byte; give 'slots' and 'slot_bytes' positive values");
+    return Type();
+  }
+
+  Result inferPipePush() {
+    if (auto e = needTile(0, "value")) return *e;
+    return Type();
+  }  // the target's model checks the name and arguments
 
   Result inferDmaWait() {
     if (auto e = checkChannel()) return *e;

@@ -21,6 +21,7 @@ enum OpTrait : uint32_t {
   View = 1u << 10,  // the result is a view sharing its operand's memory
   ColExpand = 1u << 11,  // vector work: combines [R, C] with the row [1, C]
   Predicate = 1u << 12,  // makes a mask (a bool tile from a comparison) or selects with one
+  Effect = 1u << 13,     // does more than define its results: writes a tensor or talks to a peer
 };
 
 // The kind of program an op belongs to. A target accepts whole groups, and its own op
@@ -33,8 +34,9 @@ enum class OpGroup : uint8_t {
   Tile,      // tiles: data movement, elementwise work, reductions, matmuls, views
   Sequence,  // runtime sequences: DMA transfers between host tensors and channels
   Region,    // tile regions: partition views and tile arrays
+  Cores,     // a kernel split between cube and vector cores: sections and the pipes between them
 };
-inline constexpr OpGroup kAllOpGroups[] = {OpGroup::Core, OpGroup::Tile, OpGroup::Sequence, OpGroup::Region};
+inline constexpr OpGroup kAllOpGroups[] = {OpGroup::Core, OpGroup::Tile, OpGroup::Sequence, OpGroup::Region, OpGroup::Cores};
 using OpGroups = uint32_t;  // a set of groups, one bit each
 constexpr OpGroups groupBit(OpGroup g) { return 1u << unsigned(g); }
 const char* opGroupName(OpGroup g);  // "tile", ...

@@ -856,6 +856,8 @@ class Parser {
       ok = parseFor(b, first, results);
     else if (*kind == OpKind::If)
       ok = parseIf(b, first, results);
+    else if (opInfo(*kind).numRegions == 1 && results.empty())
+      ok = parseSection(b, *kind, first);
     else
       ok = parseGeneric(b, *kind, first, name, results);
     if (!ok) poison(results);
@@ -992,6 +994,21 @@ class Parser {
 
   std::string typeText(const Type& t) const {
     return t.str([](const Value* v) { return "%" + (v->name().empty() ? std::to_string(v->id()) : v->name()); });
+  }
+
+  // core.cube { ops } [{attrs}]: a region without arguments, results or terminator.
+  bool parseSection(Block& b, OpKind kind, size_t first) {
+    Op* op = b.create(kind, rangeFrom(first));
+    Block& body = op->addRegion().block();
+    if (!expect(Tok::LBrace, "'{' to open the section")) return false;
+    pushScope();
+    parseOps(body);
+    popScope();
+    if (!expect(Tok::RBrace, "'}' to close the section")) return false;
+    SourceRange tailLoc = op->loc();
+    if (!parseOpTail(kind, op->attrs(), tailLoc)) recoverOp(pos_);
+    op->setLoc(tailLoc);
+    return true;
   }
 
   // [%r, ... =] scf.if cond [-> (types)] { then } [else { else }] [{attrs}]

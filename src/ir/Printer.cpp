@@ -203,6 +203,7 @@ class FunctionPrinter {
     printResults(op);
     if (op.kind() == OpKind::For) return printFor(op, depth);
     if (op.kind() == OpKind::If) return printIf(op, depth);
+    if (op.numRegions() == 1) return printSection(op, depth);
     os_ << op.name();
     if (op.numOperands()) os_ << " " << refs(op.operands());
     os_ << attrDict(op);
@@ -232,6 +233,14 @@ class FunctionPrinter {
     }
     os_ << " {\n";
     printOps(body, depth + 1);
+    indent(depth);
+    os_ << "}" << attrDict(op) << location(op) << "\n";
+  }
+
+  // A section of a split kernel: `core.cube {` its ops `}`.
+  void printSection(const Op& op, int depth) {
+    os_ << op.name() << " {\n";
+    printOps(op.body(), depth + 1);
     indent(depth);
     os_ << "}" << attrDict(op) << location(op) << "\n";
   }

@@ -130,6 +130,7 @@ class FunctionVerifier {
     for (unsigned i = 0; i < op.numResults(); ++i)
       checkTypeExprs(op.result(i)->type(), op.loc(), [&] { return "the result type of " + std::string(op.name()); });
     if (op.kind() == OpKind::Yield) checkYieldPlacement(op, parent);
+    if (opInfo(op.kind()).group == OpGroup::Cores) checkCorePlacement(op, parent);
     bool regionsOk = op.numRegions() == unsigned(opInfo(op.kind()).numRegions);
     if (regionsOk && op.kind() == OpKind::For) checkFor(op);
     if (regionsOk && op.kind() == OpKind::If) checkIf(op);
@@ -202,6 +203,19 @@ class FunctionVerifier {
       report(Diag::IRVerify, op.loc(), "scf.yield may only end a scf.for or scf.if body; remove it");
     else if (parent.back() != &op)
       report(Diag::IRVerify, op.loc(), "scf.yield must be the last op of its block; move the ops after it before it");
+  }
+
+  // A split kernel: pipes and sections at function level, the pipes' transfers in a section.
+  void checkCorePlacement(const Op& op, const Block& parent) {
+    const bool top = op.kind() == OpKind::PipeInit || op.numRegions() == 1;
+    if (top && parent.parentOp())
+      report(Diag::IRVerify, op.loc(), std::string(op.name()) + " stands inside " + parent.parentOp()->name() +
+                                           "; pipes and sections are ops of the function's body");
+    if (top) return;
+    for (const Op* o = parent.parentOp(); o; o = o->parentOp())
+      if (o->kind() == OpKind::CoreCube || o->kind() == OpKind::CoreVector) return;
+    report(Diag::IRVerify, op.loc(), std::string(op.name()) + " stands outside core.cube and core.vector; a pipe carries "
+                                                              "tiles between the sections, so move it into one");
   }
 
   // The yield ending `body` must pass values of exactly `types`.

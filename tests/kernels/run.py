@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+# The samples with a NumPy reference beside them (S.tile and S.py) run like the corpus.
+SAMPLES = HERE.parent.parent / "samples"
 BF16 = np.dtype("<V2")
 
 # (label, extra tilec flags): the two PTO pipelines with and without the interpreter checking
@@ -154,8 +156,10 @@ def main():
     parser.add_argument("--only", default="", help="run only the kernels whose name matches")
     opts = parser.parse_args()
     check_compare()
-    tiles = sorted(t for t in HERE.glob("*.tile") if re.search(opts.only, t.stem))
-    orphans = sorted(p.name for p in HERE.glob("*.py") if p != Path(__file__).resolve()
+    samples = [t for t in SAMPLES.glob("*.tile") if t.with_suffix(".py").exists()]
+    tiles = sorted((t for t in list(HERE.glob("*.tile")) + samples if re.search(opts.only, t.stem)),
+                   key=lambda t: t.stem)
+    orphans = sorted(p.name for d in (HERE, SAMPLES) for p in d.glob("*.py") if p != Path(__file__).resolve()
                      and not p.with_suffix(".tile").exists())
     missing = [t.name for t in tiles if not t.with_suffix(".py").exists()]
     if orphans or missing or not tiles:

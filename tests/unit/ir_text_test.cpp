@@ -331,6 +331,30 @@ const char* kTakeAlong = R"(func @take_along(%x: tensor<f32, [16, 64]> in, %i: t
   %k = tile.load %w {offsets = [0]} : tile<i32, [8], vec>
   %g = tile.gather %h, %k : tile<f16, [8], vec>
   tile.store %g, %z {offsets = [0]}
+// A split kernel: its pipes, then a section per core passing tiles both ways in a loop.
+const char* kSplit = R"(func @split(%a: tensor<f16, [16, 16]> in, %y: tensor<f32, [16, 16]> out) mix {
+  pipe.init {pipe = 0, slot_bytes = 1024, slots = 2}
+  pipe.init {pipe = 1, slot_bytes = 512, slots = 2}
+  core.cube {
+    %t = tile.load %a {offsets = [0, 0]} : tile<f16, [16, 16], mat>
+    %l = tile.move %t : tile<f16, [16, 16], left>
+    scf.for %i = 0 to 2 step 1 {
+      %p = pipe.pop {pipe = 1} : tile<f16, [16, 16], mat>
+      %r = tile.move %p : tile<f16, [16, 16], right>
+      pipe.free {pipe = 1}
+      %m = tile.matmul %l, %r : tile<f32, [16, 16], acc>
+      pipe.push %m {pipe = 0}
+    }
+  }
+  core.vector {
+    %v = tile.load %a {offsets = [0, 0]} : tile<f16, [16, 16], vec>
+    scf.for %i_1 = 0 to 2 step 1 {
+      pipe.push %v {pipe = 1}
+      %s = pipe.pop {pipe = 0} : tile<f32, [16, 16], vec>
+      tile.store %s, %y {offsets = [0, 0]}
+      pipe.free {pipe = 0}
+    }
+  }
 }
 )";
 
@@ -348,12 +372,13 @@ TEST_CASE("round trip: bitwise and shift ops") { checkRoundTrip(kBitwise); }
 TEST_CASE("round trip: fmod and lrelu") { checkRoundTrip(kRemainder); }
 TEST_CASE("round trip: prefix scans") { checkRoundTrip(kScan); }
 TEST_CASE("round trip: gather by an index tile") { checkRoundTrip(kTakeAlong); }
+TEST_CASE("round trip: a kernel split between the cores") { checkRoundTrip(kSplit); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
   for (const char* text :
-       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan, kTakeAlong}) {
+       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan, kTakeAlong, kSplit}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });
@@ -586,7 +611,7 @@ TEST_CASE("parse errors: function structure") {
   CHECK(errorsOf("kernel @k() incore {\n}\n")[0] ==
         "1:1: E0301: expected 'func' to start a function, found 'kernel'; a .tir file is a list of functions");
   CHECK(errorsOf("func @k() vector {\n}\n")[0] ==
-        "1:11: E0301: expected the function kind (incore, aic or aiv), found 'vector'");
+        "1:11: E0301: expected the function kind (incore, aic, aiv or mix), found 'vector'");
   CHECK(errorsOf("func @k() incore {\n\nfunc @j() incore {\n}\n")[0] ==
         "3:1: E0301: expected '}' to close the function body, found 'func'");
   CHECK(errorsOf("func @k() incore {\n}\nfunc @k() incore {\n}\n")[0] ==

@@ -140,7 +140,9 @@ class FunctionBuffers {
       int tied = tiedOperand(op->kind());
       if (tied >= 0 && passes::isTile(op->result())) tiedEdge(*op, unsigned(tied));
       if (op->kind() == OpKind::For) loop(*op);
-      if (op->kind() == OpKind::If) branch(*op);
+      else if (op->kind() == OpKind::If) branch(*op);
+      else
+        for (unsigned r = 0; r < op->numRegions(); ++r) process(op->body(r));  // a split kernel's sections
     }
   }
 

@@ -2,7 +2,12 @@
 // the target's capacity (PTOAS's PlanMemory reuses a buffer once its tiles are dead, so the
 // peak is what has to fit, not the sum). The live ranges and the peak are
 // passes/BufferLifetimes.h's, which the report draws. Over the capacity is an error naming
-// the space, the peak, the capacity and the tiles live at the peak.
+// the space, the peak, the capacity and the tiles live at the peak. A split kernel's pipes
+// (split-cube-vector) reserve their slots in the consumer's memory (vec for tiles sent to
+// the vector core, mat for the cube's) for the whole kernel, on top of the peak; a popped
+// tile also counts as a buffer of its own there, which overstates the need by one slot.
+#include <map>
+
 #include "backend/pto/PtoTargets.h"
 #include "ir/Describe.h"
 #include "passes/BufferLifetimes.h"
@@ -25,12 +30,35 @@ class FunctionCapacity {
 
   void run() {
     const ir::TargetModel& model = f_.module().target();
-    for (const passes::SpaceUse& use : passes::memoryUse(f_).spaces) check(model.spaces[use.space], use);
+    const std::map<SpaceId, int64_t> slots = pipeSlots();
+    for (const passes::SpaceUse& use : passes::memoryUse(f_).spaces) {
+      auto it = slots.find(use.space);
+      check(model.spaces[use.space], use, it == slots.end() ? 0 : it->second);
+    }
   }
 
  private:
-  void check(const ir::SpaceDesc& s, const passes::SpaceUse& use) {
-    if (use.peakBytes <= s.capacityBytes) return;
+  // The bytes each space reserves for the slots of the pipes it receives.
+  std::map<SpaceId, int64_t> pipeSlots() const {
+    std::map<int64_t, SpaceId> consumer;
+    for (const auto& op : f_.body().ops())
+      if (op->numRegions() == 1) findPops(op->body(), consumer);
+    std::map<SpaceId, int64_t> bytes;
+    for (const auto& op : f_.body().ops())
+      if (op->kind() == OpKind::PipeInit && consumer.count(op->get(attr::pipe)))
+        bytes[consumer.at(op->get(attr::pipe))] += op->get(attr::slots) * op->get(attr::slot_bytes);
+    return bytes;
+  }
+
+  static void findPops(const Block& b, std::map<int64_t, SpaceId>& consumer) {
+    for (const auto& op : b.ops()) {
+      if (op->kind() == OpKind::PipePop) consumer[op->get(attr::pipe)] = op->result()->type().space();
+      for (unsigned r = 0; r < op->numRegions(); ++r) findPops(op->body(r), consumer);
+    }
+  }
+
+  void check(const ir::SpaceDesc& s, const passes::SpaceUse& use, int64_t slotBytes) {
+    if (use.peakBytes + slotBytes <= s.capacityBytes) return;
     // The tiles live at the peak, each with a note where it is made, as many as a list
     // in a message shows.
     std::vector<std::string> tiles;
@@ -43,9 +71,10 @@ class FunctionCapacity {
     Diagnostic& d = diags_.report(
         Diag::PtoCapacity, f_.loc(),
         std::string(s.name) + " tiles of kernel '" + f_.name() + "' need " + bytesText(use.peakBytes) +
-            " at their peak but " + f_.module().target().name + " has " + bytesText(s.capacityBytes) + " of " +
+            " at their peak" + (slotBytes ? " besides " + bytesText(slotBytes) + " of pipe slots" : std::string()) + " but " + f_.module().target().name + " has " + bytesText(s.capacityBytes) + " of " +
             s.memory + "; live there: " + listText(tiles, "and", use.liveAtPeak.size()) +
-            "; use smaller tiles, or end a tile's use before the next one is made");
+            "; use smaller tiles, or end a tile's use before the next one is made" +
+            (slotBytes ? std::string(" (a pipe holds 2 slots of the largest tile it carries)") : std::string()));
     for (const ir::Value* v : named)
       passes::addNote(d, passes::definitionLoc(v), describe(v, diags_.sources()) + " is made here");
   }

@@ -61,6 +61,9 @@ bool FunctionEmitter::prepare() {
     return false;
   }
   buffers_.resize(plan_.numBuffers());
+  for (const auto& op : f_.body().ops())
+    if (op->kind() == OpKind::CoreCube || op->kind() == OpKind::CoreVector)
+      findPushes(op->body(), op->kind() == OpKind::CoreCube ? Section::Cube : Section::Vector);
   return true;
 }
 
@@ -81,10 +84,33 @@ std::string FunctionEmitter::signature() {
     params_.push_back(name + ": " + scalarType(s->type().dtype()));
     scalars_.bind(s, name);
   }
+  if (section_ != Section::Whole && target_ == Arch::A2A3) {
+    pipeSlots_ = "%arg" + std::to_string(n++);
+    names_.claim(pipeSlots_);
+    params_.push_back(pipeSlots_ + ": !pto.ptr<f32>");
+  }
   std::string attrs;
-  if (Kernel(f_.kind()) == Kernel::Aic) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}";
-  if (Kernel(f_.kind()) == Kernel::Aiv) attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
-  return "  func.func @" + f_.name() + "(" + join(params_) + ")" + attrs + " {\n";
+  if (Kernel(f_.kind()) == Kernel::Aic || section_ == Section::Cube)
+    attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}";
+  if (Kernel(f_.kind()) == Kernel::Aiv || section_ == Section::Vector)
+    attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
+  return "  func.func @" + functionName(section_) + "(" + join(params_) + ")" + attrs + " {\n";
+}
+
+void FunctionEmitter::findPushes(const Block& b, Section s) {
+  for (const auto& op : b.ops()) {
+    if (op->kind() == OpKind::PipePush) producers_[op->get(attr::pipe)] = s;
+    for (unsigned r = 0; r < op->numRegions(); ++r) findPushes(op->body(r), s);
+  }
+}
+
+std::string FunctionEmitter::functionName(Section s) const {
+  switch (s) {
+    case Section::Whole: return f_.name();
+    case Section::Cube: return f_.name() + "_aic";
+    case Section::Vector: return f_.name() + "_aiv";
+  }
+  return f_.name();
 }
 
 bool FunctionEmitter::emit(OutputBuffer& os) {
@@ -137,6 +163,7 @@ void FunctionEmitter::emitBlock(const Block& b) {
 void FunctionEmitter::emitAllocs(const Op& op) {
   plan_.forEachAllocBefore(&op, [&](size_t index) {
     const BufferInfo& info = plan_.buffer(index);
+    if (info.first->definingOp()->kind() == OpKind::PipePop) return;  // its slot in the pipe is its buffer
     const TileBuf tileBuf = info.type();
     const std::vector<Expr>& valid = info.first->type().valid();
     std::string operands;
@@ -531,6 +558,62 @@ void FunctionEmitter::emitYield(const Op& op) {
     types.push_back(scalarType(v->type().dtype()));
   }
   if (!names.empty()) body_.line("scf.yield " + join(names) + " : " + join(types));
+}
+
+}  // namespace tilec::pto
+
+namespace tilec::pto {
+
+// ---- a kernel split between the cores ----
+
+void FunctionEmitter::emitSection(const Op& op) {
+  if ((op.kind() == OpKind::CoreCube) == (section_ == Section::Cube)) emitBlock(op.body());
+}
+
+std::string FunctionEmitter::pipeAttrs(const Op& op) {
+  return "{id = " + std::to_string(op.get(attr::pipe)) + ", split = 0}";
+}
+
+// The consumer reserves the pipe's slots in its local memory (vec for the vector core, mat
+// for the cube), the producer imports their address; on a2a3 the tiles travel through the
+// GM slots of the kernel's last argument.
+void FunctionEmitter::emitPipeInit(const Op& op) {
+  const int64_t id = op.get(attr::pipe), slots = op.get(attr::slots), bytes = op.get(attr::slot_bytes);
+  const Section producer = producers_.count(id) ? producers_.at(id) : Section::Cube;
+  const Section consumer = producer == Section::Cube ? Section::Vector : Section::Cube;
+  const bool toVector = producer == Section::Cube;
+  const std::string buffer = f_.name() + "_pipe" + std::to_string(id);
+  const std::string local = names_.fresh(buffer);
+  if (section_ == consumer)
+    body_.line(local + " = pto.reserve_buffer {name = \"" + buffer + "\", size = " + std::to_string(slots * bytes) +
+               ", location = #pto.address_space<" + (toVector ? "vec" : "mat") + ">, auto = true} -> i32");
+  else
+    body_.line(local + " = pto.import_reserved_buffer {name = \"" + buffer + "\", peer_func = @" + functionName(consumer) +
+               "} -> i32");
+  const std::string none = scalars_.constant(DType::I32, AttrValue(int64_t(0)));
+  std::string operands;
+  if (!pipeSlots_.empty()) operands += "gm_slot_buffer = " + pipeSlots_ + " : !pto.ptr<f32>, ";
+  operands += "c2v_consumer_buf = " + (toVector ? local : none) + " : i32, v2c_consumer_buf = " + (toVector ? none : local) + " : i32";
+  body_.line(std::string("pto.") + (section_ == Section::Cube ? "aic" : "aiv") + "_initialize_pipe {id = " +
+             std::to_string(id) + ", dir_mask = " + (toVector ? "1" : "2") + ", slot_size = " + std::to_string(bytes) +
+             ", slot_num = " + std::to_string(slots) + "} (" + operands + ")");
+}
+
+void FunctionEmitter::emitPush(const Op& op) {
+  const Operand t = operand(op.operand(0));
+  body_.line(std::string("pto.tpush_to_") + (section_ == Section::Cube ? "aiv" : "aic") + "(" + t.name + " : " + *t.type +
+             ") " + pipeAttrs(op));
+}
+
+void FunctionEmitter::emitPop(const Op& op) {
+  const std::string name = names_.fresh(hintOr(op.result(), "popped"));
+  const std::string& type = interned(tileBufType(plan_.buffer(size_t(plan_.bufferOf(op.result()))).type()));
+  body_.line(name + " = pto.tpop_from_" + (section_ == Section::Cube ? "aiv " : "aic ") + pipeAttrs(op) + " -> " + type);
+  buffers_[size_t(plan_.bufferOf(op.result()))] = {name, &type};
+}
+
+void FunctionEmitter::emitFree(const Op& op) {
+  body_.line(std::string("pto.tfree_from_") + (section_ == Section::Cube ? "aiv " : "aic ") + pipeAttrs(op));
 }
 
 }  // namespace tilec::pto

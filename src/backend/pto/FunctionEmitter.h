@@ -19,10 +19,14 @@
 
 namespace tilec::pto {
 
+// Which part of a function one emission writes: all of it, or one section of a split
+// kernel (split-cube-vector), as a func.func of that core's kind named <kernel>_aic or _aiv.
+enum class Section { Whole, Cube, Vector };
+
 class FunctionEmitter {
  public:
-  FunctionEmitter(const ir::Function& f, Arch target, DiagnosticEngine& diags)
-      : f_(f), target_(target), diags_(diags) {}
+  FunctionEmitter(const ir::Function& f, Arch target, DiagnosticEngine& diags, Section section = Section::Whole)
+      : f_(f), target_(target), diags_(diags), section_(section) {}
   // Writes the function to `os`; returns false (after reporting) if the IR is not emittable,
   // leaving part of the function in `os`.
   bool emit(OutputBuffer& os);
@@ -47,6 +51,11 @@ class FunctionEmitter {
   void emitView(const ir::Op& op);
   void emitAssemble(const ir::Op& op);
   void emitSetValidShape(const ir::Op& op);
+  void emitSection(const ir::Op& op);
+  void emitPipeInit(const ir::Op& op);
+  void emitPush(const ir::Op& op);
+  void emitPop(const ir::Op& op);
+  void emitFree(const ir::Op& op);
 
  private:
   struct TensorView {
@@ -83,10 +92,17 @@ class FunctionEmitter {
   std::vector<std::string> indices(const std::vector<ir::Expr>& es);
   void fail(const ir::Op& op, const std::string& message);
   const std::string& interned(std::string typeText);
+  std::string functionName(Section s) const;
+  void findPushes(const ir::Block& b, Section s);
+  // `{id = N, split = 0}` of a pipe op.
+  static std::string pipeAttrs(const ir::Op& op);
 
   const ir::Function& f_;
   Arch target_;
   DiagnosticEngine& diags_;
+  Section section_;
+  std::map<int64_t, Section> producers_;  // the section pushing into each pipe
+  std::string pipeSlots_;                 // a2a3: the kernel argument holding the pipes' GM slots
   NameTable names_;
   BodyWriter body_;
   ScalarEmitter scalars_{names_, body_};

@@ -12,8 +12,10 @@
 // vector work reading an accumulator on a5, which reads a `tile.move` to vec.
 //
 // An incore kernel whose tiles are all vec becomes aiv, all cube-side becomes
-// aic; both kinds at once is an error, as is an aic/aiv kernel doing the other
-// core's work. Linear in program size (union-find, one pass over the demands).
+// aic, and both at once mix: its accumulators read by vector work and its vec tiles
+// fed to matmuls cross between the cores through moves (acc -> vec, vec -> mat), which
+// split-cube-vector turns into pipes. An aic/aiv kernel doing the other core's work is
+// an error. Linear in program size (union-find, one pass over the demands).
 #include <map>
 #include <optional>
 
@@ -31,10 +33,9 @@ namespace {
 
 using namespace ir;
 
-// The fix for data that must cross between the cores: an incore kernel does cube or
-// vector work, never both (E0404), so no single kernel can.
+// The fix for an aic or aiv kernel whose data must cross between the cores.
 constexpr const char* kTwoKernels =
-    "two kernels chained through a tensor, one storing it and the other loading it, each compiled with --kernel";
+    "an incore kernel, which runs its cube and vector work on both cores, passing tiles between them";
 
 enum class DemandKind { Declared, Accumulator, VectorDef, MatmulOperand, VectorUse, MoveSource };
 
@@ -189,6 +190,10 @@ class FunctionSpaces {
           moves_.push_back({d.value, d.space, d.op, unsigned(d.operand)});
           return;
         }
+        if (c.space == Space::Vec && !declared && splittable()) {
+          moves_.push_back({d.value, d.space, d.op, unsigned(d.operand), Space::Mat});
+          return;
+        }
         return badMatmulOperand(c, d, reason, declared);
       case DemandKind::VectorUse:
         if (c.space == Space::Acc) return accFeedsVector(d, reason);
@@ -221,25 +226,29 @@ class FunctionSpaces {
                           ? "it is an accumulator (acc); move it to mat first, writing move(" +
                                 sourceText(d.value, diags_.sources()) +
                                 ", space = mat) in its place"
-                          : "it is computed by vector work in vec, and no kernel does both; compute it and do the "
-                            "matmul in " + std::string(kTwoKernels);
+                          : "it is computed by vector work in vec, which kernel '" + f_.name() + "' (" +
+                                kindName() + ") does not run; compute it and do the matmul in " + kTwoKernels;
     Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(), rule + " but " + why);
     passes::addNote(diag, reason.op->loc(),
                     describe(reason.value) + " is placed in " + spaceName(c.space) + " because of " +
                         describe(*reason.op));
   }
 
+  const char* kindName() const { return f_.module().target().kernelKindName(f_.kind()); }
+
+  // An incore kernel may still become mix: its tiles may cross between the cores.
+  bool splittable() const { return Kernel(f_.kind()) == Kernel::Incore || Kernel(f_.kind()) == Kernel::Mix; }
+
   void accFeedsVector(const Demand& d, const Demand& reason) {
-    if (movable(target_, Space::Acc, Space::Vec)) {
+    if (splittable() || movable(target_, Space::Acc, Space::Vec)) {
       moves_.push_back({d.value, Space::Vec, d.op, unsigned(d.operand)});
       return;
     }
     Diagnostic& diag = diags_.report(
         Diag::AccToVec, d.op->loc(),
         describe(*d.op) + " is vector work on the accumulator " + describe(d.value) +
-            ", but " + archName(target_) + " has no path from acc to vec and no kernel does both; make " +
-            describe(d.value) +
-            " and do the vector work in " + kTwoKernels);
+            ", but " + archName(target_) + " has no path from acc to vec inside one core and kernel '" + f_.name() +
+            "' is " + kindName() + "; make " + describe(d.value) + " and do the vector work in " + kTwoKernels);
     passes::addNote(diag, reason.op->loc(),
                     describe(reason.value) + " is an accumulator because of " + describe(*reason.op));
   }
@@ -250,8 +259,8 @@ class FunctionSpaces {
     if (declared)
       return conflict(d, reason, rule, "declare it in vec or leave its space out");
     Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(),
-                                     rule + ", for cube work, and no kernel does both; do the cube work and the "
-                                            "vector work in " + kTwoKernels);
+                                     rule + ", for cube work, and a tile lives on one core; give the vector work a "
+                                            "tile of its own (load the data again for it)");
     passes::addNote(diag, reason.op->loc(),
                     describe(reason.value) + " is placed in " + spaceName(c.space) + " because of " +
                         describe(*reason.op));
@@ -281,6 +290,7 @@ class FunctionSpaces {
     SpaceId to;
     Op* user;
     unsigned operand;
+    SpaceId via = ir::kNoSpace;  // a vec tile reaches left/right through mat
   };
 
   void indexSuccessors(Block& b) {
@@ -306,23 +316,28 @@ class FunctionSpaces {
   void insertMoves() {
     if (moves_.empty()) return;
     indexSuccessors(f_.body());
-    std::map<std::pair<uint32_t, SpaceId>, Value*> moved;  // keyed by value id: ordered
     for (const MoveRequest& m : moves_) {
-      auto key = std::make_pair(m.value->id(), m.to);
-      auto it = moved.find(key);
-      if (it == moved.end()) {
-        auto [block, before] = insertionPoint(m.value);
-        OpBuilder build(*block, before);
-        build.setLoc(m.user->loc());
-        std::string base = m.value->name().empty() ? "tile" : m.value->name();
-        Value* copy = passes::madeFrom(build.createValue(OpKind::Move, {m.value}, {},
-                                                         m.value->type().withSpace(m.to, f_.module().target()),
-                                                         base + "_" + spaceName(m.to)),
-                                       m.value);
-        it = moved.emplace(key, copy).first;
-      }
-      m.user->setOperand(m.operand, it->second);
+      Value* v = m.value;
+      if (m.via != ir::kNoSpace) v = moved(v, m.via, m.user->loc());
+      m.user->setOperand(m.operand, moved(v, m.to, m.user->loc()));
     }
+  }
+
+  // `v`'s copy in `to`, made once, right after `v` is defined (after the copy it is made
+  // from, for a copy of a copy).
+  Value* moved(Value* v, SpaceId to, SourceRange loc) {
+    auto key = std::make_pair(v->id(), to);
+    auto it = moved_.find(key);
+    if (it != moved_.end()) return it->second;
+    auto [block, before] = insertionPoint(v);
+    OpBuilder build(*block, before);
+    build.setLoc(loc);
+    std::string base = v->name().empty() ? "tile" : v->name();
+    Value* copy = passes::madeFrom(
+        build.createValue(OpKind::Move, {v}, {}, v->type().withSpace(to, f_.module().target()), base + "_" + spaceName(to)),
+        v);
+    nextOp_[copy->definingOp()] = before;
+    return moved_.emplace(key, copy).first->second;
   }
 
   // ---- kernel kind ----
@@ -350,12 +365,10 @@ class FunctionSpaces {
 
   void resolveKernelKind() {
     Op* first[3] = {nullptr, nullptr, nullptr};  // each side's first work, or else its first op
-    size_t count[3] = {0, 0, 0};
     for (Op* op : ops_) {
       if (op->numRegions() || op->kind() == OpKind::Yield) continue;
       Side s = sideOf(*op);
       if (s == Side::None) continue;
-      ++count[size_t(s)];
       Op*& named = first[size_t(s)];
       if (!named || (!isWorkOf(*named, s) && isWorkOf(*op, s))) named = op;
     }
@@ -369,9 +382,10 @@ class FunctionSpaces {
         if (cube) wrongKind(*cube, "aiv", "cube", "aic");
         return;
       case Kernel::Incore:
-        if (cube && vec) return mixed(cube, vec, count[size_t(Side::Cube)], count[size_t(Side::Vector)]);
-        if (cube) f_.setKind(ir::KernelKind(Kernel::Aic));
-        if (vec) f_.setKind(ir::KernelKind(Kernel::Aiv));
+      case Kernel::Mix:
+        if (cube && vec) f_.setKind(ir::KernelKind(Kernel::Mix));
+        else if (cube) f_.setKind(ir::KernelKind(Kernel::Aic));
+        else if (vec) f_.setKind(ir::KernelKind(Kernel::Aiv));
         return;
     }
   }
@@ -382,26 +396,6 @@ class FunctionSpaces {
         std::string(kind) + " kernel '" + f_.name() + "' does " + work + " work (" + describe(op) +
             "); do that work in an " + other + " kernel, passing values between the two through tensors");
     passes::addNote(d, f_.loc(), "'" + f_.name() + "' is declared " + kind + " here");
-  }
-
-  // Reported at the work of the side with fewer ops (ties: the later side).
-  void mixed(Op* cube, Op* vec, size_t cubeCount, size_t vecCount) {
-    bool cubeMinor = cubeCount < vecCount || (cubeCount == vecCount && opIndex(cube) > opIndex(vec));
-    Op* minor = cubeMinor ? cube : vec;
-    Op* major = cubeMinor ? vec : cube;
-    Diagnostic& d = diags_.report(
-        Diag::MixedKernel, minor->loc(),
-        "kernel '" + f_.name() + "' mixes cube and vector work (" + describe(*minor) + " is " +
-            (cubeMinor ? "cube" : "vector") +
-            " work); split it into an aic kernel for the cube work and an aiv kernel for the vector work, "
-            "passing values between the two through tensors (compile each with --kernel)");
-    passes::addNote(d, major->loc(), describe(*major) + " is " + (cubeMinor ? "vector" : "cube") + " work");
-  }
-
-  size_t opIndex(const Op* op) const {
-    for (size_t i = 0; i < ops_.size(); ++i)
-      if (ops_[i] == op) return i;
-    return ops_.size();
   }
 
   Function& f_;
@@ -430,6 +424,7 @@ class FunctionSpaces {
   std::vector<TileClass> classes_;
   std::vector<Demand> demands_;  // program order
   std::vector<MoveRequest> moves_;
+  std::map<std::pair<uint32_t, SpaceId>, Value*> moved_;  // keyed by value id: ordered
   PointerMap<Op, Op*> nextOp_;
 };
 

@@ -232,7 +232,7 @@ class FunctionPacking {
         break;
       case Reason::VectorDrain:
         fix = "store the accumulator to a tensor and do the vector work in a second kernel that loads it "
-              "(compile each kernel with --kernel): one kernel does cube or vector work, not both (E0404)";
+              "(compile each kernel with --kernel), or accumulate each page in its own 2-D tile";
         break;
       case Reason::Geometry: case Reason::Use:
         fix = "write the batch loop in the kernel and accumulate each page in its own 2-D tile with "

@@ -11,7 +11,15 @@ bool emitModule(const ir::Module& m, OutputBuffer& out, DiagnosticEngine& diags)
   bool ok = true;
   for (size_t i = 0; i < m.functions().size(); ++i) {
     if (i) out << '\n';
-    ok &= FunctionEmitter(*m.functions()[i], archOf(m.target()), diags).emit(out);
+    const ir::Function& f = *m.functions()[i];
+    if (Kernel(f.kind()) != Kernel::Mix) {
+      ok &= FunctionEmitter(f, archOf(m.target()), diags).emit(out);
+      continue;
+    }
+    // A split kernel: a function per core, each of its section (split-cube-vector).
+    ok &= FunctionEmitter(f, archOf(m.target()), diags, Section::Cube).emit(out);
+    out << '\n';
+    ok &= FunctionEmitter(f, archOf(m.target()), diags, Section::Vector).emit(out);
   }
   out << "}\n";
   return ok;

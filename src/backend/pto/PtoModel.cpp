@@ -44,7 +44,7 @@ TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
            {"acc", kMatrixSpace | kMatmulResult, "L0C", kib(128, 256), 512},
            {"bias", kMatrixSpace, "bias table", kib(1, 4), 32},
            {"scaling", kMatrixSpace, "fixpipe buffer", kib(2, 4), 32}},
-          {"incore", "aic", "aiv"},
+          {"incore", "aic", "aiv", "mix"},
           layouts,
           /*maxTileExtent=*/4095};
 }

@@ -32,7 +32,9 @@ const char* spaceName(ir::SpaceId s);  // as in .tile, .tir and PTO's `loc=`
 
 // Its kernel kinds, by id: a kernel for the cube core, one for a vector core, or one
 // whose kind inference decides (infer-memory-space).
-enum class Kernel : ir::KernelKind { Incore, Aic, Aiv };
+// Mix: an incore kernel with cube and vector work, which split-cube-vector splits into a
+// section per core.
+enum class Kernel : ir::KernelKind { Incore, Aic, Aiv, Mix };
 
 const ir::TargetModel& ptoModel(Arch a);
 // The architecture whose model `m` is; a model of another backend is an internal error.

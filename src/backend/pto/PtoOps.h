@@ -18,7 +18,8 @@ namespace tilec::pto {
 // The op groups the PTO targets compile: region ops are lowered by lower-regions before
 // the emitter sees them.
 inline constexpr ir::OpGroups kPtoGroups =
-    ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region);
+    ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region) |
+    ir::groupBit(ir::OpGroup::Cores);
 
 enum class PtoForm {
   Dps,      // `pto.<mnemonic> ins(operands) outs(result)`

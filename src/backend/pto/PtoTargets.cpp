@@ -2,6 +2,7 @@
 
 #include "backend/pto/PtoEmitter.h"
 #include "backend/pto/PtoOps.h"
+#include "backend/pto/PtoReport.h"
 
 namespace tilec::pto {
 
@@ -13,6 +14,7 @@ const PropSet PropNdLegalized = registerProperty("nd-legalized");
 const PropSet PropStoreWindows = registerProperty("store-windows");
 const PropSet PropAccumulatorsPacked = registerProperty("acc-packed");
 const PropSet PropRegionsLowered = registerProperty("regions-lowered");
+const PropSet PropCoresSplit = registerProperty("cores-split");
 
 namespace {
 
@@ -32,6 +34,7 @@ PassRegistry passes() {
   r.add("lower-gather", &createLowerGatherPass);
   r.add("tile-ops-2d", &createTileOps2DPass);
   r.add("infer-memory-space", &createInferMemorySpacePass);
+  r.add("split-cube-vector", &createSplitCubeVectorPass);
   r.add("columns-as-rows", &createColumnsAsRowsPass);
   r.add("pad-short-rows", &createPadShortRowsPass);
   r.add("insert-reduction-scratch", &createInsertReductionScratchPass);
@@ -43,7 +46,7 @@ PassRegistry passes() {
 
 const std::vector<std::string> kPipeline = {
     "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "lower-scans", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
-    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
+    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "split-cube-vector", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 
 std::vector<target::OutputFormat> formats() {
@@ -57,6 +60,7 @@ std::vector<target::OutputFormat> formats() {
 target::TargetDesc describe(Arch arch, const char* summary) {
   target::TargetDesc t{archName(arch), summary, &ptoModel(arch), passes(), kPipeline, formats()};
   t.groups = kPtoGroups;
+  t.reportSections = {{"cores", "cube and vector cores", &writeCoresSection}};
   t.hasOpRow = [](ir::OpKind k) { return ptoOp(k) != nullptr; };
   return t;
 }

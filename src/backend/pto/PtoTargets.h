@@ -26,6 +26,7 @@ void foldIdentityReshapes(ir::Function& f);
 std::unique_ptr<Pass> createInsertTransposeScratchPass();
 std::unique_ptr<Pass> createTileOps2DPass();
 std::unique_ptr<Pass> createInferMemorySpacePass();
+std::unique_ptr<Pass> createSplitCubeVectorPass();
 std::unique_ptr<Pass> createColumnsAsRowsPass();
 std::unique_ptr<Pass> createPadShortRowsPass();
 std::unique_ptr<Pass> createInsertReductionScratchPass();
@@ -42,6 +43,7 @@ extern const PropSet PropNdLegalized;         // tile-ops-2d verified: 2-D forms
 extern const PropSet PropStoreWindows;        // every store into a >2D tensor has its N-D `window`
 extern const PropSet PropAccumulatorsPacked;  // every batched accumulator has its layout (pack-accumulators)
 extern const PropSet PropRegionsLowered;      // no region op is left (lower-regions)
+extern const PropSet PropCoresSplit;          // no mix kernel is left unsplit (split-cube-vector)
 
 const target::TargetDesc& ptoTarget(Arch a);
 const target::TargetDesc& a2a3Target();

@@ -1,0 +1,19 @@
+# flash_attention.tile: softmax(Q K^T / 8) V for 64 queries over S keys, against the plain
+# (not online) formula in f64. The kernel rounds P to f16 before P V, as flash attention
+# kernels on Ascend do, so the tolerance is f16's.
+import numpy as np
+
+SIZES = {"S": [64, 128, 1024]}
+TOLERANCE = {"o": (5e-3, 2e-3)}
+
+
+def inputs(rng, S):
+    return {"q": rng.uniform(-1, 1, (64, 64)).astype(np.float16),
+            "k": rng.uniform(-1, 1, (S, 64)).astype(np.float16),
+            "v": rng.uniform(-1, 1, (S, 64)).astype(np.float16)}
+
+
+def reference(q, k, v, S):
+    s = q.astype(np.float64) @ k.astype(np.float64).T / 8.0
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return {"o": ((p @ v.astype(np.float64)) / p.sum(axis=1, keepdims=True)).astype(np.float32)}
