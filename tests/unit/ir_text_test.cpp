@@ -331,6 +331,9 @@ const char* kTakeAlong = R"(func @take_along(%x: tensor<f32, [16, 64]> in, %i: t
   %k = tile.load %w {offsets = [0]} : tile<i32, [8], vec>
   %g = tile.gather %h, %k : tile<f16, [8], vec>
   tile.store %g, %z {offsets = [0]}
+}
+)";
+
 // A split kernel: its pipes, then a section per core passing tiles both ways in a loop.
 const char* kSplit = R"(func @split(%a: tensor<f16, [16, 16]> in, %y: tensor<f32, [16, 16]> out) mix {
   pipe.init {pipe = 0, slot_bytes = 1024, slots = 2}
