@@ -381,8 +381,10 @@ class FunctionSpaces {
       case Kernel::Aiv:
         if (cube) wrongKind(*cube, "aiv", "cube", "aic");
         return;
-      case Kernel::Incore:
       case Kernel::Mix:
+        if (isSplitKernel(f_)) return;  // its sections say which core runs what (pto-legality checks them)
+        [[fallthrough]];
+      case Kernel::Incore:
         if (cube && vec) f_.setKind(ir::KernelKind(Kernel::Mix));
         else if (cube) f_.setKind(ir::KernelKind(Kernel::Aic));
         else if (vec) f_.setKind(ir::KernelKind(Kernel::Aiv));

@@ -35,6 +35,7 @@ class FunctionLegality {
   void checkTransposeView(const ir::Op& op);
   void checkGather(const ir::Op& op);
   void refuseRegion(const ir::Op& op);
+  void checkSection(const ir::Op& op);
 
  private:
   void report(Diag id, const ir::Op& op, std::string message, const ir::Value* about = nullptr);

@@ -27,6 +27,9 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass();
 std::unique_ptr<Pass> createTileOps2DPass();
 std::unique_ptr<Pass> createInferMemorySpacePass();
 std::unique_ptr<Pass> createSplitCubeVectorPass();
+// Whether `f` is split already: its body holds pipes and sections (split-cube-vector's, or
+// written so in IR text).
+bool isSplitKernel(const ir::Function& f);
 std::unique_ptr<Pass> createColumnsAsRowsPass();
 std::unique_ptr<Pass> createPadShortRowsPass();
 std::unique_ptr<Pass> createInsertReductionScratchPass();

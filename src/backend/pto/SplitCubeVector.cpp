@@ -19,7 +19,8 @@
 // follows its push, so that program is a schedule of the two sections whose pipes never
 // hold more than the slots held at once; by Kahn's determinism no schedule of them
 // deadlocks. Unused copies of scalar work and loops left empty are removed from each side.
-// A tile of a run-time valid shape sent to the cube core is refused (E0408). Scalars never
+// A tile of a run-time valid shape sent to the cube core is refused (E0408), as is a vec
+// tile written into a cube tile by an op other than a matmul operand's move (E0409). Scalars never
 // cross: no op computes one from a tile, so both sides compute every scalar themselves.
 // Linear in program size.
 #include <algorithm>
@@ -68,6 +69,7 @@ Side sideOfOp(const Op& op) {
 // tile): each crosses through a pipe just before the op. Once per value, in operand order.
 std::vector<const Value*> foreignOperands(const Op& op) {
   std::vector<const Value*> out;
+  if (crossingFrom(op) != Side::Both) return out;
   const Side s = sideOfOp(op);
   for (const Value* v : op.operands())
     if (sideOfValue(v) != Side::Both && sideOfValue(v) != s && std::find(out.begin(), out.end(), v) == out.end())
@@ -124,6 +126,14 @@ class FunctionSplit {
     for (const auto& op : b.ops()) {
       for (unsigned r = 0; r < op->numRegions(); ++r) findPipes(op->body(r));
       for (const Value* v : foreignOperands(*op)) {
+        if (sideOfValue(v) == Side::Vector) {
+          diags_.report(Diag::SplitVecIntoCube, op->loc(),
+                        describe(*op, diags_.sources()) + " puts " + describe(v, diags_.sources()) +
+                            ", a tile of the vector core, into a tile of the cube core, but only matmul operands "
+                            "cross to the cube core; assemble the whole tile on the vector core and use it as the "
+                            "matmul operand");
+          continue;
+        }
         Pipe& p = pipeFrom(sideOfValue(v));
         p.slotBytes = std::max(p.slotBytes, v->type().elementCount() * dtypeBytes(v->type().dtype()));
       }
@@ -418,12 +428,18 @@ class SplitCubeVector final : public Pass {
   bool run(Module& m, PassContext& ctx) override {
     passes::ErrorWatch errors(ctx.diags);
     for (auto& f : m.functions())
-      if (Kernel(f->kind()) == Kernel::Mix) FunctionSplit(*f, ctx.diags).run();
+      if (Kernel(f->kind()) == Kernel::Mix && !isSplitKernel(*f)) FunctionSplit(*f, ctx.diags).run();
     return errors.clean();
   }
 };
 
 }  // namespace
+
+bool isSplitKernel(const Function& f) {
+  for (const auto& op : f.body().ops())
+    if (opInfo(op->kind()).group == OpGroup::Cores) return true;
+  return false;
+}
 
 std::unique_ptr<Pass> createSplitCubeVectorPass() { return std::make_unique<SplitCubeVector>(); }
 
