@@ -8,7 +8,8 @@
 //    attention; vec -> mat, its probabilities), and the tiles an op reads from the other core
 //    (an accumulator's page assembled into a vec tile), become a pipe.push on the producing
 //    side and a pipe.pop on the consuming one, at the same place in each section's order; a
-//    tile of a run-time valid shape travels whole and is narrowed again on both sides;
+//    tile of a run-time valid shape travels whole and is narrowed again on both sides (on
+//    the cube core, its move to left or right is);
 //  - the consumer frees each popped slot (pipe.free) right after the last op of the pop's
 //    block that reads the tile or a view of it; a popped tile that lives on past its
 //    block (a carried value) is copied out of its slot first;
@@ -19,8 +20,8 @@
 // follows its push, so that program is a schedule of the two sections whose pipes never
 // hold more than the slots held at once; by Kahn's determinism no schedule of them
 // deadlocks. Unused copies of scalar work and loops left empty are removed from each side.
-// A tile of a run-time valid shape sent to the cube core is refused (E0408), as is a vec
-// tile written into a cube tile by an op other than a matmul operand's move (E0409). Scalars never
+// A vec tile written into a cube tile by an op other than a matmul operand's move is
+// refused (E0408). Scalars never
 // cross: no op computes one from a tile, so both sides compute every scalar themselves.
 // Linear in program size.
 #include <algorithm>
@@ -140,14 +141,6 @@ class FunctionSplit {
       const Side from = crossingFrom(*op);
       if (from == Side::Both) continue;
       const Type& t = op->result()->type();
-      if (from == Side::Vector && !staticValid(t)) {
-        diags_.report(Diag::SplitDynamicToCube, op->loc(),
-                      describe(op->operand(0), diags_.sources()) + " goes from the vector core to the cube core with a "
-                          "valid shape known only at run time (" + shapeText(t.valid()) + "), but the cube core cannot "
-                          "narrow a tile it pops; send it whole, with the elements past the valid ones made zero "
-                          "(e.g. where(mask, " + sourceText(op->operand(0), diags_.sources()) + ", 0.0) before the matmul)");
-        continue;
-      }
       Pipe& p = pipeFrom(from);
       p.slotBytes = std::max(p.slotBytes, t.elementCount() * dtypeBytes(t.dtype()));
     }
@@ -218,6 +211,7 @@ class FunctionSplit {
           if (sideOfValue(v) == side) push(build, pipeFrom(side), v, map, op);
         continue;
       }
+      if (moveNarrowed(op, build, map)) continue;
       for (const Value* v : foreign) map[v] = pop(build, pipeFrom(sideOfValue(v)), v->type().withSpace(consumerSpace(side), model()), v);
       for (const Value* v : op.operands()) mapped(v, map, op);
       build.clone(op, map);
@@ -281,12 +275,29 @@ class FunctionSplit {
     Value* popped = passes::madeFrom(
         build.createValue(OpKind::PipePop, {}, {attr::pipe(p.id)}, t.withFullValid(), name), move.result());
     Value* value = popped;
-    if (!staticValid(t)) {
+    if (!staticValid(t) && consumerSpace(Side::Vector) == t.space()) {
       Value* copy = passes::madeFrom(build.createValue(OpKind::Move, {popped}, {}, popped->type(), name + "_copy"), popped);
       value = passes::madeFrom(build.createValue(OpKind::SetValidShape, {copy}, {}, t, name), move.result());
+    } else if (!staticValid(t)) {
+      narrowed_[popped] = t;  // the cube core narrows its move to left or right instead (moveNarrowed)
     }
     popped_.push_back({popped, p.id});
     map[move.result()] = value;
+  }
+
+  // The move to left or right of a whole popped mat tile that stands for one of a run-time
+  // valid shape: the move keeps the whole tile, and the copy in left or right is narrowed.
+  bool moveNarrowed(const Op& op, OpBuilder& build, ValueMapping& map) {
+    if (op.kind() != OpKind::Move) return false;
+    auto it = map.find(op.operand(0));
+    if (it == map.end() || !narrowed_.count(it->second)) return false;
+    const Type declared = remap(op.result()->type(), map);
+    Value* whole = build.createValue(OpKind::Move, {it->second}, {}, declared.withFullValid(), op.result()->name() + "_whole");
+    map[op.result()] =
+        passes::madeFrom(build.createValue(OpKind::SetValidShape, {passes::madeFrom(whole, op.result())}, {}, declared,
+                                           op.result()->name()),
+                         op.result());
+    return true;
   }
 
   // Sends `v` whole: a tile of a run-time valid shape is widened to its full shape for the
@@ -299,7 +310,8 @@ class FunctionSplit {
       build.create(OpKind::PipePush, {tile}, {attr::pipe(p.id)});
       return;
     }
-    Value* whole = build.createValue(OpKind::SetValidShape, {tile}, {}, t.withFullValid(), tile->name() + "_whole");
+    const std::string name = tile->name().empty() ? "tile" : tile->name();
+    Value* whole = build.createValue(OpKind::SetValidShape, {tile}, {}, t.withFullValid(), name + "_whole");
     build.create(OpKind::PipePush, {passes::madeFrom(whole, v)}, {attr::pipe(p.id)});
     map[v] = passes::madeFrom(build.createValue(OpKind::SetValidShape, {whole}, {}, t, tile->name()), v);
   }
@@ -412,6 +424,7 @@ class FunctionSplit {
   DiagnosticEngine& diags_;
   std::map<Side, Pipe> pipes_;
   std::vector<Popped> popped_;
+  std::map<const Value*, Type> narrowed_;  // whole popped mat tiles, by the valid shape they stand for
   std::map<const Op*, size_t> positions_;
   std::set<const Block*> numbered_;
 };
