@@ -24,7 +24,8 @@ void walk(const Block& b, const Liveness& live, bool listTiles, const BufferInde
     if (op->kind() == OpKind::For)
       use.loops.push_back({op.get(), live.enterOf(op.get()).index, live.exitOf(op.get()).index});
     forEachTileBufferId(*op, [&](unsigned i, int64_t id) {
-      if (id < 0) return;
+      // A popped tile lives in its pipe's slot, which the kernel reserves once (check-capacity).
+      if (id < 0 || op->kind() == OpKind::PipePop) return;
       Value* v = op->result(i);
       LiveBuffer& buf = buffers[index.indexOf(id)];
       if (!buf.first) buf.first = v;
@@ -82,6 +83,7 @@ MemoryUse memoryUse(const Function& f, bool listTiles) {
   const TargetModel& model = f.module().target();
   for (size_t s = 1; s < model.spaces.size(); ++s) use.spaces.push_back({SpaceId(s), {}, {}, 0, 0, {}});
   auto spaceOf = [&](const LiveBuffer& b) -> SpaceUse* {
+    if (!b.first) return nullptr;  // a popped tile's: its slot is no buffer of the space
     const size_t s = b.first->type().space();
     return s == 0 || s >= model.spaces.size() ? nullptr : &use.spaces[s - 1];
   };

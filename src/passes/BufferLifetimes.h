@@ -5,6 +5,8 @@
 //
 // A buffer lives from the first definition of any of its tiles to the last point one of them
 // is needed (Liveness.h); its size is its largest tile rounded up to the space's alignment.
+// A tile a pipe.pop makes is not counted: it lives in its pipe's slots, which a split kernel
+// reserves for its whole run (check-capacity adds them).
 // Linear in the ops plus sorts of the buffer ids and of the buffers' start and end points.
 #pragma once
 #include <cstdint>

@@ -4,8 +4,8 @@
 // passes/BufferLifetimes.h's, which the report draws. Over the capacity is an error naming
 // the space, the peak, the capacity and the tiles live at the peak. A split kernel's pipes
 // (split-cube-vector) reserve their slots in the consumer's memory (vec for tiles sent to
-// the vector core, mat for the cube's) for the whole kernel, on top of the peak; a popped
-// tile also counts as a buffer of its own there, which overstates the need by one slot.
+// the vector core, mat for the cube's) for the whole kernel, on top of the peak of the
+// other tiles (a popped tile lives in a slot).
 #include <map>
 
 #include "backend/pto/PtoTargets.h"
