@@ -49,12 +49,13 @@ void collectIndexTensors(const Block& b, std::unordered_set<const Value*>& out) 
     if (op->kind() == OpKind::TensorRead) out.insert(op->operand(0));
     if (op->kind() == OpKind::Gather) {
       const Value* v = op->operand(1);
-      while (const Op* def = v->definingOp()) {
+      for (const Op* def = v->definingOp(); def && def->numOperands(); def = v->definingOp()) {
         const OpKind k = def->kind();
         v = def->operand(0);
         if (k == OpKind::Load) {
           while (v->definingOp() && v->definingOp()->kind() == OpKind::TensorView) v = v->definingOp()->operand(0);
           out.insert(v);
+          break;
         }
         if (k != OpKind::Cast && k != OpKind::Move && k != OpKind::SetValidShape && !isView(k)) break;
       }
