@@ -171,8 +171,7 @@ struct Pipes {
   struct Pipe {
     int64_t slots = 0;
     std::deque<Sent> queued;       // pushed, not yet popped
-    std::deque<const Value*> held;  // popped, not yet freed (their slots are still taken)
-    std::deque<const Op*> pops;
+    std::deque<const Value*> held;  // popped by their pipe.pop, not yet freed (their slots are still taken)
   };
   // A section stopped because another one faulted: it reports nothing itself.
   struct Cancelled {};
@@ -1323,7 +1322,6 @@ struct Interpreter::Impl {
         set(op.result(), std::move(p.queued.front().tile));
         p.queued.pop_front();
         p.held.push_back(op.result());
-        p.pops.push_back(&op);
         break;
       default:  // PipeFree
         if (p.held.empty())
@@ -1333,7 +1331,6 @@ struct Interpreter::Impl {
         if (auto it = env.find(p.held.front()); it != env.end())
           if (auto* t = std::get_if<Tile>(&it->second)) std::fill(t->defined.begin(), t->defined.end(), 0);
         p.held.pop_front();
-        p.pops.pop_front();
         break;
     }
     pipes->changed.notify_all();
@@ -1398,8 +1395,8 @@ void Interpreter::runSplit(Impl& prologue) {
       throw RunError(p.queued.front().push->loc(), "pipe push on pipe " + std::to_string(id) +
                                                        " sends a tile that no pipe pop takes before the kernel ends; "
                                                        "pop every pushed tile in the other section");
-    if (!p.pops.empty())
-      throw RunError(p.pops.front()->loc(), "pipe pop on pipe " + std::to_string(id) +
+    if (!p.held.empty())
+      throw RunError(p.held.front()->definingOp()->loc(), "pipe pop on pipe " + std::to_string(id) +
                                                 " takes a slot that no pipe free gives back before the kernel ends; "
                                                 "free each popped slot after its tile's last use");
   }

@@ -34,7 +34,7 @@ namespace {
 using namespace ir;
 
 // The fix for an aic or aiv kernel whose data must cross between the cores.
-constexpr const char* kTwoKernels =
+constexpr const char* kBothCores =
     "an incore kernel, which runs its cube and vector work on both cores, passing tiles between them";
 
 enum class DemandKind { Declared, Accumulator, VectorDef, MatmulOperand, VectorUse, MoveSource };
@@ -227,7 +227,7 @@ class FunctionSpaces {
                                 sourceText(d.value, diags_.sources()) +
                                 ", space = mat) in its place"
                           : "it is computed by vector work in vec, which kernel '" + f_.name() + "' (" +
-                                kindName() + ") does not run; compute it and do the matmul in " + kTwoKernels;
+                                kindName() + ") does not run; compute it and do the matmul in " + kBothCores;
     Diagnostic& diag = diags_.report(Diag::BadMemSpace, d.op->loc(), rule + " but " + why);
     passes::addNote(diag, reason.op->loc(),
                     describe(reason.value) + " is placed in " + spaceName(c.space) + " because of " +
@@ -248,7 +248,7 @@ class FunctionSpaces {
         Diag::AccToVec, d.op->loc(),
         describe(*d.op) + " is vector work on the accumulator " + describe(d.value) +
             ", but " + archName(target_) + " has no path from acc to vec inside one core and kernel '" + f_.name() +
-            "' is " + kindName() + "; make " + describe(d.value) + " and do the vector work in " + kTwoKernels);
+            "' is " + kindName() + "; make " + describe(d.value) + " and do the vector work in " + kBothCores);
     passes::addNote(diag, reason.op->loc(),
                     describe(reason.value) + " is an accumulator because of " + describe(*reason.op));
   }

@@ -109,21 +109,21 @@ void FunctionLegality::report(Diag id, const Op& op, std::string message, const 
 // memories in core.cube (split-cube-vector makes them so; IR text may not).
 void FunctionLegality::checkSection(const Op& section) {
   const bool vector = section.kind() == OpKind::CoreVector;
+  const char* core = vector ? "vector" : "cube";
   const_cast<Op&>(section).walk([&](Op& op) {
     if (&op == &section) return;
     auto foreign = [&](const Value* v) { return passes::isTile(v) && (v->type().space() == Space::Vec) != vector; };
     for (const Value* v : op.operands())
       if (foreign(v))
-        return report(Diag::KernelKindWork, op, std::string("the ") + (vector ? "vector" : "cube") + " section of kernel '" +
-                                                   f_.name() + "' reads " + describe(v) + ", a " +
-                                                   spaceName(v->type().space()) + " tile of the other core; pass it "
-                                                   "through a pipe (pipe.push in the other section, pipe.pop here)");
+        return report(Diag::KernelKindWork, op, std::string("the ") + core + " section of kernel '" + f_.name() +
+                                                   "' reads " + describe(v) + ", a " + spaceName(v->type().space()) +
+                                                   " tile of the other core; pass it through a pipe (pipe.push in the "
+                                                   "other section, pipe.pop here)");
     for (const Value* v : op.results())
       if (foreign(v))
-        return report(Diag::KernelKindWork, op, std::string("the ") + (vector ? "vector" : "cube") + " section of kernel '" +
-                                                   f_.name() + "' makes " + describe(v) + " in " +
-                                                   spaceName(v->type().space()) + ", the other core's memory; make it "
-                                                   "in the other section");
+        return report(Diag::KernelKindWork, op, std::string("the ") + core + " section of kernel '" + f_.name() +
+                                                   "' makes " + describe(v) + " in " + spaceName(v->type().space()) +
+                                                   ", the other core's memory; make it in the other section");
   });
 }
 

@@ -150,9 +150,6 @@ class FunctionSplit {
     return std::all_of(t.valid().begin(), t.valid().end(), [](const Expr& e) { return e.asConst().has_value(); });
   }
 
-  static const char* sideName(Side s) { return s == Side::Cube ? "cube" : "vector"; }
-
-
   void declarePipes(Op& before) {
     OpBuilder build = OpBuilder::before(before);
     build.setLoc(f_.loc());
@@ -272,8 +269,7 @@ class FunctionSplit {
     // tile: PTOAS narrows only tiles of the core's own memory, not a pipe's slots.
     const Type t = remap(move.result()->type(), map);
     const std::string name = move.result()->name();
-    Value* popped = passes::madeFrom(
-        build.createValue(OpKind::PipePop, {}, {attr::pipe(p.id)}, t.withFullValid(), name), move.result());
+    Value* popped = pop(build, p, t.withFullValid(), move.result());
     Value* value = popped;
     if (!staticValid(t) && consumerSpace(Side::Vector) == t.space()) {
       Value* copy = passes::madeFrom(build.createValue(OpKind::Move, {popped}, {}, popped->type(), name + "_copy"), popped);
@@ -281,7 +277,6 @@ class FunctionSplit {
     } else if (!staticValid(t)) {
       narrowed_[popped] = t;  // the cube core narrows its move to left or right instead (moveNarrowed)
     }
-    popped_.push_back({popped, p.id});
     map[move.result()] = value;
   }
 
@@ -327,7 +322,7 @@ class FunctionSplit {
   // of it, or a value updated in place in it); a tile carried past its block is copied out.
   void placeFrees(Block& section) {
     for (const Popped& p : popped_) {
-      if (p.value->definingOp()->function() != &f_ || !inside(p.value->block(), section)) continue;
+      if (!inside(p.value->block(), section)) continue;
       Op* pop = p.value->definingOp();
       Block* home = pop->parentBlock();
       Op* last = pop;
