@@ -48,7 +48,8 @@ bindStmt   : kw=(LET | VAR) ID (COLON typeAnn)? ASSIGN expr SEMI ;
 // `arr[i, j] = e;` writes one slot of a tile array.
 assignStmt : ID (LBRACK exprList RBRACK)? op=(ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN) expr SEMI ;
 forStmt    : forHead block ;
-forHead    : loopMode=(UNROLL | PARALLEL)? FOR ID IN expr DOTDOT expr (STEP expr)? ;
+// `parallel(cyclic) for`: how a parallel loop's iterations go to the blocks (blocked by default).
+forHead    : (UNROLL | PARALLEL (LPAREN schedule=ID RPAREN)?)? FOR var=ID IN expr DOTDOT expr (STEP expr)? ;
 ifStmt     : ifHead block (ELSE (ifStmt | block))? ;
 ifHead     : IF expr ;
 exprStmt   : expr SEMI ;

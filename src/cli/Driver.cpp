@@ -113,6 +113,8 @@ int Driver::compile() {
   }
   if (!module_ || diags_.hasErrors()) return failure();
   if (!selectKernel(*module_)) return failure();
+  if (opts_.blocks > 0)
+    for (auto& f : module_->functions()) f->setBlocks(opts_.blocks), f->setSubblocks(opts_.subblocks);
   if (opts_.syntaxOnly) return finish("");
 
   PropSet initialProperties = *kind == InputKind::Tile ? PropSSA : 0;

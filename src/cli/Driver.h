@@ -54,6 +54,7 @@ class Driver {
   interp::RunLimits runLimits() const {
     interp::RunLimits l;
     l.maxTileElements = opts_.limits.maxTileElements;
+    l.blockOrderSeed = opts_.shuffleBlocks;
     return l;
   }
   int failure();

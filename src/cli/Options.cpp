@@ -27,6 +27,7 @@ bool envFlag(const char* name) {
 
 const char* const kFinalIr = "@final";  // --emit-ir without a pass name
 const char* const kDefaultSeed = "1";    // --verify-semantics without a seed
+constexpr int64_t kMaxBlocks = 4096;     // --blocks: far above any chip's cores
 
 int usageError(const std::string& message) { return reportUsageError(message); }
 
@@ -39,7 +40,8 @@ DiagFormat diagFormat(const std::string& name) {
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
-  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter;
+  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter, shuffleBlocks;
+  int64_t blocks = 0, subblocks = 0;
   std::vector<std::string> runArgs, runOutputs, defines, includeDirs, targetFlags;
   Limits limits;
   bool run = false, decode = false, encode = false;
@@ -107,6 +109,17 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<name>=<file>");
   app.add_flag(std::string("--random-inputs{") + kDefaultSeed + "}", raw.randomInputs,
                "with --run: fill the parameters no --arg gives from SEED (sizes too)");
+  app.add_option("--blocks", raw.blocks,
+                 "launch every kernel as <n> blocks (PTO targets): what the output declares and --run and "
+                 "--verify-semantics run; by default distribute-blocks chooses")
+      ->check(CLI::Range(int64_t(1), kMaxBlocks).description(""))
+      ->type_name("<n>");
+  app.add_option("--subblocks", raw.subblocks,
+                 "with --blocks: each block as <n> sub-blocks (the vector cores of an AI core, for vector kernels)")
+      ->check(CLI::Range(int64_t(1), int64_t(2)).description(""))
+      ->type_name("<n>");
+  app.add_flag(std::string("--shuffle-blocks{") + kDefaultSeed + "}", raw.shuffleBlocks,
+               "with --run or --verify-semantics: run the blocks in an order drawn from SEED, not ascending");
   app.add_flag("--decode", raw.decode,
                "print a readable listing of a binary the backends write (an AIE TXN stream) instead of compiling");
   app.add_flag("--encode", raw.encode, "turn a --decode listing back into the binary (needs -o)");
@@ -180,7 +193,8 @@ class HelpFormatter final : public CLI::FormatterBase {
     std::string spelling;
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
-    if (!longNames.empty() && (longNames[0] == "verify-semantics" || longNames[0] == "random-inputs"))
+    if (!longNames.empty() && (longNames[0] == "verify-semantics" || longNames[0] == "random-inputs" ||
+                               longNames[0] == "shuffle-blocks"))
       return spelling + "[=<seed>]";
     std::string value = opt.get_type_name();
     value = value.substr(0, value.find(":{"));  // IsMember appends the choices; <a|b> names them
@@ -283,6 +297,17 @@ UsageCheck resolvePipeline(const RawOptions& raw, Options& o) {
   }
   o.timePasses = raw.timePasses;
   o.limits = raw.limits;
+  if (raw.subblocks && !raw.blocks) return usageError("--subblocks goes with --blocks");
+  if (raw.blocks && !t.model->hasBlocks())
+    return usageError(std::string("--blocks: ") + t.name + " kernels run as one program, not as blocks; "
+                      "drop --blocks or compile for a2a3 or a5");
+  o.blocks = raw.blocks;
+  o.subblocks = std::max<int64_t>(raw.subblocks, 1);
+  if (!raw.shuffleBlocks.empty()) {
+    if (raw.shuffleBlocks.find_first_not_of("0123456789") != std::string::npos || raw.shuffleBlocks.size() > 19)
+      return usageError("--shuffle-blocks=" + raw.shuffleBlocks + " is no seed; give a non-negative integer");
+    o.shuffleBlocks = std::stoull(raw.shuffleBlocks);
+  }
   o.debugCrashIn = raw.debugCrashIn;
   o.debugCrashSignal = raw.debugCrashSignal;
   if (!raw.debugMutateAfter.empty()) {

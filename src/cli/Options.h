@@ -63,6 +63,9 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> runArgs;     // --arg NAME=VALUE
   std::vector<std::pair<std::string, std::string>> runOutputs;  // --out NAME=FILE
   std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
+  int64_t blocks = 0;     // --blocks: the launch of every kernel; 0 lets distribute-blocks choose
+  int64_t subblocks = 1;  // --subblocks
+  std::optional<uint64_t> shuffleBlocks;  // --shuffle-blocks[=SEED]
   bool timePasses = false;
   std::vector<std::string> defines;       // -D NAME=VALUE, NAME an identifier, in order
   std::vector<std::string> includeDirs;   // -I DIR: where imports are looked for, in order

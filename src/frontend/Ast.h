@@ -180,11 +180,13 @@ struct ExprStmt final : Stmt {
 
 using ir::LoopMode;  // the IR's enum and its one name table (ir::loopModeName)
 
-// `[unroll|parallel] for i in lb .. ub [step s] { ... }`.
+// `[unroll|parallel[(schedule)]] for i in lb .. ub [step s] { ... }`.
 struct For final : Stmt {
   static constexpr StmtKind kKind = StmtKind::For;
   For() : Stmt(kKind) {}
   LoopMode mode = LoopMode::Serial;
+  std::string schedule;  // as written in `parallel(...)`; empty: none given
+  SourceRange scheduleRange;
   std::string var;
   SourceRange varRange;
   ExprPtr lb, ub, step;  // step may be null (1)

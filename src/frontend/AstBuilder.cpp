@@ -212,8 +212,12 @@ std::unique_ptr<ast::For> AstBuilder::forHead(P::ForHeadContext* ctx) {
   f->range = range(ctx);
   if (ctx->UNROLL()) f->mode = ast::LoopMode::Unroll;
   if (ctx->PARALLEL()) f->mode = ast::LoopMode::Parallel;
-  f->var = text(ctx->ID());
-  f->varRange = range(ctx->ID());
+  if (ctx->schedule) {
+    f->schedule = text(ctx->schedule);
+    f->scheduleRange = range(ctx->schedule);
+  }
+  f->var = text(ctx->var);
+  f->varRange = range(ctx->var);
   f->lb = expr(ctx->expr(0));
   f->ub = expr(ctx->expr(1));
   if (ctx->STEP()) f->step = expr(ctx->expr(2));

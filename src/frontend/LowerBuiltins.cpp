@@ -86,6 +86,11 @@ const std::vector<BuiltinSig>& builtins() {
         {"max", K::Max, 2, 2, {}, false, "max(a, b)", &L::callMinMax},
         {"min", K::Min, 2, 2, {}, false, "min(a, b)", &L::callMinMax},
         {"ceildiv", K::IndexExpr, 2, 2, {}, false, "ceildiv(a, b)", &L::callCeilDiv},
+        // ---- the launch (issue 30) ----
+        {"block_idx", K::BlockIdx, 0, 0, {}, false, "block_idx()", &L::callLaunchQuery},
+        {"block_num", K::BlockNum, 0, 0, {}, false, "block_num()", &L::callLaunchQuery},
+        {"subblock_idx", K::SubblockIdx, 0, 0, {}, false, "subblock_idx()", &L::callLaunchQuery},
+        {"subblock_num", K::SubblockNum, 0, 0, {}, false, "subblock_num()", &L::callLaunchQuery},
         // ---- compare and select (issue 28) ----
         {"where", K::Sel, 3, 3, {}, false, "where(mask, a, b)", &L::callWhere},
         // ---- remainder and leaky relu (issue 28); `kind` is the tile-tile op ----
@@ -779,6 +784,19 @@ Val Lowerer::callGather(ir::OpKind kind, const CallArgs& a) {
   ir::Value* i = asTile(index, "the index of gather");
   if (!s || !i) return Val::poison(a.call.range);
   return tileOp(kind, {{s, src.range}, {i, index.range}}, {}, ir::Type(), a.call.range);
+}
+
+// Which block (or sub-block) of the launch runs this copy of the kernel, and how many there are.
+Val Lowerer::callLaunchQuery(ir::OpKind kind, const CallArgs& a) {
+  if (!target_.hasBlocks()) {
+    error(Diag::NoBlocks, a.call.range,
+          quotedName(text(a.call.range)) + " asks which block runs the kernel, but " + target_.name +
+              " kernels run as one program, not as blocks; compile for a2a3 or a5, or drop the call");
+    return Val::poison(a.call.range);
+  }
+  ir::OpBuilder builder(*block_);
+  builder.setLoc(a.call.range);
+  return Val::integer(ir::Expr::var(builder.createValue(kind, {})), a.call.range);
 }
 
 Val Lowerer::callCeilDiv(ir::OpKind, const CallArgs& a) {

@@ -362,6 +362,17 @@ void Lowerer::checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& e
 
 // ---------------------------------------------------------------- loops
 
+// The loop's mode, with a parallel loop's schedule: `blocked` (the default) or `cyclic`.
+ir::LoopMode Lowerer::loopMode(const ast::For& f) {
+  if (f.schedule.empty() || f.schedule == "blocked") return f.mode;
+  if (f.schedule == "cyclic") return ir::LoopMode::ParallelCyclic;
+  std::optional<std::string> near = closestName(f.schedule, {"blocked", "cyclic"});
+  error(Diag::LoopSchedule, f.scheduleRange,
+        "'" + f.schedule + "' is no schedule of a parallel loop; write parallel(blocked) for runs of iterations "
+        "per block or parallel(cyclic) for every block_num()-th iteration" + (near ? " (did you mean '" + *near + "'?)" : ""));
+  return f.mode;
+}
+
 void Lowerer::lowerFor(const ast::For& f) {
   std::optional<ir::Expr> lb = asInt(eval(*f.lb), "the loop start");
   std::optional<ir::Expr> ub = asInt(eval(*f.ub), "the loop end");
@@ -379,6 +390,12 @@ void Lowerer::lowerFor(const ast::For& f) {
     error(Diag::NotConstant, f.range,
           "an unroll loop needs compile-time bounds and step; use constants, or drop 'unroll'");
 
+  const ir::LoopMode mode = loopMode(f);
+  if (ir::isParallel(mode) && parallelDepth_ > 0)
+    error(Diag::NestedParallel, f.range,
+          "this parallel loop is inside another one, whose iterations are already split over the blocks; make it "
+          "a serial loop, or make one parallel loop over the product of the two trip counts");
+  ParallelScope scope(*this, ir::isParallel(mode));
   std::vector<Carried> carried = carriedBindings({f.body.get()}, f.range);
   if (f.mode == ast::LoopMode::Parallel)
     for (const Carried& c : carried)
@@ -392,7 +409,7 @@ void Lowerer::lowerFor(const ast::For& f) {
                         : c.outer.value);
 
   const size_t diagsBefore = diags_.all().size();
-  LoweredLoop loop = buildLoop(f, carried, inits, lb, ub, step);
+  LoweredLoop loop = buildLoop(f, mode, carried, inits, lb, ub, step);
   // A tile seeded by a fresh create that the body leaves with fewer valid rows or columns:
   // the seed is declared again at the extent the body yields, and the loop lowered again.
   bool narrowed = false;
@@ -406,7 +423,7 @@ void Lowerer::lowerFor(const ast::For& f) {
   if (narrowed) {
     for (Carried& c : carried) c.binding->val = c.outer;
     block_->erase(loop.op);
-    loop = buildLoop(f, carried, inits, lb, ub, step);
+    loop = buildLoop(f, mode, carried, inits, lb, ub, step);
   }
   for (size_t i = 0; i < carried.size(); ++i)
     checkCarriedType(carried[i], loop.next[i], carried[i].type, carried[i].binding->assignedAt,
@@ -419,14 +436,14 @@ void Lowerer::lowerFor(const ast::For& f) {
 
 // The loop op with its body lowered, and the value each carried binding has at the end of
 // the body (the yield is left to the caller).
-Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, const std::vector<Carried>& carried,
+Lowerer::LoweredLoop Lowerer::buildLoop(const ast::For& f, ir::LoopMode mode, const std::vector<Carried>& carried,
                                         const std::vector<ir::Value*>& inits, const std::optional<ir::Expr>& lb,
                                         const std::optional<ir::Expr>& ub, const std::optional<ir::Expr>& step) {
   ir::Op* loop = block_->create(ir::OpKind::For, f.range);
   loop->set(ir::attr::lb, lb ? *lb : ir::Expr::constant(0));
   loop->set(ir::attr::ub, ub ? *ub : ir::Expr::constant(0));
   loop->set(ir::attr::step, step ? *step : ir::Expr::constant(1));
-  loop->set(ir::attr::mode, f.mode);
+  loop->set(ir::attr::mode, mode);
   for (ir::Value* v : inits) loop->addOperand(v);
   ir::Block& body = loop->addRegion().block();
   ir::Value* iv = body.addArg(ir::Type::index());

@@ -182,7 +182,16 @@ class Lowerer {
   ir::Value* yieldValue(const Carried& c, SourceRange at);
   void checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& expected, SourceRange at,
                         const std::string& expectedWhere, const std::string& actualWhere);
-  LoweredLoop buildLoop(const ast::For& f, const std::vector<Carried>& carried, const std::vector<ir::Value*>& inits,
+  ir::LoopMode loopMode(const ast::For& f);
+  // Counts the parallel loops around the statement being lowered.
+  struct ParallelScope {
+    ParallelScope(Lowerer& l, bool parallel) : l_(l), parallel_(parallel) { l_.parallelDepth_ += parallel_; }
+    ~ParallelScope() { l_.parallelDepth_ -= parallel_; }
+    Lowerer& l_;
+    bool parallel_;
+  };
+  int parallelDepth_ = 0;
+  LoweredLoop buildLoop(const ast::For& f, ir::LoopMode mode, const std::vector<Carried>& carried, const std::vector<ir::Value*>& inits,
                         const std::optional<ir::Expr>& lb, const std::optional<ir::Expr>& ub,
                         const std::optional<ir::Expr>& step);
   std::optional<ir::Type> narrowedSeed(const Carried& c, const ir::Value* next, const ir::Op& loop) const;
@@ -248,6 +257,7 @@ class Lowerer {
   Val callSetValid(ir::OpKind, const CallArgs& a);
   Val callMinMax(ir::OpKind, const CallArgs& a);
   Val callCeilDiv(ir::OpKind, const CallArgs& a);
+  Val callLaunchQuery(ir::OpKind kind, const CallArgs& a);
   Val callWhere(ir::OpKind, const CallArgs& a);
   Val callFmod(ir::OpKind, const CallArgs& a);
   Val fmodDividendError(const Val& lhs, const Val& rhs, SourceRange whole);

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "ir/Describe.h"
+#include "ir/Launch.h"
 #include "ir/NdShape.h"
 #include "ir/OpDefs.h"
 
@@ -203,6 +204,27 @@ struct Pipes {
 };
 
 const char* sectionName(int section) { return section == 0 ? "cube" : "vector"; }
+
+// Which launch unit (a block, or a block's sub-block) last wrote and first read each element
+// of each tensor, to find two units that touch one element, one of them writing: blocks run
+// in no set order on the hardware, so the kernel's result would depend on it.
+struct Races {
+  static constexpr int32_t kNone = -1;
+  struct Shadow {
+    std::vector<int32_t> writer, reader, otherReader;  // otherReader: a second unit that read
+    std::vector<const Op*> writeOp, readOp, otherReadOp;
+    explicit Shadow(size_t n)
+        : writer(n, kNone), reader(n, kNone), otherReader(n, kNone), writeOp(n), readOp(n), otherReadOp(n) {}
+  };
+  std::mutex m;  // the sections of a split kernel run on threads of their own
+  std::unordered_map<const TensorData*, Shadow> shadows;
+  int64_t subblocks = 1;
+
+  std::string unitName(int32_t u) const {
+    std::string s = "block " + std::to_string(u / subblocks);
+    return subblocks > 1 ? s + " sub-block " + std::to_string(u % subblocks) : s;
+  }
+};
 
 }  // namespace
 
@@ -498,6 +520,8 @@ struct Interpreter::Impl {
         return set(op.result(), Scalar{d, n});
       }
       case OpKind::For: return runFor(op);
+      case OpKind::BlockIdx: case OpKind::BlockNum: case OpKind::SubblockIdx: case OpKind::SubblockNum:
+        return set(op.result(), launchValue(op));
       case OpKind::If: return runIf(op);
       case OpKind::Yield: return;
       case OpKind::TensorView: {
@@ -592,6 +616,10 @@ struct Interpreter::Impl {
     int64_t lb = eval(op.get(attr::lb), op), ub = eval(op.get(attr::ub), op);
     int64_t stepBy = eval(op.get(attr::step), op);
     if (stepBy <= 0) throw RunError(op.loc(), "the for loop steps by " + std::to_string(stepBy) + "; a step must be positive");
+    if (const LoopMode* mode = op.find(attr::mode); mode && isParallel(*mode)) {
+      const LoopShare<int64_t> share = shareOf<int64_t>(*mode, lb, ub, stepBy, unit(), blocks * subblocks);
+      lb = share.lb, ub = share.ub, stepBy = share.step;
+    }
     const Block& body = op.body();
     std::vector<RtValue> carried;
     for (const Value* v : op.operands()) carried.push_back(get(v, op));
@@ -678,6 +706,7 @@ struct Interpreter::Impl {
     const Tensor& x = tensor(op.operand(0), op);
     Tile t = blank(op.result()->type(), op);
     forEachTransfer(op, t, x, [&](size_t from, const std::vector<int64_t>& at) {
+      touch(op, 0, x, from, false);
       size_t i = size_t(flatten(at, t.shape));
       t.elems[i] = x.data->elems[from];
       t.defined[i] = 1;
@@ -697,7 +726,9 @@ struct Interpreter::Impl {
                                      describeByName(op.operand(0)) + ", whose axis " + std::to_string(a) +
                                      " has " + std::to_string(x.dims[a]) + " elements");
     Num n;
-    n.i = x.data->elems[size_t(flatten(at, x.dims))].i;
+    const size_t flat = size_t(flatten(at, x.dims));
+    touch(op, 0, x, flat, false);
+    n.i = x.data->elems[flat].i;
     set(op.result(), Scalar{DType::Index, n});
   }
 
@@ -759,6 +790,7 @@ struct Interpreter::Impl {
     const Tile& t = tile(op.operand(0), op);
     const Tensor& x = tensor(op.operand(1), op);
     forEachTransfer(op, t, x, [&](size_t to, const std::vector<int64_t>& at) {
+      touch(op, 1, x, to, true);
       x.data->elems[to] = read(t, at, op.operand(0), op);
     });
   }
@@ -1253,6 +1285,63 @@ struct Interpreter::Impl {
   Pipes* pipes = nullptr;  // a split kernel's, shared with the other section
   int section = 0;         // 0: the cube section, 1: the vector one
 
+  // ---- the launch ----
+  int64_t block = 0, blocks = 1, subblock = 0, subblocks = 1;
+  Races* races = nullptr;  // when the launch has several units
+
+  int32_t unit() const { return int32_t(block * subblocks + subblock); }
+
+  Scalar launchValue(const Op& op) const {
+    Num n;
+    switch (op.kind()) {
+      case OpKind::BlockIdx: n.i = block; break;
+      case OpKind::BlockNum: n.i = blocks; break;
+      case OpKind::SubblockIdx: n.i = subblock; break;
+      default: n.i = subblocks; break;
+    }
+    return Scalar{DType::Index, n};
+  }
+
+  // Records that this unit reads or writes element `i` of the tensor `op` names in operand
+  // `operand`; a fault when another unit wrote it, or (for a write) read it.
+  void touch(const Op& op, unsigned operand, const Tensor& x, size_t i, bool write) {
+    if (!races) return;
+    std::unique_lock<std::mutex> lock(races->m, std::defer_lock);
+    if (pipes) lock.lock();
+    auto it = races->shadows.find(x.data.get());
+    if (it == races->shadows.end()) it = races->shadows.emplace(x.data.get(), Races::Shadow(x.data->elems.size())).first;
+    Races::Shadow& s = it->second;
+    const int32_t me = unit();
+    if (s.writer[i] != Races::kNone && s.writer[i] != me) race(op, operand, x, i, write, s.writer[i], *s.writeOp[i], true);
+    if (write) {
+      if (s.reader[i] != Races::kNone && s.reader[i] != me) race(op, operand, x, i, true, s.reader[i], *s.readOp[i], false);
+      if (s.otherReader[i] != Races::kNone && s.otherReader[i] != me)
+        race(op, operand, x, i, true, s.otherReader[i], *s.otherReadOp[i], false);
+      s.writer[i] = me;
+      s.writeOp[i] = &op;
+    } else if (s.reader[i] == Races::kNone) {
+      s.reader[i] = me;
+      s.readOp[i] = &op;
+    } else if (s.reader[i] != me && s.otherReader[i] == Races::kNone) {
+      s.otherReader[i] = me;
+      s.otherReadOp[i] = &op;
+    }
+  }
+
+  [[noreturn]] void race(const Op& op, unsigned operand, const Tensor& x, size_t i, bool write, int32_t other,
+                         const Op& otherOp, bool otherWrote) const {
+    std::vector<int64_t> at(x.dims.size());
+    for (size_t a = x.dims.size(), rest = i; a-- > 0; rest /= size_t(x.dims[a])) at[a] = int64_t(rest % size_t(x.dims[a]));
+    const std::string what = " element " + ir::shapeText(at) + " of " + describeByName(op.operand(operand));
+    const std::string mine = races->unitName(unit()) + (write ? " writes" : " reads") + what + " with this " +
+                             spellingOf(op.kind());
+    const std::string theirs = races->unitName(other) + (otherWrote ? " writes" : " reads") + " it with the " +
+                               spellingOf(otherOp.kind()) + " noted";
+    throw RaceError(op.loc(), mine + ", and " + theirs + "; blocks run in no set order, so the result would depend on it. "
+                              "Give each block elements of its own (a parallel loop splits its iterations over the blocks)",
+                    otherOp.loc(), races->unitName(other) + "'s " + spellingOf(otherOp.kind()) + " of the element");
+  }
+
   // ---- a kernel split between the cores ----
 
   Pipes::Pipe& pipeOf(const Op& op) {
@@ -1339,21 +1428,53 @@ struct Interpreter::Impl {
 
 Interpreter::Interpreter(const Function& f, RunLimits limits) : f_(f), limits_(limits) {}
 
+Diagnostic& reportFault(DiagnosticEngine& diags, const RunError& e) {
+  const auto* race = dynamic_cast<const RaceError*>(&e);
+  Diagnostic& d = diags.report(race ? Diag::BlockRace : Diag::RunFault, e.loc(), e.what());
+  if (race) d.notes.push_back({race->otherNote(), race->otherLoc()});
+  return d;
+}
+
 namespace {
 
 bool isSection(const Op& op) { return op.kind() == OpKind::CoreCube || op.kind() == OpKind::CoreVector; }
 
+// 0 .. n-1 ascending, or shuffled (Fisher-Yates on splitmix64: the same order everywhere).
+std::vector<int64_t> unitOrder(int64_t n, std::optional<uint64_t> seed) {
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
+  if (!seed) return order;
+  uint64_t state = *seed;
+  auto next = [&state] {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[size_t(next() % i)]);
+  return order;
+}
+
 }  // namespace
 
+// Every unit of the launch in turn, each on the same tensors; the work limit is for them all.
 void Interpreter::run(const std::vector<RtValue>& args) {
-  Impl impl{f_, limits_, {}, 0, {}, {}};
-  for (unsigned i = 0; i < f_.numParams() && i < args.size(); ++i) impl.env[f_.param(i)] = args[i];
+  const int64_t blocks = std::max<int64_t>(f_.blocks(), 1), subblocks = std::max<int64_t>(f_.subblocks(), 1);
+  Races races;
+  races.subblocks = subblocks;
   const auto& ops = f_.body().ops();
-  if (std::none_of(ops.begin(), ops.end(), [](const auto& op) { return isSection(*op); })) {
-    impl.runBlock(f_.body(), nullptr);
-    return;
+  const bool split = std::any_of(ops.begin(), ops.end(), [](const auto& op) { return isSection(*op); });
+  int64_t steps = 0;
+  for (int64_t u : unitOrder(blocks * subblocks, limits_.blockOrderSeed)) {
+    Impl impl{f_, limits_, {}, steps, {}, {}};
+    impl.block = u / subblocks, impl.subblock = u % subblocks;
+    impl.blocks = blocks, impl.subblocks = subblocks;
+    impl.races = blocks * subblocks > 1 ? &races : nullptr;
+    for (unsigned i = 0; i < f_.numParams() && i < args.size(); ++i) impl.env[f_.param(i)] = args[i];
+    if (split) runSplit(impl);
+    else impl.runBlock(f_.body(), nullptr);
+    steps = impl.steps;
   }
-  runSplit(impl);
 }
 
 // A split kernel: its prologue (the pipes), then each section on a thread of its own.
@@ -1375,6 +1496,9 @@ void Interpreter::runSplit(Impl& prologue) {
     threads.emplace_back([&pipes, &prologue, s] {
       Impl impl{prologue.f, prologue.limits, prologue.env, 0, {}, {}};
       impl.pipes = &pipes;
+      impl.block = prologue.block, impl.blocks = prologue.blocks;
+      impl.subblock = prologue.subblock, impl.subblocks = prologue.subblocks;
+      impl.races = prologue.races;
       impl.section = s->kind() == OpKind::CoreCube ? 0 : 1;
       try {
         impl.runBlock(s->body(), nullptr);

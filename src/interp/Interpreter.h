@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -18,6 +19,7 @@
 
 #include "interp/Numeric.h"
 #include "ir/IR.h"
+#include "support/Diagnostics.h"
 
 namespace tilec::interp {
 
@@ -29,6 +31,20 @@ class RunError : public std::runtime_error {
 
  private:
   SourceRange loc_;
+};
+
+// Two units of the launch (blocks, or sub-blocks) touch one tensor element, one of them
+// writing: located at the second access, with a note at the other unit's op.
+class RaceError : public RunError {
+ public:
+  RaceError(SourceRange loc, const std::string& message, SourceRange otherLoc, std::string otherNote)
+      : RunError(loc, message), otherLoc_(otherLoc), otherNote_(std::move(otherNote)) {}
+  SourceRange otherLoc() const { return otherLoc_; }
+  const std::string& otherNote() const { return otherNote_; }
+
+ private:
+  SourceRange otherLoc_;
+  std::string otherNote_;
 };
 
 // The run went past RunLimits::maxWork: a limit of the interpreter, not a fault of the kernel.
@@ -66,6 +82,9 @@ struct RunLimits {
   int64_t maxWork = 25'000'000;        // tile elements read and written, plus one per op run
   int64_t maxTileElements = 1 << 22;   // far above any on-chip tile (UB is 192-248 KiB)
   static constexpr int64_t kMaxTensorElements = 1 << 24;  // per tensor the host run allocates
+  // Not a limit but how a run goes: the launch's blocks run one after the other, in
+  // ascending order, or in an order drawn from this seed (--shuffle-blocks).
+  std::optional<uint64_t> blockOrderSeed;
 };
 
 // The product of non-negative extents, or cap + 1 when it is larger (never overflows).
@@ -88,6 +107,9 @@ class Interpreter {
   const ir::Function& f_;
   RunLimits limits_;
 };
+
+// A fault of the kernel as its diagnostic: E0801, or E0804 for a race, with the other access as a note.
+Diagnostic& reportFault(DiagnosticEngine& diags, const RunError& e);
 
 // Evaluates a symbolic expression with the given variable values; throws RunError (at
 // `loc`) on division by zero or an unbound variable.

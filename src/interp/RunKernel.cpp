@@ -185,7 +185,7 @@ class KernelRun {
     try {
       Interpreter(f_, request_.limits).run(args);
     } catch (const RunError& e) {
-      diags_.report(Diag::RunFault, e.loc(), e.what());
+      reportFault(diags_, e);
       return false;
     }
     return true;

@@ -252,6 +252,9 @@ bool SemanticsInstrumentation::checkRun(const std::string& who, const Baseline& 
                   "--verify-semantics checks kernel '" + b.kernel + "' no further than before " + who +
                       ": after it, " + e.what() + "; check it at smaller sizes");
     return false;
+  } catch (const RaceError& e) {  // the pass launched it as several blocks, which the kernel does not allow
+    reportFault(diags_, e);
+    return false;
   } catch (const RunError& e) {
     throw InternalError(who + " changed what kernel '" + b.kernel + "' computes (--verify-semantics): it ran "
                         "before the pipeline but now faults: " + e.what());

@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "ir/IR.h"
+#include "ir/OpDefs.h"
 
 namespace tilec::ir {
 
@@ -967,6 +968,10 @@ const Op* loopOf(const Value* v) {
 }
 
 Interval loopBounds(const Value* v) {
+  if (const Op* def = v->definingOp(); def && opInfo(def->kind()).group == OpGroup::Launch) {
+    const bool count = def->kind() == OpKind::BlockNum || def->kind() == OpKind::SubblockNum;
+    return {count ? 1 : 0, std::nullopt};  // an index is at least 0, a count at least 1
+  }
   const Op* loop = loopOf(v);
   if (!loop) return {};
   const Interval lb = bounds(loop->get(attr::lb), loopBounds), ub = bounds(loop->get(attr::ub), loopBounds);

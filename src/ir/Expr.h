@@ -109,7 +109,8 @@ struct Interval {
 using VarRanges = std::function<Interval(const Value*)>;
 
 // The values a loop's induction variable takes, from its bounds (and those of the loops
-// around it); unbounded for any other value. A VarRanges for code that has no list of the
+// around it); at least 0 for a block or sub-block index and 1 for their counts; unbounded
+// for any other value. A VarRanges for code that has no list of the
 // loops around it.
 Interval loopBounds(const Value* v);
 // The scf.for whose induction variable `v` is, or null.

@@ -84,7 +84,7 @@ std::string nameList(const std::array<const char*, N>& names) {
 }
 
 // Indexed by the enums' values.
-constexpr std::array<const char*, 3> kLoopModes = {"serial", "unroll", "parallel"};
+constexpr std::array<const char*, 4> kLoopModes = {"serial", "unroll", "parallel", "parallel_cyclic"};
 constexpr std::array<const char*, 8> kRoundModes = {"cast_rint", "round", "rint", "floor",
                                                     "ceil",      "trunc", "odd",  "none"};
 constexpr std::array<const char*, 4> kRegionPhases = {"init", "middle", "last", "init_last"};

@@ -84,7 +84,11 @@ class Value {
 
 // Enumerated attribute values, each with one name table (IR.cpp); the .tir text and the
 // .tile keywords spell them by these names.
-enum class LoopMode : uint8_t { Serial, Unroll, Parallel };
+// Parallel loops split their iterations over the launch's blocks: Parallel in contiguous
+// runs (block b takes the b-th of block_num nearly equal runs), ParallelCyclic round-robin
+// (iteration k goes to block k mod block_num).
+enum class LoopMode : uint8_t { Serial, Unroll, Parallel, ParallelCyclic };
+inline bool isParallel(LoopMode m) { return m == LoopMode::Parallel || m == LoopMode::ParallelCyclic; }
 enum class RoundMode : uint8_t { CastRint, Round, Rint, Floor, Ceil, Trunc, Odd, None };
 // Where a slot write falls in its tile array's construction (region.insert).
 enum class RegionPhase : uint8_t { Init, Middle, Last, InitLast };
@@ -335,6 +339,12 @@ class Function {
   void setKind(KernelKind k) { kind_ = k; }
   SourceRange loc() const { return loc_; }
   void setLoc(SourceRange r) { loc_ = r; }
+  // The launch: how many blocks run the kernel (0: not chosen yet, one block when run), and
+  // how many sub-blocks (vector cores of one AI core) each block has.
+  int64_t blocks() const { return blocks_; }
+  void setBlocks(int64_t n) { blocks_ = n; }
+  int64_t subblocks() const { return subblocks_; }
+  void setSubblocks(int64_t n) { subblocks_ = n; }
 
   // Parameters are the body block's arguments, in declaration order. Symbolic sizes
   // (`where S: dyn`) are index-typed parameters with ParamDir::None.
@@ -362,6 +372,8 @@ class Function {
   std::string name_;
   KernelKind kind_;
   SourceRange loc_;
+  int64_t blocks_ = 0;
+  int64_t subblocks_ = 1;
   std::unique_ptr<Block> body_;
   std::vector<ParamDir> dirs_;
   std::vector<SourceRange> paramLocs_;

@@ -66,6 +66,7 @@ const char* opGroupName(OpGroup g) {
     case OpGroup::Sequence: return "sequence";
     case OpGroup::Region: return "region";
     case OpGroup::Cores: return "cores";
+    case OpGroup::Launch: return "launch";
   }
   return "?";
 }
@@ -1476,6 +1477,7 @@ class Rules {
 
   // ---- a kernel split between the cores: where these ops may stand is the verifier's ----
   Result inferSection() { return Type(); }
+  Result indexResult() { return Type::index(); }
 
   Result inferPipeInit() {
     if (*attrOf<int64_t>(attrs(), attr::slots.key) < 1 || *attrOf<int64_t>(attrs(), attr::slot_bytes.key) < 1)

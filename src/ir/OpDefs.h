@@ -35,8 +35,10 @@ enum class OpGroup : uint8_t {
   Sequence,  // runtime sequences: DMA transfers between host tensors and channels
   Region,    // tile regions: partition views and tile arrays
   Cores,     // a kernel split between cube and vector cores: sections and the pipes between them
+  Launch,    // the block and sub-block a copy of the kernel runs as, on targets that launch blocks
 };
-inline constexpr OpGroup kAllOpGroups[] = {OpGroup::Core, OpGroup::Tile, OpGroup::Sequence, OpGroup::Region, OpGroup::Cores};
+inline constexpr OpGroup kAllOpGroups[] = {OpGroup::Core,  OpGroup::Tile,  OpGroup::Sequence,
+                                           OpGroup::Region, OpGroup::Cores, OpGroup::Launch};
 using OpGroups = uint32_t;  // a set of groups, one bit each
 constexpr OpGroups groupBit(OpGroup g) { return 1u << unsigned(g); }
 const char* opGroupName(OpGroup g);  // "tile", ...

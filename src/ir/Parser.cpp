@@ -1122,6 +1122,24 @@ class Parser {
     return true;
   }
 
+  // blocks(N [, S]): the launch's blocks and sub-blocks per block.
+  bool parseLaunch(Function& f) {
+    advance();  // 'blocks'
+    int64_t blocks = 0, subblocks = 1;
+    if (!expect(Tok::LParen, "'(' after 'blocks'") || !parseInt(blocks, "a block count")) return false;
+    if (at(Tok::Comma)) {
+      advance();
+      if (!parseInt(subblocks, "a sub-block count")) return false;
+    }
+    const Token& close = tok();
+    if (!expect(Tok::RParen, "')' to close the launch")) return false;
+    if (blocks < 1 || subblocks < 1)
+      return error(close, "a launch has at least one block and one sub-block per block; write positive counts");
+    f.setBlocks(blocks);
+    f.setSubblocks(subblocks);
+    return true;
+  }
+
   bool parseFunction() {
     size_t first = pos_;
     advance();  // 'func'
@@ -1141,6 +1159,7 @@ class Parser {
                               describe(tok()));
     advance();
     f.setKind(*kind);
+    if (atIdent("blocks") && !parseLaunch(f)) return false;
     if (!expect(Tok::LBrace, "'{' to open the function body")) return false;
     parseOps(f.body());
     // Without its '}' the function still ends at the next `func`, which parses normally.

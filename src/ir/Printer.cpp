@@ -126,7 +126,13 @@ class FunctionPrinter {
       os_ << ref(f_.param(i)) << ": " << type(f_.param(i)->type());
       if (f_.paramDir(i) != ParamDir::None) os_ << " " << paramDirName(f_.paramDir(i));
     }
-    os_ << ") " << f_.module().target().kernelKindName(f_.kind()) << " {\n";
+    os_ << ") " << f_.module().target().kernelKindName(f_.kind());
+    if (f_.blocks() > 0) {
+      os_ << " blocks(" << f_.blocks();
+      if (f_.subblocks() != 1) os_ << ", " << f_.subblocks();
+      os_ << ")";
+    }
+    os_ << " {\n";
     printOps(f_.body(), 1);
     os_ << "}\n";
   }

@@ -53,6 +53,9 @@ struct TargetModel {
   std::optional<KernelKind> sequenceKind = std::nullopt;
   std::vector<RawOpDesc> rawOps = {};  // what seq.raw may name
   std::vector<const char*> layouts = {};  // the named layouts (ir::namedLayout) kernels may give a tile
+  // Per KernelKind: how many blocks of a kernel of that kind run at once (the cores a launch
+  // spreads them over); empty when the target runs one program and has no blocks.
+  std::vector<int64_t> blockCores = {};
 
   const RawOpDesc* rawOp(std::string_view name) const {
     for (const RawOpDesc& r : rawOps)
@@ -68,6 +71,8 @@ struct TargetModel {
   const char* kernelKindName(KernelKind k) const { return k < kernelKinds.size() ? kernelKinds[k] : "?"; }
   std::optional<KernelKind> parseKernelKind(std::string_view name) const;
   std::vector<std::string> kernelKindNames() const;  // "incore", "aic", "aiv"
+  bool hasBlocks() const { return !blockCores.empty(); }
+  int64_t coresFor(KernelKind k) const { return k < blockCores.size() ? blockCores[k] : 1; }
 };
 
 // A model with no spaces and one kernel kind, for IR that never names a space (tests of

@@ -131,6 +131,7 @@ class FunctionVerifier {
       checkTypeExprs(op.result(i)->type(), op.loc(), [&] { return "the result type of " + std::string(op.name()); });
     if (op.kind() == OpKind::Yield) checkYieldPlacement(op, parent);
     if (opInfo(op.kind()).group == OpGroup::Cores) checkCorePlacement(op, parent);
+    if (opInfo(op.kind()).group == OpGroup::Launch) checkLaunchQuery(op);
     bool regionsOk = op.numRegions() == unsigned(opInfo(op.kind()).numRegions);
     if (regionsOk && op.kind() == OpKind::For) checkFor(op);
     if (regionsOk && op.kind() == OpKind::If) checkIf(op);
@@ -247,7 +248,27 @@ class FunctionVerifier {
     return t.str([&](const Value* v) { return irName(v, names()); });
   }
 
+  void checkLaunchQuery(const Op& op) {
+    const Module& m = op.function()->module();
+    if (!m.target().hasBlocks())
+      report(Diag::IRVerify, op.loc(), std::string(op.name()) + " asks for the launch, but " + m.target().name +
+                                           " kernels run as one program, not as blocks; use a target that launches blocks");
+  }
+
+  // A parallel loop's iterations go to blocks once: one inside another would split them again.
+  void checkNestedParallel(const Op& op) {
+    const LoopMode* mode = op.find(attr::mode);
+    if (!mode || !isParallel(*mode)) return;
+    for (const Op* p = op.parentOp(); p; p = p->parentOp())
+      if (const LoopMode* outer = p->find(attr::mode); p->kind() == OpKind::For && outer && isParallel(*outer)) {
+        report(Diag::IRVerify, op.loc(), "a parallel scf.for inside another one; its iterations are already "
+                                         "split over the blocks, so make it serial or merge the two loops");
+        return;
+      }
+  }
+
   void checkFor(const Op& op) {
+    checkNestedParallel(op);
     const Block& body = op.body();
     unsigned n = op.numOperands();
     if (op.numResults() != n)

@@ -361,6 +361,19 @@ const char* kSplit = R"(func @split(%a: tensor<f16, [16, 16]> in, %y: tensor<f32
 }
 )";
 
+// A launch of 6 blocks of 2 sub-blocks: the queries, and a loop split over them cyclically.
+const char* kLaunch = R"(func @rows(%x: tensor<f32, [%M, 64]> in, %y: tensor<f32, [%M, 64]> out, %M: index) aiv blocks(6, 2) {
+  %b = core.block_idx : index
+  %n = core.block_num : index
+  %s = core.subblock_idx : index
+  %c = core.subblock_num : index
+  scf.for parallel_cyclic %r = %b * %c + %s to %M step %n * %c * 16 {
+    %t = tile.load %x {offsets = [%r, 0]} : tile<f32, [16, 64], valid=[min(16, %M - %r), 64], vec>
+    tile.store %t, %y {offsets = [%r, 0]}
+  }
+}
+)";
+
 }  // namespace
 
 TEST_CASE("round trip: load, cast and store in a loop with a dynamic valid shape") { checkRoundTrip(kCastRows); }
@@ -376,12 +389,13 @@ TEST_CASE("round trip: fmod and lrelu") { checkRoundTrip(kRemainder); }
 TEST_CASE("round trip: prefix scans") { checkRoundTrip(kScan); }
 TEST_CASE("round trip: gather by an index tile") { checkRoundTrip(kTakeAlong); }
 TEST_CASE("round trip: a kernel split between the cores") { checkRoundTrip(kSplit); }
+TEST_CASE("round trip: the launch and a cyclic parallel loop") { checkRoundTrip(kLaunch); }
 
 TEST_CASE("every op kind appears in a round-trip module") {
   // Counted from the parsed modules, so "tile.add" inside "tile.adds" does not count.
   std::set<OpKind> seen;
   for (const char* text :
-       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan, kTakeAlong, kSplit}) {
+       {kCastRows, kQk, kVector, kControl, kCube, kGather, kAttrs, kCompare, kBitwise, kRemainder, kScan, kTakeAlong, kSplit, kLaunch}) {
     auto p = parse(text);
     REQUIRE(p->module);
     for (const auto& f : p->module->functions()) f->walk([&](Op& op) { seen.insert(op.kind()); });

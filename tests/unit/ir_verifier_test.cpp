@@ -234,8 +234,8 @@ TEST_CASE("attribute schema violations") {
   auto m = parsed(fn("  scf.for %i = 0 to 4 step 1 {\n  }\n"));
   firstOp(*m->module).attrs()["mode"] = std::string("sideways");  // ill-typed on purpose
   CHECK(!verifyModule(*m->module, m->diags));
-  CHECK(m->diagnostics(false) == std::vector<std::string>{"2:3: E0218: loop mode 'sideways' is unknown; use serial, unroll or "
-                                                "parallel"});
+  CHECK(m->diagnostics(false) == std::vector<std::string>{"2:3: E0218: loop mode 'sideways' is unknown; use serial, unroll, "
+                                                "parallel or parallel_cyclic"});
 }
 
 TEST_CASE("every violation is reported, not only the first") {

@@ -61,7 +61,7 @@ const char* kControl =
 TEST_CASE("pto emitter: constants, symbolic tensor views, index carries, scf.if results") {
   CHECK(compile(kControl) ==
         "module attributes {\"pto.target_arch\" = \"a3\"} {\n"
-        "  func.func @ctrl(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: index, %arg3: index, %arg4: f32) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "  func.func @ctrl(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: index, %arg3: index, %arg4: f32) attributes {pto.kernel_kind = #pto.kernel_kind<vector>, tilec.launch_blocks = 1 : i64} {\n"
         "    %c64 = arith.constant 64 : index\n"
         "    %c1 = arith.constant 1 : index\n"
         "    %cst = arith.constant 0xFF800000 : f32\n"
@@ -191,7 +191,7 @@ TEST_CASE("pto emitter: matmul_acc init: true starts, false/absent continues, ru
                    "      } else {\n"
                    "        pto.tmatmul.acc ins(%acc, %x_left, %y_right) outs(%acc)\n"
                    "      }\n"));
-  CHECK(has(out, "attributes {pto.kernel_kind = #pto.kernel_kind<cube>}"));
+  CHECK(has(out, "attributes {pto.kernel_kind = #pto.kernel_kind<cube>, tilec.launch_blocks = 1 : i64}"));
 }
 
 TEST_CASE("pto emitter: a5 modules and the a5 left layout") {

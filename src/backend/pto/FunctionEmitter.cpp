@@ -89,12 +89,15 @@ std::string FunctionEmitter::signature() {
     names_.claim(pipeSlots_);
     params_.push_back(pipeSlots_ + ": !pto.ptr<f32>");
   }
-  std::string attrs;
+  std::vector<std::string> attrs;
   if (Kernel(f_.kind()) == Kernel::Aic || section_ == Section::Cube)
-    attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}";
+    attrs.push_back("pto.kernel_kind = #pto.kernel_kind<cube>");
   if (Kernel(f_.kind()) == Kernel::Aiv || section_ == Section::Vector)
-    attrs = " attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
-  return "  func.func @" + functionName(section_) + "(" + join(params_) + ")" + attrs + " {\n";
+    attrs.push_back("pto.kernel_kind = #pto.kernel_kind<vector>");
+  // The launch a host starts (docs/pto-backend.md): PTOAS keeps attributes of other dialects.
+  attrs.push_back("tilec.launch_blocks = " + std::to_string(std::max<int64_t>(f_.blocks(), 1)) + " : i64");
+  if (f_.subblocks() != 1) attrs.push_back("tilec.launch_subblocks = " + std::to_string(f_.subblocks()) + " : i64");
+  return "  func.func @" + functionName(section_) + "(" + join(params_) + ") attributes {" + join(attrs) + "} {\n";
 }
 
 void FunctionEmitter::findPushes(const Block& b, Section s) {
@@ -271,6 +274,15 @@ void FunctionEmitter::emitTensorRead(const Op& op) {
              element + "> -> " + element);
   const std::string index = names_.fresh(hint);
   body_.line(index + " = arith.index_cast " + raw + " : " + element + " to index");
+  scalars_.bind(op.result(), index);
+}
+
+// PTO's block queries give an i64; the offsets that use it compute with an index.
+void FunctionEmitter::emitLaunchQuery(const Op& op) {
+  const std::string raw = names_.fresh(hintOr(op.result(), "launch") + "_i64");
+  body_.line(raw + " = pto." + ptoOp(op.kind())->mnemonic);
+  const std::string index = names_.fresh(hintOr(op.result(), "launch"));
+  body_.line(index + " = arith.index_cast " + raw + " : i64 to index");
   scalars_.bind(op.result(), index);
 }
 

@@ -43,6 +43,7 @@ class FunctionEmitter {
   void emitCast(const ir::Op& op);
   void emitIota(const ir::Op& op);
   void emitTensorRead(const ir::Op& op);
+  void emitLaunchQuery(const ir::Op& op);
   void emitCompare(const ir::Op& op);
   void emitTri(const ir::Op& op);
   void emitPairField(const ir::Op& op);

@@ -31,6 +31,15 @@ TileLayout ptoDefaultLayout(Arch arch, SpaceId space, const std::vector<int64_t>
 
 constexpr int64_t KiB = 1024;
 
+// Blocks at once per kernel kind (incore, aic, aiv, mix): a block of a cube or mix kernel is
+// an AI core (a2a3 910B: 24, a5 950: 32), whose cube core runs the cube part and one of its
+// two vector cores the vector part; a block of a vector kernel is one vector core. pto-isa's
+// hand-written kernels launch these counts (gemm_performance 24, topk 48; a5 mxfp8 32).
+std::vector<int64_t> blockCores(Arch arch) {
+  const int64_t aiCores = perArch<int64_t>(arch, 24, 32);
+  return {aiCores, aiCores, 2 * aiCores, aiCores};
+}
+
 // The spaces in Space order, with PTOAS PlanMemory's per-function sizes and alignments
 // (pto-assembly.md, 3.6); on a2a3 the top 8 KiB of the 192 KiB UB are reserved.
 TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
@@ -46,7 +55,11 @@ TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
            {"scaling", kMatrixSpace, "fixpipe buffer", kib(2, 4), 32}},
           {"incore", "aic", "aiv", "mix"},
           layouts,
-          /*maxTileExtent=*/4095};
+          /*maxTileExtent=*/4095,
+          std::nullopt,
+          {},
+          {},
+          blockCores(arch)};
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace tilec::pto {
 // the emitter sees them.
 inline constexpr ir::OpGroups kPtoGroups =
     ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region) |
-    ir::groupBit(ir::OpGroup::Cores);
+    ir::groupBit(ir::OpGroup::Cores) | ir::groupBit(ir::OpGroup::Launch);
 
 enum class PtoForm {
   Dps,      // `pto.<mnemonic> ins(operands) outs(result)`

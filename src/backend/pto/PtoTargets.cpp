@@ -46,7 +46,7 @@ PassRegistry passes() {
 
 const std::vector<std::string> kPipeline = {
     "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "lower-scans", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
-    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "split-cube-vector", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
+    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "distribute-blocks", "split-cube-vector", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 
 std::vector<target::OutputFormat> formats() {
