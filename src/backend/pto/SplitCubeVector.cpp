@@ -392,21 +392,46 @@ class FunctionSplit {
   // ---- clean-up ----
 
   // Ops whose results nothing reads and which do nothing else, innermost first; a loop or
-  // branch left with only its yield goes too.
+  // branch left with only its yield goes too. A scalar named only inside expressions (a loop
+  // bound made of the block index) has no use list but is read all the same.
   static void removeDead(Block& b) {
+    std::set<const Value*> named;
+    mentions(b, named);
+    removeDead(b, named);
+  }
+
+  static void removeDead(Block& b, const std::set<const Value*>& named) {
     std::vector<Op*> ops;
     for (const auto& op : b.ops()) ops.push_back(op.get());
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
       Op* op = *it;
-      for (unsigned r = 0; r < op->numRegions(); ++r) removeDead(op->body(r));
-      if (dead(*op)) b.erase(op);
+      for (unsigned r = 0; r < op->numRegions(); ++r) removeDead(op->body(r), named);
+      if (dead(*op, named)) b.erase(op);
     }
   }
 
-  static bool dead(const Op& op) {
+  // The values the expressions of `b`'s ops (attributes and result types) name.
+  static void mentions(const Block& b, std::set<const Value*>& named) {
+    auto note = [&named](const Expr& e) {
+      for (const Value* v : e.vars()) named.insert(v);
+      return e;
+    };
+    for (const auto& op : b.ops()) {
+      for (const auto& [key, value] : op->attrs()) {
+        if (const auto* e = std::get_if<Expr>(&value)) note(*e);
+        if (const auto* es = std::get_if<std::vector<Expr>>(&value))
+          for (const Expr& e : *es) note(e);
+        if (const auto* t = std::get_if<TypeAttr>(&value)) t->type().mapExprs(note);
+      }
+      for (const Value* r : op->results()) r->type().mapExprs(note);
+      for (unsigned r = 0; r < op->numRegions(); ++r) mentions(op->body(r), named);
+    }
+  }
+
+  static bool dead(const Op& op, const std::set<const Value*>& named) {
     if (op.kind() == OpKind::Yield || opInfo(op.kind()).has(Effect)) return false;
     for (const Value* r : op.results())
-      if (r->hasUses()) return false;
+      if (r->hasUses() || named.count(r)) return false;
     for (unsigned r = 0; r < op.numRegions(); ++r)
       for (const auto& inner : op.body(r).ops())
         if (inner->kind() != OpKind::Yield) return false;
