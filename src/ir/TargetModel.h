@@ -56,6 +56,8 @@ struct TargetModel {
   // Per KernelKind: how many blocks of a kernel of that kind run at once (the cores a launch
   // spreads them over); empty when the target runs one program and has no blocks.
   std::vector<int64_t> blockCores = {};
+  // The kernel kind whose blocks may run as sub-blocks (the vector cores of one AI core).
+  std::optional<KernelKind> subblockKind = std::nullopt;
 
   const RawOpDesc* rawOp(std::string_view name) const {
     for (const RawOpDesc& r : rawOps)

@@ -40,16 +40,23 @@ class DistributeBlocks final : public Pass {
     return kInfo;
   }
 
-  bool run(Module& m, PassContext&) override {
+  bool run(Module& m, PassContext& ctx) override {
     if (!m.target().hasBlocks()) return true;
+    passes::ErrorWatch errors(ctx.diags);
     for (auto& f : m.functions()) {
+      if (f->subblocks() > 1 && f->kind() != m.target().subblockKind)
+        ctx.diags.report(Diag::SubblocksKind, f->loc(),
+                         "kernel '" + f->name() + "' is " + m.target().kernelKindName(f->kind()) + ", but only " +
+                             m.target().kernelKindName(m.target().subblockKind.value_or(0)) +
+                             " kernels run as sub-blocks (the vector cores of one AI core); drop --subblocks, "
+                             "or make the kernel vector work only");
       std::vector<Op*> loops;
       for (Op* op : passes::preorder(*f))
         if (isParallelLoop(*op)) loops.push_back(op);
       if (f->blocks() == 0) f->setBlocks(chooseBlocks(*f, loops));
       if (!loops.empty()) distribute(*f, loops);
     }
-    return true;
+    return errors.clean();
   }
 
  private:

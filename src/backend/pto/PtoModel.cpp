@@ -59,7 +59,8 @@ TargetModel makeModel(Arch arch, DefaultLayoutFn layouts) {
           std::nullopt,
           {},
           {},
-          blockCores(arch)};
+          blockCores(arch),
+          KernelKind(Kernel::Aiv)};
 }
 
 }  // namespace
