@@ -110,6 +110,7 @@ void writeReport(const ReportInputs& in, OutputBuffer& out) {
     writeMemorySection(kernel, page);
     writeAccessSection(kernel, page);
     writeAccumulatorSection(kernel, page);
+    writeBlocksSection(kernel, page);
     for (const TargetSection& s : in.targetSections) s.write(kernel, page);
   }
   writePipeline(in, page);

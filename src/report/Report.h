@@ -1,8 +1,9 @@
 // --emit=report: one self-contained HTML page per compile (inline SVG and CSS, nothing
 // fetched), the same bytes for the same module and flags. Per kernel: on-chip memory over
 // the program (BufferLifetimes.h, the numbers check-capacity holds against the target),
-// every load and store window on its tensor, packed accumulators, then the target's own
-// sections; for the compile: the pass pipeline and every diagnostic on its source line.
+// every load and store window on its tensor, packed accumulators, the window of each tensor
+// every block of the launch covers, then the target's own sections; for the compile: the
+// pass pipeline and every diagnostic on its source line.
 // Size: linear in the ops, plus per chart the buffers times the events that move them.
 #pragma once
 #include <chrono>
@@ -53,5 +54,6 @@ void writeReport(const ReportInputs& in, OutputBuffer& out);
 bool writeMemorySection(const KernelView& kernel, Page& page);
 bool writeAccessSection(const KernelView& kernel, Page& page);
 bool writeAccumulatorSection(const KernelView& kernel, Page& page);
+bool writeBlocksSection(const KernelView& kernel, Page& page);
 
 }  // namespace tilec::report

@@ -7,8 +7,10 @@
 //   - the page fetches nothing (every request is the file itself or a data: URL);
 //   - the SVG agrees with the numbers: each memory chart has one bar group per buffer
 //     row of its table, and its peak is the sum of the buffers live at the peak; each
-//     store and load has one window box; --expect NAME=N checks a count given by the
-//     caller (stores, loads, cells, transfers: counted from the compiler's IR or output).
+//     store and load has one window box; each blocks figure has one group per block its
+//     table lists, drawing the windows the table gives; --expect NAME=N checks a count
+//     given by the caller (stores, loads, cells, transfers: counted from the compiler's IR
+//     or output).
 // One browser checks every report given: each REPORT.html is followed by its own options.
 // usage: check-report.js REPORT.html [--shots DIR] [--expect NAME=N ...] [--page-shot FILE] [REPORT.html ...]
 'use strict';
@@ -105,6 +107,21 @@ function blankness(png) {
         for (const t of document.querySelectorAll('table.access-table')) {
           const drawn = t.closest('section').querySelectorAll('figure.access').length;
           if (drawn < Math.min(64, t.querySelectorAll('tr').length - 1)) out.problems.push('an access is listed but not drawn');
+        }
+        // A blocks figure draws one group per block its table lists (a gap row has one cell),
+        // each with the windows of the table's last column (stores, or loads when none).
+        for (const fig of document.querySelectorAll('figure.blocks-figure')) {
+          const table = fig.nextElementSibling;
+          const rows = Array.from(table.querySelectorAll('tr')).slice(1).filter((tr) => tr.cells.length > 1);
+          const groups = fig.querySelectorAll('g.block-window');
+          if (groups.length !== rows.length) out.problems.push(`a blocks figure draws ${groups.length} blocks for ${rows.length} rows`);
+          groups.forEach((g, i) => {
+            const cell = rows[i] && rows[i].cells[rows[i].cells.length - 1];
+            const listed = cell ? Array.from(cell.querySelectorAll('code')).map((c) => c.textContent).join('; ') : '?';
+            if (g.dataset.window !== listed) out.problems.push(`block ${g.dataset.unit} draws ${g.dataset.window} but its row lists ${listed}`);
+            if (listed !== '' && g.querySelectorAll('rect').length === 0) out.problems.push(`block ${g.dataset.unit} has no box`);
+          });
+          count('blockwindows', groups.length);
         }
         count('cells', document.querySelectorAll('g.cell-box').length);
         count('transfers', document.querySelectorAll('g.transfer').length);

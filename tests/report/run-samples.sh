@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Writes the --emit=report page of every sample (samples/*.tile for a2a3, samples/aie for
-# npu1 at the sizes of their `// static:` line, samples/linx for linx), twice: the two
-# must be byte-identical. Then one headless Chromium renders and checks them all
-# (check-report.js): every section drawn and not blank, nothing fetched, and the SVG's
-# windows and transfers agreeing with the compiler's final IR, counted here from --emit-ir. Screenshots
-# of every section stay in WORKDIR/<sample>-shots/ for a person to look at.
+# npu1 at the sizes of their `// static:` line, samples/linx for linx), and of the lit
+# inputs for a section no sample reaches (tests/lit/report/Inputs/blocks-*.tile, with the
+# flags of their `// report-flags:` line), twice: the two must be byte-identical. Then one
+# headless Chromium renders and checks them all (check-report.js): every section drawn and
+# not blank, nothing fetched, and the SVG's windows and transfers agreeing with the
+# compiler's final IR, counted here from --emit-ir. Screenshots of every section stay in
+# WORKDIR/<sample>-shots/ for a person to look at.
 #   run-samples.sh TILEC SOURCE_DIR WORKDIR
 set -euo pipefail
 tilec=$1 root=$2 work=$3
@@ -18,7 +20,8 @@ report() {  # SAMPLE TARGET
   local sample=$1 target=$2 name sizes
   name=$(basename "$(dirname "$sample")")-$(basename "$sample" .tile)
   # A runtime sequence's `// static:` line gives the sizes its TXN stream is written for.
-  read -r -a sizes <<< "$(sed -n 's|^// static: ||p' "$sample")"
+  # A lit input's `// report-flags:` line gives the flags its section is drawn with.
+  read -r -a sizes <<< "$(sed -n -e 's|^// static: ||p' -e 's|^// report-flags: ||p' "$sample")"
   "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit=report -o "$work/$name.html"
   "$tilec" "$sample" --target="$target" "${sizes[@]}" --emit=report -o "$work/$name.again.html"
   cmp "$work/$name.html" "$work/$name.again.html"
@@ -34,4 +37,5 @@ report() {  # SAMPLE TARGET
 for sample in samples/*.tile; do report "$sample" a2a3; done
 for sample in samples/aie/*.tile; do report "$sample" npu1; done
 for sample in samples/linx/*.tile; do report "$sample" linx; done
+for sample in tests/lit/report/Inputs/blocks-*.tile; do report "$sample" a2a3; done
 node "$here/check-report.js" "${checks[@]}"
