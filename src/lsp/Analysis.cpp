@@ -33,6 +33,7 @@ struct ValueRef {
   std::string function;
   uint32_t id = 0;
   SourceRange opLoc;  // invalid for a block argument
+  ir::OpKind opKind{};
   unsigned result = 0;
   std::string lowered;  // its type before the passes
 };
@@ -52,8 +53,8 @@ Snapshot snapshot(const frontend::Val& v) {
   if (!isSsa(v.kind) || !v.value) return s;
   const ir::Op* def = v.value->definingOp();
   const ir::Function* fn = v.value->function();
-  s.ref = ValueRef{fn->name(), v.value->id(), def ? def->loc() : SourceRange{}, v.value->index(),
-                   ir::annotationText(v.value->type())};
+  s.ref = ValueRef{fn->name(), v.value->id(), def ? def->loc() : SourceRange{}, def ? def->kind() : ir::OpKind{},
+                   v.value->index(), ir::annotationText(v.value->type())};
   return s;
 }
 
@@ -87,6 +88,7 @@ class LiveValues {
           for (unsigned r = 0; r < o.numResults(); ++r) {
             add(fn->name(), o.result(r));
             byOp_.emplace(std::tuple_cat(keyOf(o.loc()), std::make_tuple(r)), o.result(r));
+            byOpKind_.emplace(std::tuple_cat(keyOf(o.loc()), std::make_tuple(r, o.kind())), o.result(r));
           }
           for (unsigned g = 0; g < o.numRegions(); ++g)
             for (const auto& arg : o.body(g).args()) add(fn->name(), arg.get());
@@ -97,6 +99,11 @@ class LiveValues {
   const ir::Value* find(const ValueRef& ref) const {
     if (auto it = byId_.find({ref.function, ref.id}); it != byId_.end()) return it->second;
     if (!ref.opLoc.valid()) return nullptr;
+    // An op of the same kind first: a pass may put others at its place (the moves of its
+    // operands), or copy it (multi-buffer).
+    if (auto it = byOpKind_.find(std::tuple_cat(keyOf(ref.opLoc), std::make_tuple(ref.result, ref.opKind)));
+        it != byOpKind_.end())
+      return it->second;
     auto it = byOp_.find(std::tuple_cat(keyOf(ref.opLoc), std::make_tuple(ref.result)));
     return it == byOp_.end() ? nullptr : it->second;
   }
@@ -105,6 +112,7 @@ class LiveValues {
   void add(const std::string& fn, const ir::Value* v) { byId_.emplace(std::make_pair(fn, v->id()), v); }
   std::map<std::pair<std::string, uint32_t>, const ir::Value*> byId_;
   std::map<std::tuple<FileId, uint32_t, uint32_t, unsigned>, const ir::Value*> byOp_;  // first in program order
+  std::map<std::tuple<FileId, uint32_t, uint32_t, unsigned, ir::OpKind>, const ir::Value*> byOpKind_;
 };
 
 const char* kindWord(BindKind k) {

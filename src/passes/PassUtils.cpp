@@ -133,6 +133,23 @@ ir::Value* madeFrom(ir::Value* made, const ir::Value* from) {
   return made;
 }
 
+void bindInExprs(ir::Op& op, const ir::Value* v, const ir::Expr& e) {
+  using namespace ir;
+  auto subst = [&](const Expr& x) { return x.substitute([&](const Value* w) { return w == v ? e : Expr(); }); };
+  auto retype = [&](Value* val) { val->setType(val->type().mapExprs(subst)); };
+  op.walk([&](Op& o) {
+    for (auto& [key, value] : o.attrs()) {
+      if (auto* x = std::get_if<Expr>(&value)) *x = subst(*x);
+      else if (auto* t = std::get_if<TypeAttr>(&value)) *t = t->type().mapExprs(subst);
+      else if (auto* xs = std::get_if<std::vector<Expr>>(&value))
+        for (Expr& x : *xs) x = subst(x);
+    }
+    for (Value* r : o.results()) retype(r);
+    for (unsigned i = 0; i < o.numRegions(); ++i)
+      for (const auto& arg : o.body(i).args()) retype(arg.get());
+  });
+}
+
 void addNote(Diagnostic& d, SourceRange range, std::string message) {
   d.notes.push_back({std::move(message), range});
 }

@@ -55,6 +55,9 @@ void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
 // `made`, a value a pass made to stand for (a part or a copy of) `from`: messages call it
 // what they call `from` (Value::origin).
 ir::Value* madeFrom(ir::Value* made, const ir::Value* from);
+// Every mention of `v` inside the attributes and types of `op` and its nested ops becomes `e`
+// (operands are left alone).
+void bindInExprs(ir::Op& op, const ir::Value* v, const ir::Expr& e);
 
 // Where a note about `v` should point: its defining op, or its block's owner.
 SourceRange definitionLoc(const ir::Value* v);

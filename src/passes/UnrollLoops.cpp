@@ -27,23 +27,6 @@ struct TripCount {
   int64_t lb = 0, step = 1, trips = 0;
 };
 
-// Every mention of `v` inside the attributes and types of `op` and its nested ops is `e`.
-void bindInExprs(Op& op, const Value* v, const Expr& e) {
-  auto subst = [&](const Expr& x) { return x.substitute([&](const Value* w) { return w == v ? e : Expr(); }); };
-  auto retype = [&](Value* val) { val->setType(val->type().mapExprs(subst)); };
-  op.walk([&](Op& o) {
-    for (auto& [key, value] : o.attrs()) {
-      if (auto* x = std::get_if<Expr>(&value)) *x = subst(*x);
-      else if (auto* t = std::get_if<TypeAttr>(&value)) *t = t->type().mapExprs(subst);
-      else if (auto* xs = std::get_if<std::vector<Expr>>(&value))
-        for (Expr& x : *xs) x = subst(x);
-    }
-    for (Value* r : o.results()) retype(r);
-    for (unsigned i = 0; i < o.numRegions(); ++i)
-      for (const auto& arg : o.body(i).args()) retype(arg.get());
-  });
-}
-
 class UnrollLoops final : public Pass {
  public:
   const PassInfo& info() const override {
@@ -148,7 +131,7 @@ class UnrollLoops final : public Pass {
           continue;
         }
         Op* copy = b.clone(*op, mapping);
-        bindInExprs(*copy, ivValue, iv);
+        passes::bindInExprs(*copy, ivValue, iv);
         if (!checkCopy(*copy, loop, *iv.asConst(), diags)) return false;
       }
       // Operands may still read the arith.index; expressions hold the constant itself.

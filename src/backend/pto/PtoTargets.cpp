@@ -34,6 +34,7 @@ PassRegistry passes() {
   r.add("lower-gather", &createLowerGatherPass);
   r.add("tile-ops-2d", &createTileOps2DPass);
   r.add("infer-memory-space", &createInferMemorySpacePass);
+  r.add("multi-buffer", &createMultiBufferPass);
   r.add("split-cube-vector", &createSplitCubeVectorPass);
   r.add("columns-as-rows", &createColumnsAsRowsPass);
   r.add("pad-short-rows", &createPadShortRowsPass);
@@ -46,7 +47,7 @@ PassRegistry passes() {
 
 const std::vector<std::string> kPipeline = {
     "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "lower-scans", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
-    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "distribute-blocks", "split-cube-vector", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
+    "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "distribute-blocks", "multi-buffer", "split-cube-vector", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
     "assign-buffers",   "pto-legality",       "check-capacity"};
 
 std::vector<target::OutputFormat> formats() {

@@ -27,6 +27,7 @@ std::unique_ptr<Pass> createInsertTransposeScratchPass();
 std::unique_ptr<Pass> createTileOps2DPass();
 std::unique_ptr<Pass> createInferMemorySpacePass();
 std::unique_ptr<Pass> createSplitCubeVectorPass();
+std::unique_ptr<Pass> createMultiBufferPass();
 // Whether `f` is split already: its body holds pipes and sections (split-cube-vector's, or
 // written so in IR text).
 bool isSplitKernel(const ir::Function& f);
