@@ -1477,7 +1477,8 @@ void Interpreter::run(const std::vector<RtValue>& args) {
   }
 }
 
-// A split kernel: its prologue (the pipes), then each section on a thread of its own.
+// A split kernel: its prologue (the pipes), then each section on a thread of its own. Each
+// section starts from the work done so far, and what the sections did is added to it after.
 void Interpreter::runSplit(Impl& prologue) {
   Pipes pipes;
   prologue.pipes = &pipes;
@@ -1492,9 +1493,10 @@ void Interpreter::runSplit(Impl& prologue) {
   }
   for (const Op* s : sections) pipes.ended[s->kind() == OpKind::CoreCube ? 0 : 1] = false;
   std::vector<std::thread> threads;
-  for (const Op* s : sections) {
-    threads.emplace_back([&pipes, &prologue, s] {
-      Impl impl{prologue.f, prologue.limits, prologue.env, 0, {}, {}};
+  std::vector<int64_t> used(sections.size(), 0);
+  for (size_t i = 0; i < sections.size(); ++i) {
+    threads.emplace_back([&pipes, &prologue, &used, i, s = sections[i]] {
+      Impl impl{prologue.f, prologue.limits, prologue.env, prologue.steps, {}, {}};
       impl.pipes = &pipes;
       impl.block = prologue.block, impl.blocks = prologue.blocks;
       impl.subblock = prologue.subblock, impl.subblocks = prologue.subblocks;
@@ -1507,6 +1509,7 @@ void Interpreter::runSplit(Impl& prologue) {
         std::lock_guard<std::mutex> lock(pipes.m);
         pipes.fail(std::current_exception());
       }
+      used[i] = impl.steps - prologue.steps;
       std::lock_guard<std::mutex> lock(pipes.m);
       pipes.ended[impl.section] = true;
       pipes.changed.notify_all();
@@ -1514,6 +1517,7 @@ void Interpreter::runSplit(Impl& prologue) {
   }
   for (std::thread& t : threads) t.join();
   if (pipes.failure) std::rethrow_exception(pipes.failure);
+  for (size_t i = 0; i < sections.size(); ++i) prologue.charge(*sections[i], used[i]);
   for (const auto& [id, p] : pipes.pipes) {
     if (!p.queued.empty())
       throw RunError(p.queued.front().push->loc(), "pipe push on pipe " + std::to_string(id) +
