@@ -1,6 +1,15 @@
 # The kernel corpus (README.md): every K.tile here is run with `tilec --run` on seeded random
 # inputs at awkward sizes, for a2a3 and a5, with and without --verify-semantics, and before any
-# pass (--passes=verify), and each output is compared with the NumPy reference in K.py.
+# pass (--passes=verify), and each output is compared with the NumPy reference in K.py. In those
+# five runs the launch is the one the compiler chooses (distribute-blocks: one block for a kernel
+# without parallel loops or block queries, else up to the target's cores). A kernel whose source
+# (comments aside) has a `parallel` loop or asks for its block (block_idx(), block_num(),
+# subblock_idx(), subblock_num()) runs eight more ways at its largest size combination (the
+# greatest product of the sizes, the first on ties: the one with the most steps to spread),
+# without --verify-semantics to keep the suite quick: --blocks=1, 3 and 24 on a2a3 and on a5,
+# and --blocks=3 --shuffle-blocks=SEED on both (SEED the case's input seed). Its result must
+# not depend on the launch nor on the order the blocks run in, and the interpreter refuses two
+# blocks touching one element, one writing (E0804).
 #
 #   /usr/bin/python3 run.py --tilec PATH [--workdir DIR] [--jobs N] [--only REGEX]
 #
@@ -20,6 +29,7 @@
 import argparse
 import concurrent.futures
 import importlib.util
+import math
 import os
 import re
 import shutil
@@ -44,6 +54,15 @@ CONFIGS = [
     ("a5 --verify-semantics", ["--target=a5", "--verify-semantics"]),
     ("--passes=verify", ["--passes=verify"]),
 ]
+# A kernel that uses blocks also runs at these launches, at its largest size combination only
+# ("{seed}" is the case's input seed). A mismatch's configuration names the block count.
+BLOCK_COUNTS = [1, 3, 24]
+BLOCK_CONFIGS = [(f"{t} --blocks={n}", [f"--target={t}", f"--blocks={n}"])
+                 for n in BLOCK_COUNTS for t in ("a2a3", "a5")]
+BLOCK_CONFIGS += [(f"{t} --blocks=3 --shuffle-blocks={{seed}}", [f"--target={t}", "--blocks=3", "--shuffle-blocks={seed}"])
+                  for t in ("a2a3", "a5")]
+# A parallel loop or a block query, in a source without its comments.
+USES_BLOCKS = re.compile(r"\bparallel\b|\b(?:sub)?block_(?:idx|num)\s*\(")
 
 
 def to_bf16(x):
@@ -57,13 +76,23 @@ def from_bf16(words):
     return (words.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
+def shown(tile):
+    """The kernel's name in messages: samples/S.tile for a sample (the corpus has a softmax too)."""
+    return tile.name if tile.parent == HERE else f"{tile.parent.name}/{tile.name}"
+
+
 def load_reference(tile):
-    name = f"reference_{tile.stem}"
+    name = f"reference_{shown(tile).replace('/', '_').replace('.', '_')}"
     spec = importlib.util.spec_from_file_location(name, tile.with_suffix(".py"))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def largest(combinations):
+    """The index of the combination with the greatest product of sizes (the first on ties)."""
+    return max(range(len(combinations)), key=lambda i: (math.prod(combinations[i].values()), -i))
 
 
 def size_combinations(sizes):
@@ -99,6 +128,10 @@ def first_mismatch(got, want, tolerance):
             f"got {got[index]!r}, expected {want[index]!r}")
 
 
+def uses_blocks(tile):
+    return bool(USES_BLOCKS.search(re.sub(r"//[^\n]*", "", tile.read_text())))
+
+
 def check_compare():
     """The comparison must see a wrong element, or every run below would pass vacuously."""
     want = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
@@ -108,12 +141,16 @@ def check_compare():
     assert "[2, 1]" in first_mismatch(wrong, want, None)
     assert "[2, 1]" in first_mismatch(wrong, want, (1e-3, 1e-3))
     assert "dtype" in first_mismatch(want.astype(np.float16), want, None)
+    # The block runs must find a kernel's loop however it is written, and not its comments.
+    assert USES_BLOCKS.search("parallel(cyclic) for i in 0 .. 4 {") and USES_BLOCKS.search("let b = block_idx();")
+    assert not USES_BLOCKS.search("for i in 0 .. 4 { let b = my_block_index; }")
+    assert largest([{"M": 1, "N": 15}, {"M": 17, "N": 37}, {"M": 37, "N": 1}, {"M": 37, "N": 17}]) == 1
 
 
-def run_case(tilec, tile, module, sizes, workdir):
+def run_case(tilec, tile, module, sizes, workdir, configs):
     """Runs one kernel at one size combination under every configuration; returns failures."""
     label = " ".join(f"{k}={v}" for k, v in sizes.items()) or "static"
-    where = workdir / tile.stem / (label.replace(" ", ".").replace("=", "") or "static")
+    where = workdir / shown(tile).replace("/", ".") / (label.replace(" ", ".").replace("=", "") or "static")
     where.mkdir(parents=True, exist_ok=True)
     seed = zlib.crc32(f"{tile.stem} {label}".encode())
     params = module.inputs(np.random.default_rng(seed), **sizes)
@@ -128,14 +165,15 @@ def run_case(tilec, tile, module, sizes, workdir):
     tolerances = getattr(module, "TOLERANCE", {})
     env = {k: v for k, v in os.environ.items() if k != "TILEC_VERIFY_SEMANTICS"}
     failures = []
-    for config, flags in CONFIGS:
+    for config, flags in configs:
+        config, flags = config.format(seed=seed), [f.format(seed=seed) for f in flags]
         outs = {name: where / f"out_{name}.{re.sub(r'[^a-z0-9]+', '_', config)}.npy" for name in want}
         for path in outs.values():
             path.unlink(missing_ok=True)
         cmd = [str(tilec), str(tile), *flags, "--run"]
         cmd += [f"--arg={a}" for a in args] + [f"--out={n}={p}" for n, p in outs.items()]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        head = f"FAIL {tile.name} [{config}] {label}"
+        head = f"FAIL {shown(tile)} [{config}] {label}"
         if proc.returncode != 0:
             failures.append(f"{head}: tilec exited {proc.returncode}\n  {' '.join(cmd)}\n{proc.stderr}")
             continue
@@ -168,19 +206,25 @@ def main():
         return 1
     workdir = Path(opts.workdir)
     modules = {t: load_reference(t) for t in tiles}
-    cases = [(t, s) for t in tiles for s in size_combinations(getattr(modules[t], "SIZES", {}))]
+    cases = []
+    for t in tiles:
+        combinations = size_combinations(getattr(modules[t], "SIZES", {}))
+        blocked = largest(combinations) if uses_blocks(t) else -1
+        cases += [(t, s, CONFIGS + (BLOCK_CONFIGS if i == blocked else [])) for i, s in enumerate(combinations)]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
-        futures = [pool.submit(run_case, opts.tilec, t, modules[t], s, workdir) for t, s in cases]
-        for (tile, _), future in zip(cases, futures):
+        futures = [pool.submit(run_case, opts.tilec, t, modules[t], s, workdir, c) for t, s, c in cases]
+        for (tile, _, configs), future in zip(cases, futures):
             label, failures = future.result()
             for failure in failures:
                 print(failure)
             failed += bool(failures)
             if not failures:
-                print(f"ok   {tile.name} {label}")
-    runs = len(cases) * len(CONFIGS)
-    print(f"{len(tiles)} kernels, {len(cases)} size combinations, {runs} runs: "
+                extra = " (also --blocks=1, 3, 24, 3 shuffled)" if len(configs) > len(CONFIGS) else ""
+                print(f"ok   {shown(tile)} {label}{extra}")
+    runs = sum(len(c) for _, _, c in cases)
+    blocked = sum(uses_blocks(t) for t in tiles)
+    print(f"{len(tiles)} kernels ({blocked} using blocks), {len(cases)} size combinations, {runs} runs: "
           f"{'all match NumPy' if not failed else f'{failed} combinations failed'}")
     return 1 if failed else 0
 
