@@ -1,12 +1,14 @@
 // The reference interpreter against straightforward C++ computations, for every sample:
-// each kernel runs on deterministic inputs as the frontend built it and again after the
-// whole a2a3 pipeline, and both runs match the reference written here element for element
-// (softmax's exp within 1 ulp of f32, since the reference rounds in another order). Then
-// the element arithmetic: bf16/f16 rounding and the cast modes.
+// each kernel runs on deterministic inputs as the frontend built it (one block) and again after
+// the whole a2a3 pipeline (every block of the launch distribute-blocks chooses: softmax's and
+// matmul's parallel loops over 48 and 24 blocks), and both runs match the reference written
+// here element for element (softmax's exp within 1 ulp of f32, since the reference rounds in
+// another order). Then the element arithmetic: bf16/f16 rounding and the cast modes.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -163,21 +165,27 @@ TEST_CASE("interpreter: chunked_cast and cast3d widen bf16 over runtime sizes wi
   });
 }
 
-TEST_CASE("interpreter: matmul accumulates f16 products over K steps") {
+TEST_CASE("interpreter: matmul accumulates f16 products over K steps, its output tiles over the blocks") {
   auto av = [](int64_t i) { return double(i % 7) / 4 - 0.75; };
   auto bv = [](int64_t i) { return double(i % 5) / 2 - 1; };
-  runBoth("matmul", [&] {
-    return std::vector<RtValue>{tensor(DType::F16, {32, 128}, av), tensor(DType::F16, {128, 64}, bv),
-                                tensor(DType::F32, {32, 64}, [](int64_t) { return 0; })};
-  }, [&](const std::vector<RtValue>& a) {
-    const Tensor& c = std::get<Tensor>(a[2]);
-    for (int64_t m = 0; m < 32; ++m)
-      for (int64_t n = 0; n < 64; ++n) {
-        double sum = 0;  // the products of these small values are exact, and so are the sums
-        for (int64_t k = 0; k < 128; ++k) sum += av(m * 128 + k) * bv(k * 64 + n);
-        REQUIRE(at(c, m * 64 + n) == f32(sum));
-      }
-  });
+  // Whole tiles, and tails in M, N and K (a 1-row, a 6-column tile, a last K slice of 8).
+  for (auto [M, N, K] : {std::array<int64_t, 3>{32, 64, 128}, std::array<int64_t, 3>{33, 70, 40}}) {
+    CAPTURE(M);
+    CAPTURE(N);
+    CAPTURE(K);
+    runBoth("matmul", [&] {
+      return std::vector<RtValue>{tensor(DType::F16, {M, K}, av), tensor(DType::F16, {K, N}, bv),
+                                  tensor(DType::F32, {M, N}, [](int64_t) { return NAN; }), size(M), size(N), size(K)};
+    }, [&](const std::vector<RtValue>& a) {
+      const Tensor& c = std::get<Tensor>(a[2]);
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          double sum = 0;  // the products of these small values are exact, and so are the sums
+          for (int64_t k = 0; k < K; ++k) sum += av(m * K + k) * bv(k * N + n);
+          REQUIRE(at(c, m * N + n) == f32(sum));
+        }
+    });
+  }
 }
 
 TEST_CASE("interpreter: attention_scores multiplies each batch and head, keys broadcast over batches") {
@@ -218,21 +226,24 @@ TEST_CASE("interpreter: batched_matmul_t multiplies each query page by its key p
   });
 }
 
-TEST_CASE("interpreter: softmax normalizes each row") {
+TEST_CASE("interpreter: softmax normalizes each row, its row blocks over the blocks") {
   auto x = [](int64_t i) { return double((i * 37) % 101) / 25 - 2; };
-  runBoth("softmax", [&] {
-    return std::vector<RtValue>{tensor(DType::F32, {64, 128}, x),
-                                tensor(DType::F32, {64, 128}, [](int64_t) { return 0; })};
-  }, [&](const std::vector<RtValue>& a) {
-    const Tensor& y = std::get<Tensor>(a[1]);
-    for (int64_t r = 0; r < 64; ++r) {
-      double m = -INFINITY, s = 0;
-      for (int64_t c = 0; c < 128; ++c) m = std::max(m, f32(x(r * 128 + c)));
-      std::vector<double> e(128);
-      for (int64_t c = 0; c < 128; ++c) s = f32(s + (e[size_t(c)] = f32(std::exp(f32(f32(x(r * 128 + c)) - m)))));
-      for (int64_t c = 0; c < 128; ++c) REQUIRE(at(y, r * 128 + c) == f32(e[size_t(c)] / s));
-    }
-  });
+  for (int64_t M : {64, 17, 100}) {  // whole row blocks, and a last one of 1 and of 4 rows
+    CAPTURE(M);
+    runBoth("softmax", [&] {
+      return std::vector<RtValue>{tensor(DType::F32, {M, 128}, x),
+                                  tensor(DType::F32, {M, 128}, [](int64_t) { return NAN; }), size(M)};
+    }, [&](const std::vector<RtValue>& a) {
+      const Tensor& y = std::get<Tensor>(a[1]);
+      for (int64_t r = 0; r < M; ++r) {
+        double m = -INFINITY, s = 0;
+        for (int64_t c = 0; c < 128; ++c) m = std::max(m, f32(x(r * 128 + c)));
+        std::vector<double> e(128);
+        for (int64_t c = 0; c < 128; ++c) s = f32(s + (e[size_t(c)] = f32(std::exp(f32(f32(x(r * 128 + c)) - m)))));
+        for (int64_t c = 0; c < 128; ++c) REQUIRE(at(y, r * 128 + c) == f32(e[size_t(c)] / s));
+      }
+    });
+  }
 }
 
 TEST_CASE("numeric: bf16 and f16 round to nearest even, cast modes") {
