@@ -158,6 +158,12 @@ std::optional<KernelInputs> makeInputs(const Function& f, const std::vector<int6
   return in;
 }
 
+// "1 block", "48 blocks", "3 blocks of 2 sub-blocks".
+std::string launchText(int64_t blocks, int64_t subblocks) {
+  std::string s = std::to_string(std::max<int64_t>(blocks, 1)) + (blocks > 1 ? " blocks" : " block");
+  return subblocks > 1 ? s + " of " + std::to_string(subblocks) + " sub-blocks" : s;
+}
+
 std::vector<RtValue> copyArgs(const std::vector<RtValue>& args) {
   std::vector<RtValue> out;
   for (const RtValue& a : args) {
@@ -216,7 +222,10 @@ void SemanticsInstrumentation::takeBaselines(const Module& m) {
     }
     std::vector<RtValue> outputs = copyArgs(in->args);
     Interpreter(*f, limits_).run(outputs);
-    baselines_.push_back({f->name(), std::move(*in), std::move(outputs)});
+    bool readsLaunch = false;
+    for (const ir::OpInfo& info : ir::allOps())
+      readsLaunch = readsLaunch || (info.group == ir::OpGroup::Launch && f->count(info.kind) > 0);
+    baselines_.push_back({f->name(), std::move(*in), std::move(outputs), f->blocks(), f->subblocks(), readsLaunch});
   }
 }
 
@@ -267,6 +276,16 @@ bool SemanticsInstrumentation::checkRun(const std::string& who, const Baseline& 
     for (size_t e = 0; e < want->data->elems.size(); ++e, ++compared_) {
       if (same(want->data->elems[e], got->data->elems[e], d)) continue;
       std::string name = f.param(i)->name();
+      if (b.readsLaunch && (f.blocks() != b.blocks || f.subblocks() != b.subblocks)) {
+        diags_.report(Diag::SemanticsUnchecked, f.loc(),
+                      "--verify-semantics checks kernel '" + b.kernel + "' no further than before " + who +
+                          ": the kernel asks for its block, and launched as " + launchText(f.blocks(), f.subblocks()) +
+                          " it gives tensor '" + name + "' element " + indexText(int64_t(e), want->dims) + " = " +
+                          numText(got->data->elems[e], d) + ", not the " + numText(want->data->elems[e], d) +
+                          " it gives as " + launchText(b.blocks, b.subblocks) +
+                          "; give --blocks to check it at the launch it is compiled for");
+        return false;
+      }
       throw InternalError(who + " changed what kernel '" + b.kernel + "' computes (--verify-semantics): tensor '" +
                           name + "' element " + indexText(int64_t(e), want->dims) + " is " +
                           numText(got->data->elems[e], d) + " after it but " + numText(want->data->elems[e], d) +

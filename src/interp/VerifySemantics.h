@@ -54,6 +54,8 @@ class SemanticsInstrumentation final : public PassInstrumentation {
     std::string kernel;
     KernelInputs inputs;
     std::vector<RtValue> outputs;  // the args after the original run
+    int64_t blocks, subblocks;     // the launch it ran as
+    bool readsLaunch;              // it asks for its block: its result may depend on the launch
   };
   bool checkRun(const std::string& who, const Baseline& b, const ir::Function& f);
 

@@ -61,9 +61,14 @@ bool FunctionEmitter::prepare() {
     return false;
   }
   buffers_.resize(plan_.numBuffers());
-  for (const auto& op : f_.body().ops())
+  for (const auto& op : f_.body().ops()) {
     if (op->kind() == OpKind::CoreCube || op->kind() == OpKind::CoreVector)
       findPushes(op->body(), op->kind() == OpKind::CoreCube ? Section::Cube : Section::Vector);
+    if (op->kind() == OpKind::PipeInit) {
+      pipeSlotOffset_[op->get(attr::pipe)] = blockSlotWords_;
+      blockSlotWords_ += op->get(attr::slots) * op->get(attr::slot_bytes) / int64_t(sizeof(float));
+    }
+  }
   return true;
 }
 
@@ -604,11 +609,33 @@ void FunctionEmitter::emitPipeInit(const Op& op) {
                "} -> i32");
   const std::string none = scalars_.constant(DType::I32, AttrValue(int64_t(0)));
   std::string operands;
-  if (!pipeSlots_.empty()) operands += "gm_slot_buffer = " + pipeSlots_ + " : !pto.ptr<f32>, ";
+  if (!pipeSlots_.empty()) operands += "gm_slot_buffer = " + gmSlots(id) + " : !pto.ptr<f32>, ";
   operands += "c2v_consumer_buf = " + (toVector ? local : none) + " : i32, v2c_consumer_buf = " + (toVector ? none : local) + " : i32";
   body_.line(std::string("pto.") + (section_ == Section::Cube ? "aic" : "aiv") + "_initialize_pipe {id = " +
              std::to_string(id) + ", dir_mask = " + (toVector ? "1" : "2") + ", slot_size = " + std::to_string(bytes) +
              ", slot_num = " + std::to_string(slots) + "} (" + operands + ")");
+}
+
+// a2a3's GM slots: block b's pipes at b times one block's words, each pipe after the ones
+// before it, so that no two blocks, and no two pipes, write the same slot.
+std::string FunctionEmitter::gmSlots(int64_t pipe) {
+  if (blockSlots_.empty()) {
+    const std::string raw = names_.fresh("slots_block_i64");
+    body_.line(raw + " = pto.get_block_idx");
+    const std::string block = names_.fresh("slots_block");
+    body_.line(block + " = arith.index_cast " + raw + " : i64 to index");
+    const std::string words = names_.fresh("slots_offset");
+    body_.line(words + " = arith.muli " + block + ", " + scalars_.constant(DType::Index, AttrValue(blockSlotWords_)) +
+               " : index");
+    blockSlots_ = names_.fresh("slots");
+    body_.line(blockSlots_ + " = pto.addptr " + pipeSlots_ + ", " + words + " : !pto.ptr<f32> -> !pto.ptr<f32>");
+  }
+  const int64_t offset = pipeSlotOffset_.at(pipe);
+  if (offset == 0) return blockSlots_;
+  const std::string at = names_.fresh("slots_pipe" + std::to_string(pipe));
+  body_.line(at + " = pto.addptr " + blockSlots_ + ", " + scalars_.constant(DType::Index, AttrValue(offset)) +
+             " : !pto.ptr<f32> -> !pto.ptr<f32>");
+  return at;
 }
 
 void FunctionEmitter::emitPush(const Op& op) {

@@ -44,6 +44,7 @@ class FunctionEmitter {
   void emitIota(const ir::Op& op);
   void emitTensorRead(const ir::Op& op);
   void emitLaunchQuery(const ir::Op& op);
+  std::string gmSlots(int64_t pipe);
   void emitCompare(const ir::Op& op);
   void emitTri(const ir::Op& op);
   void emitPairField(const ir::Op& op);
@@ -104,6 +105,9 @@ class FunctionEmitter {
   Section section_;
   std::map<int64_t, Section> producers_;  // the section pushing into each pipe
   std::string pipeSlots_;                 // a2a3: the kernel argument holding the pipes' GM slots
+  std::string blockSlots_;                // ... advanced to this block's pipes (emitted once)
+  std::map<int64_t, int64_t> pipeSlotOffset_;  // a2a3: each pipe's slots in its block's part, in f32 words
+  int64_t blockSlotWords_ = 0;            // the f32 words of one block's pipes
   NameTable names_;
   BodyWriter body_;
   ScalarEmitter scalars_{names_, body_};
