@@ -133,6 +133,21 @@ ir::Value* madeFrom(ir::Value* made, const ir::Value* from) {
   return made;
 }
 
+void addNamedScalars(const ir::Op& op, std::set<const ir::Value*>& out) {
+  using namespace ir;
+  auto note = [&out](const Expr& e) {
+    for (const Value* v : e.vars()) out.insert(v);
+    return e;
+  };
+  for (const auto& [key, value] : op.attrs()) {
+    if (const auto* e = std::get_if<Expr>(&value)) note(*e);
+    if (const auto* es = std::get_if<std::vector<Expr>>(&value))
+      for (const Expr& e : *es) note(e);
+    if (const auto* t = std::get_if<TypeAttr>(&value)) t->type().mapExprs(note);
+  }
+  for (const Value* r : op.results()) r->type().mapExprs(note);
+}
+
 void bindInExprs(ir::Op& op, const ir::Value* v, const ir::Expr& e) {
   using namespace ir;
   auto subst = [&](const Expr& x) { return x.substitute([&](const Value* w) { return w == v ? e : Expr(); }); };

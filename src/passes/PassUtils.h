@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <set>
 #include <vector>
 
 #include "ir/IR.h"
@@ -55,6 +56,9 @@ void forEachTileJoin(const std::vector<ir::Op*>& ops, bool views,
 // `made`, a value a pass made to stand for (a part or a copy of) `from`: messages call it
 // what they call `from` (Value::origin).
 ir::Value* madeFrom(ir::Value* made, const ir::Value* from);
+// Adds the scalars the expressions of `op` itself name (its attributes and result types;
+// not its operands, not its nested ops): uses that no use list holds.
+void addNamedScalars(const ir::Op& op, std::set<const ir::Value*>& out);
 // Every mention of `v` inside the attributes and types of `op` and its nested ops becomes `e`
 // (operands are left alone).
 void bindInExprs(ir::Op& op, const ir::Value* v, const ir::Expr& e);

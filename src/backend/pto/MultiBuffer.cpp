@@ -240,19 +240,9 @@ class MultiBuffer final : public Pass {
   // The values `op` and the ops inside it read: operands, and scalars named in expressions.
   static std::set<const Value*> reads(const Op& op) {
     std::set<const Value*> out;
-    auto note = [&out](const Expr& e) {
-      for (const Value* v : e.vars()) out.insert(v);
-      return e;
-    };
     const_cast<Op&>(op).walk([&](Op& o) {
       for (const Value* v : o.operands()) out.insert(v);
-      for (const auto& [key, value] : o.attrs()) {
-        if (const auto* e = std::get_if<Expr>(&value)) note(*e);
-        if (const auto* es = std::get_if<std::vector<Expr>>(&value))
-          for (const Expr& e : *es) note(e);
-        if (const auto* t = std::get_if<TypeAttr>(&value)) t->type().mapExprs(note);
-      }
-      for (const Value* r : o.results()) r->type().mapExprs(note);
+      passes::addNamedScalars(o, out);
     });
     return out;
   }

@@ -412,18 +412,8 @@ class FunctionSplit {
 
   // The values the expressions of `b`'s ops (attributes and result types) name.
   static void mentions(const Block& b, std::set<const Value*>& named) {
-    auto note = [&named](const Expr& e) {
-      for (const Value* v : e.vars()) named.insert(v);
-      return e;
-    };
     for (const auto& op : b.ops()) {
-      for (const auto& [key, value] : op->attrs()) {
-        if (const auto* e = std::get_if<Expr>(&value)) note(*e);
-        if (const auto* es = std::get_if<std::vector<Expr>>(&value))
-          for (const Expr& e : *es) note(e);
-        if (const auto* t = std::get_if<TypeAttr>(&value)) t->type().mapExprs(note);
-      }
-      for (const Value* r : op->results()) r->type().mapExprs(note);
+      passes::addNamedScalars(*op, named);
       for (unsigned r = 0; r < op->numRegions(); ++r) mentions(op->body(r), named);
     }
   }
