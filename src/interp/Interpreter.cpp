@@ -705,8 +705,9 @@ struct Interpreter::Impl {
   void runLoad(const Op& op) {
     const Tensor& x = tensor(op.operand(0), op);
     Tile t = blank(op.result()->type(), op);
+    Races::Shadow* shadow = shadowOf(x);
     forEachTransfer(op, t, x, [&](size_t from, const std::vector<int64_t>& at) {
-      touch(op, 0, x, from, false);
+      touch(shadow, op, 0, x, from, false);
       size_t i = size_t(flatten(at, t.shape));
       t.elems[i] = x.data->elems[from];
       t.defined[i] = 1;
@@ -727,7 +728,7 @@ struct Interpreter::Impl {
                                      " has " + std::to_string(x.dims[a]) + " elements");
     Num n;
     const size_t flat = size_t(flatten(at, x.dims));
-    touch(op, 0, x, flat, false);
+    touch(shadowOf(x), op, 0, x, flat, false);
     n.i = x.data->elems[flat].i;
     set(op.result(), Scalar{DType::Index, n});
   }
@@ -789,8 +790,9 @@ struct Interpreter::Impl {
   void runStore(const Op& op) {
     const Tile& t = tile(op.operand(0), op);
     const Tensor& x = tensor(op.operand(1), op);
+    Races::Shadow* shadow = shadowOf(x);
     forEachTransfer(op, t, x, [&](size_t to, const std::vector<int64_t>& at) {
-      touch(op, 1, x, to, true);
+      touch(shadow, op, 1, x, to, true);
       x.data->elems[to] = read(t, at, op.operand(0), op);
     });
   }
@@ -1302,15 +1304,22 @@ struct Interpreter::Impl {
     return Scalar{DType::Index, n};
   }
 
-  // Records that this unit reads or writes element `i` of the tensor `op` names in operand
-  // `operand`; a fault when another unit wrote it, or (for a write) read it.
-  void touch(const Op& op, unsigned operand, const Tensor& x, size_t i, bool write) {
-    if (!races) return;
-    std::unique_lock<std::mutex> lock(races->m, std::defer_lock);
-    if (pipes) lock.lock();
+  // The access record of tensor `x`, when the launch has several units; made on first use.
+  Races::Shadow* shadowOf(const Tensor& x) {
+    if (!races) return nullptr;
+    std::lock_guard<std::mutex> lock(races->m);
     auto it = races->shadows.find(x.data.get());
     if (it == races->shadows.end()) it = races->shadows.emplace(x.data.get(), Races::Shadow(x.data->elems.size())).first;
-    Races::Shadow& s = it->second;
+    return &it->second;  // unordered_map nodes stay put
+  }
+
+  // Records in `s` (shadowOf the tensor `op` names in operand `operand`) that this unit reads
+  // or writes element `i`; a fault when another unit wrote it, or (for a write) read it.
+  void touch(Races::Shadow* shadow, const Op& op, unsigned operand, const Tensor& x, size_t i, bool write) {
+    if (!shadow) return;
+    std::unique_lock<std::mutex> lock(races->m, std::defer_lock);
+    if (pipes) lock.lock();
+    Races::Shadow& s = *shadow;
     const int32_t me = unit();
     if (s.writer[i] != Races::kNone && s.writer[i] != me) race(op, operand, x, i, write, s.writer[i], *s.writeOp[i], true);
     if (write) {
@@ -1330,9 +1339,7 @@ struct Interpreter::Impl {
 
   [[noreturn]] void race(const Op& op, unsigned operand, const Tensor& x, size_t i, bool write, int32_t other,
                          const Op& otherOp, bool otherWrote) const {
-    std::vector<int64_t> at(x.dims.size());
-    for (size_t a = x.dims.size(), rest = i; a-- > 0; rest /= size_t(x.dims[a])) at[a] = int64_t(rest % size_t(x.dims[a]));
-    const std::string what = " element " + ir::shapeText(at) + " of " + describeByName(op.operand(operand));
+    const std::string what = " element " + indexText(int64_t(i), x.dims) + " of " + describeByName(op.operand(operand));
     const std::string mine = races->unitName(unit()) + (write ? " writes" : " reads") + what + " with this " +
                              spellingOf(op.kind());
     const std::string theirs = races->unitName(other) + (otherWrote ? " writes" : " reads") + " it with the " +
@@ -1427,6 +1434,15 @@ struct Interpreter::Impl {
 };
 
 Interpreter::Interpreter(const Function& f, RunLimits limits) : f_(f), limits_(limits) {}
+
+std::string indexText(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> at(dims.size());
+  for (size_t i = dims.size(); i-- > 0;) {
+    at[i] = dims[i] ? flat % dims[i] : 0;
+    flat = dims[i] ? flat / dims[i] : 0;
+  }
+  return ir::shapeText(at);
+}
 
 Diagnostic& reportFault(DiagnosticEngine& diags, const RunError& e) {
   const auto* race = dynamic_cast<const RaceError*>(&e);

@@ -108,6 +108,9 @@ class Interpreter {
   RunLimits limits_;
 };
 
+// "[1, 2]": the index of row-major element `flat` of a tensor of `dims`.
+std::string indexText(int64_t flat, const std::vector<int64_t>& dims);
+
 // A fault of the kernel as its diagnostic: E0801, or E0804 for a race, with the other access as a note.
 Diagnostic& reportFault(DiagnosticEngine& diags, const RunError& e);
 

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ir/Describe.h"
+#include "ir/Launch.h"
 #include "ir/IRText.h"
 #include "ir/OpDefs.h"
 
@@ -62,15 +63,6 @@ void collectIndexTensors(const Block& b, std::unordered_set<const Value*>& out) 
     }
     for (unsigned r = 0; r < op->numRegions(); ++r) collectIndexTensors(op->body(r), out);
   }
-}
-
-std::string indexText(int64_t flat, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> at(dims.size());
-  for (size_t i = dims.size(); i-- > 0;) {
-    at[i] = dims[i] ? flat % dims[i] : 0;
-    flat = dims[i] ? flat / dims[i] : 0;
-  }
-  return ir::shapeText(at);
 }
 
 std::string numText(Num n, DType d) {
@@ -222,10 +214,7 @@ void SemanticsInstrumentation::takeBaselines(const Module& m) {
     }
     std::vector<RtValue> outputs = copyArgs(in->args);
     Interpreter(*f, limits_).run(outputs);
-    bool readsLaunch = false;
-    for (const ir::OpInfo& info : ir::allOps())
-      readsLaunch = readsLaunch || (info.group == ir::OpGroup::Launch && f->count(info.kind) > 0);
-    baselines_.push_back({f->name(), std::move(*in), std::move(outputs), f->blocks(), f->subblocks(), readsLaunch});
+    baselines_.push_back({f->name(), std::move(*in), std::move(outputs), f->blocks(), f->subblocks(), ir::readsLaunch(*f)});
   }
 }
 

@@ -11,8 +11,16 @@
 
 #include "ir/Expr.h"
 #include "ir/IR.h"
+#include "ir/OpDefs.h"
 
 namespace tilec::ir {
+
+// Whether `f` asks for its block or sub-block (a launch query op anywhere in it).
+inline bool readsLaunch(const Function& f) {
+  for (const OpInfo& info : allOps())
+    if (info.group == OpGroup::Launch && f.count(info.kind) > 0) return true;
+  return false;
+}
 
 template <class T>
 struct LoopShare {

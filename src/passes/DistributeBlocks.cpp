@@ -61,8 +61,7 @@ class DistributeBlocks final : public Pass {
 
  private:
   static int64_t chooseBlocks(const Function& f, const std::vector<Op*>& loops) {
-    bool asks = false;
-    for (const OpInfo& info : allOps()) asks = asks || (info.group == OpGroup::Launch && f.count(info.kind) > 0);
+    const bool asks = readsLaunch(f);
     if (!asks && loops.empty()) return 1;
     const int64_t cores = f.module().target().coresFor(f.kind());
     if (asks) return cores;
