@@ -22,7 +22,7 @@ void compileForPto(const std::string& text) {
   // Only single-kernel modules are emitted, as tilec does without --kernel.
   if (m->functions().size() != 1) return;
   OutputBuffer out;
-  pto::emitModule(*m, out, diags);
+  pto::emitModule(*m, out, diags, /*fixedAddresses=*/true);
   const target::TargetDesc& target = pto::a2a3Target();
   OutputBuffer page;
   report::writeReport({*m, diags, target.name, {}, target.reportSections}, page);

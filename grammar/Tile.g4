@@ -49,7 +49,10 @@ bindStmt   : kw=(LET | VAR) ID (COLON typeAnn)? ASSIGN expr SEMI ;
 assignStmt : ID (LBRACK exprList RBRACK)? op=(ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN) expr SEMI ;
 forStmt    : forHead block ;
 // `parallel(cyclic) for`: how a parallel loop's iterations go to the blocks (blocked by default).
-forHead    : (UNROLL | PARALLEL (LPAREN schedule=ID RPAREN)?)? FOR var=ID IN expr DOTDOT expr (STEP expr)? ;
+// `for ... buffers(2)`: a clause after the bounds (only `buffers` today: how many iterations
+// run at once, each with buffers of its own).
+forHead    : (UNROLL | PARALLEL (LPAREN schedule=ID RPAREN)?)? FOR var=ID IN expr DOTDOT expr (STEP expr)?
+             (clause=ID LPAREN clauseValue=expr RPAREN)? ;
 ifStmt     : ifHead block (ELSE (ifStmt | block))? ;
 ifHead     : IF expr ;
 exprStmt   : expr SEMI ;

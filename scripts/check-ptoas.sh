@@ -3,7 +3,8 @@
 # of the project: docs/pto-backend.md says how to get it). Compiles every samples/*.tile,
 # samples/linx/*.tile and every .tile/.tir under tests/lit with build/tilec for a2a3 and for
 # a5, then runs PTOAS's verifier (`--emit-pto-ir`) and its whole pipeline
-# (`--enable-insert-sync`, to C++) on each output, with `--pto-arch=a3` or `a5` to match.
+# (`--enable-insert-sync`, to C++) on each output, with `--pto-arch=a3` or `a5` to match, and
+# `--pto-level=level3` when the output's first line asks for it (plan-addresses placed every tile).
 #
 # Usage: scripts/check-ptoas.sh [--require] [-j N] [--keep DIR]
 #   --require   fail (exit 2) instead of skipping when no `ptoas` is on PATH
@@ -106,17 +107,21 @@ compile() {
 # "<target> pass|skip|fail <label>[: <stage>: <first error line>]".
 record() {
   local target=$1 label=$2 base=$3 arch=${1/a2a3/a3}
-  local stage=tilec
+  local stage=tilec level=()
+  # tilec's first line asks for level3 when it placed every tile itself (plan-addresses).
+  if [[ $rc -eq 0 ]] && head -n 1 "$base.pto" | grep -q -- '--pto-level=level3'; then
+    level=(--pto-level=level3)
+  fi
   if [[ $rc -eq 1 ]]; then
     echo "$target skip $label" >> "$result"
     return
   elif [[ $rc -eq 0 ]]; then
     stage=verify
-    timeout 120 ptoas "$base.pto" --pto-arch="$arch" --emit-pto-ir -o /dev/null > /dev/null 2> "$base.$stage.err" || rc=$?
+    timeout 120 ptoas "$base.pto" --pto-arch="$arch" "${level[@]}" --emit-pto-ir -o /dev/null > /dev/null 2> "$base.$stage.err" || rc=$?
   fi
   if [[ $rc -eq 0 ]]; then
     stage=pipeline
-    timeout 120 ptoas "$base.pto" --pto-arch="$arch" --enable-insert-sync -o "$base.cpp" > /dev/null 2> "$base.$stage.err" || rc=$?
+    timeout 120 ptoas "$base.pto" --pto-arch="$arch" "${level[@]}" --enable-insert-sync -o "$base.cpp" > /dev/null 2> "$base.$stage.err" || rc=$?
   fi
   if [[ $rc -eq 0 ]]; then
     echo "$target pass $label" >> "$result"

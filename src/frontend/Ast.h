@@ -180,13 +180,16 @@ struct ExprStmt final : Stmt {
 
 using ir::LoopMode;  // the IR's enum and its one name table (ir::loopModeName)
 
-// `[unroll|parallel[(schedule)]] for i in lb .. ub [step s] { ... }`.
+// `[unroll|parallel[(schedule)]] for i in lb .. ub [step s] [clause(value)] { ... }`.
 struct For final : Stmt {
   static constexpr StmtKind kKind = StmtKind::For;
   For() : Stmt(kKind) {}
   LoopMode mode = LoopMode::Serial;
   std::string schedule;  // as written in `parallel(...)`; empty: none given
   SourceRange scheduleRange;
+  std::string clause;    // the name of `buffers(2)` after the bounds; empty: none given
+  SourceRange clauseRange;
+  ExprPtr clauseValue;
   std::string var;
   SourceRange varRange;
   ExprPtr lb, ub, step;  // step may be null (1)

@@ -221,6 +221,11 @@ std::unique_ptr<ast::For> AstBuilder::forHead(P::ForHeadContext* ctx) {
   f->lb = expr(ctx->expr(0));
   f->ub = expr(ctx->expr(1));
   if (ctx->STEP()) f->step = expr(ctx->expr(2));
+  if (ctx->clause) {
+    f->clause = text(ctx->clause);
+    f->clauseRange = range(ctx->clause);
+    f->clauseValue = expr(ctx->clauseValue);
+  }
   return f;
 }
 

@@ -373,6 +373,37 @@ ir::LoopMode Lowerer::loopMode(const ast::For& f) {
   return f.mode;
 }
 
+// `buffers(N)` after a serial loop's bounds: N in [1, ir::kMaxLoopBuffers] iterations at once,
+// each with buffers of its own (1: never more than one). Nothing when there is no clause or
+// it is wrong (reported).
+std::optional<int64_t> Lowerer::bufferingClause(const ast::For& f) {
+  if (f.clause.empty()) return std::nullopt;
+  if (f.clause != "buffers") {
+    error(Diag::LoopClause, f.clauseRange,
+          "'" + f.clause + "' is no loop clause; write buffers(N) after the bounds to run N iterations at once, " +
+              "each with buffers of its own" + (closestName(f.clause, {"buffers"}) ? " (did you mean 'buffers'?)" : ""));
+    return std::nullopt;
+  }
+  const Val v = eval(*f.clauseValue);
+  const std::optional<int64_t> n = v.constInt();
+  if (v.isPoison()) return std::nullopt;
+  if (!n || *n < 1 || *n > ir::kMaxLoopBuffers) {
+    error(Diag::LoopClause, v.range,
+          "buffers(N) needs a constant N from 1 to " + std::to_string(ir::kMaxLoopBuffers) +
+              " (1: one buffer per tile; 2: double buffering; more: deeper pipelining)");
+    return std::nullopt;
+  }
+  if (f.mode != ast::LoopMode::Serial) {
+    error(Diag::LoopClause, f.clauseRange,
+          std::string("buffers(N) applies to a serial loop, but this one is ") +
+              (f.mode == ast::LoopMode::Unroll ? "unrolled (every iteration already has buffers of its own)"
+                                               : "parallel (its iterations run on different blocks)") +
+              "; drop the clause or the loop's keyword");
+    return std::nullopt;
+  }
+  return n;
+}
+
 void Lowerer::lowerFor(const ast::For& f) {
   std::optional<ir::Expr> lb = asInt(eval(*f.lb), "the loop start");
   std::optional<ir::Expr> ub = asInt(eval(*f.ub), "the loop end");
@@ -428,6 +459,7 @@ void Lowerer::lowerFor(const ast::For& f) {
   for (size_t i = 0; i < carried.size(); ++i)
     checkCarriedType(carried[i], loop.next[i], carried[i].type, carried[i].binding->assignedAt,
                      "when the loop starts", "at the end of an iteration");
+  if (std::optional<int64_t> copies = bufferingClause(f)) loop.op->set(ir::attr::buffering, *copies);
   ir::Op* yield = loop.op->body().create(ir::OpKind::Yield, f.range);
   for (ir::Value* v : loop.next) yield->addOperand(v);
   for (const Carried& c : carried)

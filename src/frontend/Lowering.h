@@ -183,6 +183,7 @@ class Lowerer {
   void checkCarriedType(const Carried& c, ir::Value* v, const ir::Type& expected, SourceRange at,
                         const std::string& expectedWhere, const std::string& actualWhere);
   ir::LoopMode loopMode(const ast::For& f);
+  std::optional<int64_t> bufferingClause(const ast::For& f);
   // Counts the parallel loops around the statement being lowered.
   struct ParallelScope {
     ParallelScope(Lowerer& l, bool parallel) : l_(l), parallel_(parallel) { l_.parallelDepth_ += parallel_; }

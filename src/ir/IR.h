@@ -89,6 +89,8 @@ class Value {
 // (iteration k goes to block k mod block_num).
 enum class LoopMode : uint8_t { Serial, Unroll, Parallel, ParallelCyclic };
 inline bool isParallel(LoopMode m) { return m == LoopMode::Parallel || m == LoopMode::ParallelCyclic; }
+// The most iterations a serial loop's `buffers(N)` (attribute `buffering`) may run at once.
+constexpr int64_t kMaxLoopBuffers = 4;
 enum class RoundMode : uint8_t { CastRint, Round, Rint, Floor, Ceil, Trunc, Odd, None };
 // Where a slot write falls in its tile array's construction (region.insert).
 enum class RegionPhase : uint8_t { Init, Middle, Last, InitLast };

@@ -16,9 +16,13 @@ namespace tilec::ir {
 
 namespace {
 
-// Sorted by key, plus `buffers` for ops with results (assign-buffers sets it).
+// Sorted by key, plus `buffers` and `addrs` for ops with results (assign-buffers and
+// plan-addresses set them).
 std::vector<AttrSpec> schema(std::vector<AttrSpec> specs, int numResults) {
-  if (numResults != 0) specs.push_back({attr::buffers.key, attr::buffers.kind, false});
+  if (numResults != 0) {
+    specs.push_back({attr::buffers.key, attr::buffers.kind, false});
+    specs.push_back({attr::addrs.key, attr::addrs.kind, false});
+  }
   std::sort(specs.begin(), specs.end(),
             [](const AttrSpec& a, const AttrSpec& b) { return std::string_view(a.key) < b.key; });
   return specs;
@@ -1549,6 +1553,11 @@ std::optional<OpError> verifyOp(const Op& op) {
       return OpError{Diag::BadAttribute, std::string(op.name()) + " has " + std::to_string(buffers->size()) +
                                              " buffer ids for " + std::to_string(op.numResults()) +
                                              " results; give one id per result (-1 for non-tiles)"};
+  if (const auto* addrs = op.find(attr::addrs))
+    if (addrs->size() != op.numResults())
+      return OpError{Diag::BadAttribute, std::string(op.name()) + " has " + std::to_string(addrs->size()) +
+                                             " addresses for " + std::to_string(op.numResults()) +
+                                             " results; give one address per result (-1 for non-tiles)"};
   // Control flow is typed by its regions: the verifier checks those.
   if (info.has(Loop) || info.has(Branch) || info.has(Terminator)) return Rules(in).checkCommon();
   if (op.numResults() == 1) in.declared = op.result()->type();

@@ -47,7 +47,8 @@ const char* opGroupName(OpGroup g);  // "tile", ...
 // Every attribute an op kind accepts, with the payload kind it must hold. The
 // parser reads attribute values by it; verifyOp rejects missing required, unknown
 // and mistyped attributes. Every op with results also accepts `buffers` (IntList,
-// one buffer id per result, -1 for non-tiles), set by assign-buffers.
+// one buffer id per result, -1 for non-tiles), set by assign-buffers, and `addrs` (one
+// byte address per result), set by plan-addresses.
 struct AttrSpec {
   const char* key;
   AttrKind kind;

@@ -1,6 +1,7 @@
 #include "passes/BufferLifetimes.h"
 
 #include <algorithm>
+#include <map>
 
 #include "passes/BufferIds.h"
 #include "passes/Liveness.h"
@@ -100,6 +101,80 @@ MemoryUse memoryUse(const Function& f, bool listTiles) {
   buffers = {};
   for (SpaceUse& space : use.spaces) sweep(space);
   return use;
+}
+
+namespace {
+
+class AddressCheck {
+ public:
+  AddressCheck(const Function& f, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
+
+  bool run() {
+    collect(f_.body());
+    if (addressOf_.empty() || !ok_) return ok_;
+    const TargetModel& model = f_.module().target();
+    for (const SpaceUse& use : memoryUse(f_).spaces) checkSpace(use, model.spaces[use.space]);
+    return ok_;
+  }
+
+ private:
+  void collect(const Block& b) {
+    for (const auto& op : b.ops()) {
+      const auto* addrs = op->find(attr::addrs);
+      forEachTileBufferId(*op, [&](unsigned i, int64_t id) {
+        if (!addrs || i >= addrs->size() || (*addrs)[i] < 0 || id < 0) return;
+        auto [it, fresh] = addressOf_.emplace(id, (*addrs)[i]);
+        if (!fresh && it->second != (*addrs)[i])
+          fail(op->loc(), "buffer " + std::to_string(id) + " is at address " + std::to_string(it->second) +
+                              " and at " + std::to_string((*addrs)[i]) + "; give every tile of a buffer one address");
+      });
+      for (unsigned r = 0; r < op->numRegions(); ++r) collect(op->body(r));
+    }
+  }
+
+  void checkSpace(const SpaceUse& use, const SpaceDesc& space) {
+    std::vector<size_t> live;
+    for (const SpaceUse::Event& ev : use.events) {
+      if (!ev.opens) {
+        live.erase(std::find(live.begin(), live.end(), ev.buffer));
+        continue;
+      }
+      const LiveBuffer& b = use.buffers[ev.buffer];
+      auto it = addressOf_.find(b.id);
+      if (it == addressOf_.end()) continue;
+      const int64_t at = it->second;
+      const SourceRange where = b.first && b.first->definingOp() ? b.first->definingOp()->loc() : f_.loc();
+      if (at % space.alignment != 0 || at > space.capacityBytes - b.alignedBytes)
+        fail(where, "buffer " + std::to_string(b.id) + " at " + std::to_string(at) + " is not a " +
+                           std::to_string(space.alignment) + "-byte aligned place inside " + space.memory);
+      for (size_t other : live) {
+        const LiveBuffer& o = use.buffers[other];
+        const int64_t oAt = addressOf_.at(o.id);
+        if (at < oAt + o.alignedBytes && oAt < at + b.alignedBytes)
+          fail(where, "buffers " + std::to_string(o.id) + " and " + std::to_string(b.id) + " of " +
+                             space.memory + " overlap in bytes and are live at once; give them disjoint addresses");
+      }
+      live.push_back(ev.buffer);
+    }
+  }
+
+  void fail(SourceRange loc, const std::string& message) {
+    diags_.report(Diag::IRVerify, loc, "kernel '" + f_.name() + "': " + message);
+    ok_ = false;
+  }
+
+  const Function& f_;
+  DiagnosticEngine& diags_;
+  std::map<int64_t, int64_t> addressOf_;  // buffer id -> address
+  bool ok_ = true;
+};
+
+}  // namespace
+
+bool verifyAddresses(const Module& m, DiagnosticEngine& diags) {
+  bool ok = true;
+  for (const auto& f : m.functions()) ok &= AddressCheck(*f, diags).run();
+  return ok;
 }
 
 }  // namespace tilec::passes

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/IR.h"
+#include "support/Diagnostics.h"
 
 namespace tilec::passes {
 
@@ -56,5 +57,11 @@ struct MemoryUse {
 // Requires the `buffers` attributes of assign-buffers; tiles without one are not counted.
 // `listTiles` fills LiveBuffer::tiles (a vector per buffer, which the check does not need).
 MemoryUse memoryUse(const ir::Function& f, bool listTiles = false);
+
+// The `addrs` of plan-addresses, checked: every tile of a buffer at one address, aligned,
+// inside its space, and two buffers whose bytes overlap never live at once. Reports each
+// violation (E0302) and returns false. Kernels without addresses pass. Time as memoryUse's
+// sweep, times the buffers live at once.
+bool verifyAddresses(const ir::Module& m, DiagnosticEngine& diags);
 
 }  // namespace tilec::passes

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "ir/IRText.h"
+#include "passes/BufferLifetimes.h"
 #include "support/AtomicFile.h"
 
 namespace tilec {
@@ -73,7 +74,7 @@ void IRTreeDirInstrumentation::write(const std::string& stem, const ir::Module& 
 }
 
 void VerifyEachInstrumentation::runAfterPass(const Pass& pass, const ir::Module& m) {
-  if (!ir::verifyModule(m, diags_)) {
+  if (!ir::verifyModule(m, diags_) || !passes::verifyAddresses(m, diags_)) {
     diags_.flush();
     throw InternalError("pass '" + std::string(pass.info().arg) +
                         "' produced IR that does not verify (see the errors above)");

@@ -1,6 +1,8 @@
 // verify: the IR verifier as a pass, so pipelines can start (or be checked)
-// with it. Establishes PropSSA for IR that did not come from the frontend.
+// with it (plus the check of plan-addresses' addresses, which needs the buffers' live
+// ranges). Establishes PropSSA for IR that did not come from the frontend.
 #include "ir/IRText.h"
+#include "passes/BufferLifetimes.h"
 #include "passes/Pass.h"
 
 namespace tilec {
@@ -14,7 +16,9 @@ class Verify final : public Pass {
     return kInfo;
   }
 
-  bool run(ir::Module& m, PassContext& ctx) override { return ir::verifyModule(m, ctx.diags); }
+  bool run(ir::Module& m, PassContext& ctx) override {
+    return ir::verifyModule(m, ctx.diags) && passes::verifyAddresses(m, ctx.diags);
+  }
 };
 
 }  // namespace

@@ -223,7 +223,7 @@ TEST_CASE("attribute schema violations") {
   DiagnosticEngine diags(c->sources);
   CHECK(!verifyModule(*c->module, diags));
   REQUIRE(diags.all().size() == 1);
-  CHECK(diags.all()[0].message == "tile.load has no attribute 'colour'; remove it (known: buffers, offsets, window)");
+  CHECK(diags.all()[0].message == "tile.load has no attribute 'colour'; remove it (known: addrs, buffers, offsets, window)");
   load.attrs().erase("colour");
   load.set(attr::buffers, std::vector<int64_t>{0, 1});
   DiagnosticEngine diags2(c->sources);

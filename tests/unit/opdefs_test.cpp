@@ -84,7 +84,7 @@ TEST_CASE("the op table") {
 TEST_CASE("attribute schema") {
   std::vector<std::string> keys;
   for (const AttrSpec& s : attrSchema(OpKind::Load)) keys.push_back(s.key);
-  CHECK(keys == std::vector<std::string>{"buffers", "offsets", "window"});
+  CHECK(keys == std::vector<std::string>{"addrs", "buffers", "offsets", "window"});
   const AttrSpec* lb = findAttrSpec(OpKind::For, "lb");
   REQUIRE(lb);
   CHECK(lb->kind == AttrKind::Expr);

@@ -270,12 +270,12 @@ TEST_CASE("pto emitter: buffer ids as the IR states them: sparse, huge, out of p
             "  tile.store %s, %y {offsets = [0, 0]}\n"
             "}\n");
   OutputBuffer missing;
-  CHECK_FALSE(pto::emitModule(*h.module, missing, h.diags));  // -5 is no id
+  CHECK_FALSE(pto::emitModule(*h.module, missing, h.diags, true));  // -5 is no id
   CHECK(h.diagnostics() == tilec::testing::Lines{
                                "12:3: E0524: the result of 'tile.add' has no buffer id; run the PTO pass pipeline first"});
   h.module->functions()[0]->body().ops().back()->operand(0)->definingOp()->set(ir::attr::buffers, std::vector<int64_t>{4});
   OutputBuffer os;
-  REQUIRE(pto::emitModule(*h.module, os, h.diags));
+  REQUIRE(pto::emitModule(*h.module, os, h.diags, true));
   const std::string out = std::regex_replace(os.str(), std::regex(std::regex_replace(
                               kVecF32_16x64, std::regex(R"([\[\]!<>.])"), R"(\$&)")), "T");
   CHECK(has(out, "    %big = pto.alloc_tile : T\n    %x_pview = pto.partition_view"));
@@ -291,7 +291,7 @@ TEST_CASE("pto emitter: IR without buffer ids is rejected (E0524)") {
             "  %t = tile.load %x {offsets = [0, 0]} : tile<f32, [16, 64], vec>\n"
             "}\n");
   OutputBuffer os;
-  CHECK_FALSE(pto::emitModule(*h.module, os, h.diags));
+  CHECK_FALSE(pto::emitModule(*h.module, os, h.diags, true));
   CHECK(os.str().find("func.func") == std::string::npos);  // stopped before the function
   CHECK(h.diagnostics() == tilec::testing::Lines{
                                "2:3: E0524: the result of 'tile.load' has no buffer id; run the PTO pass "
@@ -339,7 +339,7 @@ TEST_CASE("pto emitter: an op PTO does not compile, or one a PTO pass lowers, ha
             "  dma.wait {channel = [0, 0], drain = false}\n"
             "}\n");
   OutputBuffer os;
-  CHECK_FALSE(pto::emitModule(*h.module, os, h.diags));
+  CHECK_FALSE(pto::emitModule(*h.module, os, h.diags, true));
   CHECK(h.diagnostics() == tilec::testing::Lines{"3:3: E0524: 'region.part' has no PTO form; run the PTO pass pipeline first",
                                                  "4:3: E0524: 'dma.wait' has no PTO form; run the PTO pass pipeline first"});
 }

@@ -89,7 +89,7 @@ struct Harness : ParsedTir {
 
   std::string pto() {
     OutputBuffer os;
-    CHECK(pto::emitModule(*module, os, diags));
+    CHECK(pto::emitModule(*module, os, diags, /*fixedAddresses=*/true));
     return os.str();
   }
 

@@ -41,6 +41,7 @@ void BufferPlan::scan(const Block& b, Path& path, const passes::BufferIndex& ids
     path.push_back({&b, op});
     for (unsigned r = 0; r < op->numRegions(); ++r) scan(op->body(r), path, ids);
     const bool merge = op->kind() == OpKind::For || op->kind() == OpKind::If;
+    const auto* addrs = op->find(attr::addrs);
     passes::forEachTileBufferId(*op, [&](unsigned i, int64_t id) {
       if (id < 0 && !missing_) missing_ = op->result(i);
       if (missing_) return;
@@ -49,6 +50,7 @@ void BufferPlan::scan(const Block& b, Path& path, const passes::BufferIndex& ids
       // A view, and a value updated in place in a view, live in another value's buffer.
       const Op* updated = updatedValue(v)->definingOp();
       record(v, index, !merge && !(updated && isView(updated->kind())), path);
+      if (addrs && i < addrs->size() && (*addrs)[i] >= 0) buffers_[index].address = (*addrs)[i];
       if (op->kind() == OpKind::For && i + 1 < op->body().numArgs()) index_[op->body().arg(i + 1)] = index;
     });
     path.pop_back();

@@ -29,6 +29,7 @@ struct BufferInfo {
   uint32_t depth = 0;                // the anchor's nesting depth: 0 in the function body
   bool staticRows = true;            // every definition has the first's constant valid rows
   bool staticCols = true;
+  int64_t address = -1;              // the `addrs` plan-addresses gave it; -1 if none
   TileBuf type() const;
 };
 

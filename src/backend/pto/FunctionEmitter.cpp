@@ -175,6 +175,7 @@ void FunctionEmitter::emitAllocs(const Op& op) {
     const TileBuf tileBuf = info.type();
     const std::vector<Expr>& valid = info.first->type().valid();
     std::string operands;
+    if (addresses_) operands += " addr = " + scalars_.constant(DType::I64, AttrValue(info.address));
     if (!tileBuf.validRows) operands += " valid_row = " + scalars_.index(valid[0]);
     if (!tileBuf.validCols) operands += " valid_col = " + scalars_.index(valid[1]);
     std::string name = names_.fresh(hintOr(info.first, "tile"));

@@ -25,8 +25,10 @@ enum class Section { Whole, Cube, Vector };
 
 class FunctionEmitter {
  public:
-  FunctionEmitter(const ir::Function& f, Arch target, DiagnosticEngine& diags, Section section = Section::Whole)
-      : f_(f), target_(target), diags_(diags), section_(section) {}
+  // `addresses`: give each pto.alloc_tile its buffer's address (PTOAS --pto-level=level3).
+  FunctionEmitter(const ir::Function& f, Arch target, DiagnosticEngine& diags, bool addresses,
+                  Section section = Section::Whole)
+      : f_(f), target_(target), diags_(diags), section_(section), addresses_(addresses) {}
   // Writes the function to `os`; returns false (after reporting) if the IR is not emittable,
   // leaving part of the function in `os`.
   bool emit(OutputBuffer& os);
@@ -103,6 +105,7 @@ class FunctionEmitter {
   Arch target_;
   DiagnosticEngine& diags_;
   Section section_;
+  bool addresses_;
   std::map<int64_t, Section> producers_;  // the section pushing into each pipe
   std::string pipeSlots_;                 // a2a3: the kernel argument holding the pipes' GM slots
   std::string blockSlots_;                // ... advanced to this block's pipes (emitted once)

@@ -1,15 +1,27 @@
-// multi-buffer: runs each innermost loop that loads tiles two iterations a step, the second
-// iteration's tiles values of their own. assign-buffers then gives them buffers of their own,
-// and PTOAS's synchronization, which orders accesses per buffer, lets the load of one
-// iteration (MTE2), its moves into L0A/L0B (MTE1) and the work on the other iteration's
-// tiles (CUBE, VEC) run at once instead of each waiting for the previous iteration to free
-// its buffer. The loop becomes
+// multi-buffer: runs serial loops that load tiles for matmuls two iterations a step, the
+// second iteration's tiles values of their own. assign-buffers then gives them buffers of
+// their own (and plan-addresses different bytes), and PTOAS's synchronization, which orders
+// accesses per buffer, lets the load of one iteration (MTE2), its moves into L0A/L0B (MTE1)
+// and the work on the other iteration's tiles (CUBE, VEC) run at once instead of each
+// waiting for the previous iteration to free its buffer. The loop becomes
 //     scf.for %i = lb to lb + T / 2 * 2s step 2s {copies = 2} { body(%i); body(%i + s) }
-// then, when the trip count T may be odd, the last iteration once more (under scf.if
-// T % 2 == 1 when T is known only at run time). A loop is doubled only when every space
-// still holds all the kernel's tiles, each in a buffer of its own and the loop's twice
-// (no sharing assumed: an upper bound of what check-capacity will find); otherwise it keeps
-// one buffer per tile. Linear in program size.
+// then, when the trip count T may be odd, the last iteration once more (when T is known only at
+// run time, the loop itself from lb + T / 2 * 2s: zero or one iteration). A serial loop the
+// author wrote with `buffers(N)` is run N iterations a step whether or not it looks worth it
+// (a warning when its copies do not fit), and one with `buffers(1)` is left alone.
+//
+// Every level is buffered: loops are visited innermost first, and a loop qualifies when its
+// own body loads a tile, moves one into L0A/L0B or makes an accumulator, and matmuls run in it
+// (nested loops included), so a GEMM's K loop (over slices of panels in L1 too), the loop over
+// output tiles that makes and stores the accumulator (ping-pong accumulators),
+// the loop over output rows that loads an A panel and the one over output columns that loads
+// a B panel are each doubled. A doubled loop is kept only when every space still holds the
+// tiles live at once (the peak over the kernel of tiles' live ranges, a tile counted with
+// what it updates in place, carries or views: the number check-capacity will hold against the
+// capacity, give or take assign-buffers' sharing); the doubled body is first put in stages
+// (loads, moves, the rest), then, if that does not fit, only its loads go first, and otherwise
+// the loop keeps one buffer per tile. Each check is linear in the kernel, so the pass is
+// linear in program size times the number of loops.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -18,6 +30,7 @@
 #include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
+#include "passes/Liveness.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
 
@@ -27,87 +40,147 @@ namespace {
 using namespace ir;
 
 constexpr int64_t kCopies = 2;
+constexpr int64_t kFullUnrollTrips = 8;
 
 bool isSerialLoop(const Op& op) {
   const LoopMode* mode = op.find(attr::mode);
   return op.kind() == OpKind::For && (!mode || *mode == LoopMode::Serial) && !op.find(attr::copies);
 }
 
-struct BodyKinds {
-  bool loop = false, load = false, cube = false;
-};
-
-void scan(const Block& b, BodyKinds& k) {
+bool hasCube(const Block& b) {
   for (const auto& op : b.ops()) {
-    k.loop = k.loop || op->kind() == OpKind::For;
-    k.load = k.load || op->kind() == OpKind::Load;
-    k.cube = k.cube || opInfo(op->kind()).has(OpTrait::Cube);
-    for (unsigned r = 0; r < op->numRegions(); ++r) scan(op->body(r), k);
+    if (opInfo(op->kind()).has(OpTrait::Cube)) return true;
+    for (unsigned r = 0; r < op->numRegions(); ++r)
+      if (hasCube(op->body(r))) return true;
   }
+  return false;
 }
 
-// An innermost serial loop that loads tiles for matmuls and may run twice. (Vector loops are
-// left alone: on Perf-Sim a softmax keeps the vector unit busy 99% of the time with one
-// buffer per tile, so a second one buys nothing.)
-bool worthDoubling(const Op& loop) {
-  if (!isSerialLoop(loop)) return false;
-  BodyKinds kinds;
-  scan(loop.body(), kinds);
-  if (kinds.loop || !kinds.load || !kinds.cube) return false;
+// A serial loop whose own body fills tiles and that has matmuls in it, with more than one
+// iteration. Fills are loads from GM, moves into L0A/L0B and fresh accumulators; a loop that
+// fills only accumulators qualifies when two of them fit their space at once (ping-pong
+// accumulators: one stored while the other is summed), else a second copy buys nothing.
+// (Vector loops are left alone: on Perf-Sim a softmax keeps the vector unit busy 99% of the
+// time with one buffer per tile.)
+bool worthDoubling(const Op& loop, const TargetModel& model) {
+  if (!isSerialLoop(loop) || !hasCube(loop.body())) return false;
+  bool transfers = false;
+  std::map<SpaceId, int64_t> created;
+  for (const auto& op : loop.body().ops()) {
+    transfers = transfers || op->kind() == OpKind::Load || op->kind() == OpKind::Move;
+    if (op->kind() == OpKind::Create) created[op->result()->type().space()] += op->result()->type().byteSize();
+  }
+  if (!transfers && created.empty()) return false;
+  for (const auto& [space, bytes] : created)
+    if (!transfers && (space == kNoSpace || 2 * bytes > model.spaces[space].capacityBytes)) return false;
   const auto lb = loop.get(attr::lb).asConst(), ub = loop.get(attr::ub).asConst(), step = loop.get(attr::step).asConst();
   return !(lb && ub && step) || *ub - *lb > *step;
 }
 
-// Bytes per space of the tiles `b` makes (nested blocks included), each in a buffer of its
-// own rounded up to the space's alignment; views, updates in place and the results of loops
-// and branches live in the buffer of the tile they come from.
+// Tiles that get a buffer of their own: not views, updates in place, or the results of loops
+// and branches (those live in the buffer of the tile they come from).
 bool makesBuffer(const Op& op) {
   return !opInfo(op.kind()).has(OpTrait::View) && tiedOperand(op.kind()) < 0 && op.numRegions() == 0;
 }
 
-void addTileBytes(const Block& b, const TargetModel& model, std::map<SpaceId, int64_t>& bytes) {
-  for (const auto& op : b.ops()) {
-    if (makesBuffer(*op))
-      for (const Value* r : op->results())
-        if (r->type().isTile() && r->type().space() != kNoSpace) {
-          const int64_t align = model.spaces[r->type().space()].alignment;
-          bytes[r->type().space()] += (r->type().byteSize() + align - 1) / align * align;
-        }
-    for (unsigned i = 0; i < op->numRegions(); ++i) addTileBytes(op->body(i), model, bytes);
-  }
-}
-
-class MultiBuffer final : public Pass {
+// The peak bytes of tiles live at once, per space, over `f` without the ops inside `skip`
+// (the loop a doubled copy replaces). A tile's range runs from its definition to the last
+// read of it or of anything that updates it in place, carries it through a loop or branch,
+// or views it; sizes are rounded up to the space's alignment.
+class PeakBytes {
  public:
-  const PassInfo& info() const override {
-    static const PassInfo kInfo{"multi-buffer",
-                                "run innermost loops that load tiles two iterations a step, each with buffers of its own",
-                                PropMemSpacesInferred, 0, 0};
-    return kInfo;
+  PeakBytes(const Function& f, const TargetModel& model, const Op* skip) : live_(f), model_(model), skip_(skip) {
+    walk(f.body());
   }
-
-  bool run(Module& m, PassContext&) override {
-    for (auto& f : m.functions()) {
-      if (f->count(OpKind::For) == 0 || f->count(OpKind::Load) == 0) continue;
-      std::map<SpaceId, int64_t> used;
-      addTileBytes(f->body(), m.target(), used);
-      for (Op* loop : passes::opsOfKind(*f, {OpKind::For}))
-        if (worthDoubling(*loop) && fits(*loop, m.target(), used)) double_(*loop);
+  bool fits() const {
+    std::map<SpaceId, std::vector<std::pair<int, int64_t>>> events;  // point, +bytes / -bytes
+    for (const auto& [root, range] : ranges_) {
+      const SpaceId space = root->type().space();
+      const int64_t align = model_.spaces[space].alignment;
+      const int64_t bytes = (root->type().byteSize() + align - 1) / align * align;
+      events[space].push_back({range.first, bytes});
+      events[space].push_back({range.second + 1, -bytes});
+    }
+    for (auto& [space, list] : events) {
+      std::sort(list.begin(), list.end());
+      int64_t bytes = 0;
+      for (const auto& [point, delta] : list)
+        if ((bytes += delta) > model_.spaces[space].capacityBytes) return false;
     }
     return true;
   }
 
  private:
-  // Whether every space holds the loop's tiles once more; if so they are counted.
-  static bool fits(const Op& loop, const TargetModel& model, std::map<SpaceId, int64_t>& used) {
-    std::map<SpaceId, int64_t> more;
-    addTileBytes(loop.body(), model, more);
-    for (const auto& [space, bytes] : more)
-      if (used[space] + bytes > model.spaces[space].capacityBytes) return false;
-    for (const auto& [space, bytes] : more) used[space] += bytes;
+  void walk(const Block& b) {
+    for (const auto& op : b.ops()) {
+      if (op.get() == skip_) continue;
+      for (unsigned r = 0; r < op->numRegions(); ++r) {
+        if (op->kind() == OpKind::For)
+          for (unsigned i = 1; i < op->body().numArgs() && i - 1 < op->numOperands(); ++i)
+            alias(op->body().arg(i), op->operand(i - 1));
+        walk(op->body(r));
+      }
+      for (unsigned i = 0; i < op->numResults(); ++i) note(*op, i);
+    }
+  }
+  void note(const Op& op, unsigned i) {
+    const Value* v = op.result(i);
+    if (!v->type().isTile() || v->type().space() == kNoSpace) return;
+    if (makesBuffer(op)) {
+      roots_[v] = v;
+      ranges_[v] = {live_.defOf(v).index, live_.liveEnd(const_cast<Value*>(v))};
+      return;
+    }
+    const Value* from = source(op, i);
+    if (from) alias(v, from);
+  }
+  const Value* source(const Op& op, unsigned i) const {
+    if (tiedOperand(op.kind()) >= 0) return op.operand(unsigned(tiedOperand(op.kind())));
+    if (opInfo(op.kind()).has(OpTrait::View) || op.kind() == OpKind::For) return i < op.numOperands() ? op.operand(i) : nullptr;
+    if (op.kind() == OpKind::If) return op.body(0).terminator()->operand(i);
+    return nullptr;
+  }
+  void alias(const Value* v, const Value* from) {
+    auto it = roots_.find(from);
+    if (it == roots_.end()) return;
+    roots_[v] = it->second;
+    auto& range = ranges_[it->second];
+    range.second = std::max(range.second, live_.liveEnd(const_cast<Value*>(v)));
+  }
+
+  passes::Liveness live_;
+  const TargetModel& model_;
+  const Op* skip_;
+  std::map<const Value*, const Value*> roots_;
+  std::map<const Value*, std::pair<int, int>> ranges_;  // per root: first and last point
+};
+
+class MultiBuffer final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{"multi-buffer",
+                                "run loops that load tiles for matmuls two iterations a step, each with buffers of its own",
+                                PropMemSpacesInferred, 0, 0};
+    return kInfo;
+  }
+
+  bool run(Module& m, PassContext& ctx) override {
+    for (auto& f : m.functions()) {
+      if (f->count(OpKind::For) == 0 || f->count(OpKind::Load) == 0) continue;
+      std::vector<Op*> loops = passes::opsOfKind(*f, {OpKind::For});
+      for (auto it = loops.rbegin(); it != loops.rend(); ++it) {  // innermost first
+        Op& loop = **it;
+        if (const int64_t* asked = loop.find(attr::buffering)) {
+          if (*asked > 1 && isSerialLoop(loop) && !multiply(*f, loop, *asked)) notFitting(loop, *asked, ctx.diags);
+          continue;
+        }
+        if (worthDoubling(loop, m.target()) && !unrollFully(*f, loop)) multiply(*f, loop, kCopies);
+      }
+    }
     return true;
   }
 
+ private:
   // Copies the body of `loop` (but its yield) before `at`, the induction variable standing
   // for `iv` and the carried values for `carried`; returns the values the body yields.
   // With `inline_`, the expressions of the copy hold `iv` itself, so that bounds are known
@@ -134,45 +207,116 @@ class MultiBuffer final : public Pass {
     return yielded;
   }
 
-  static void double_(Op& loop) {
+  // A short loop of constant trip count that fills only on-chip tiles from on-chip tiles
+  // (moves into L0A/L0B, fresh accumulators: a K loop over an L1 panel, the loop over the
+  // accumulators of one output block, once its own K loop is copied out) and holds no other
+  // loop or branch is copied out whole, each iteration with its own tiles:
+  // PTOAS synchronizes every pipe at a loop's boundaries, which a rolled loop pays once per
+  // iteration of the loops around it. False, changing nothing, when it does not qualify or its
+  // tiles do not fit.
+  static bool unrollFully(const Function& f, Op& loop) {
+    const auto lb = loop.get(attr::lb).asConst(), ub = loop.get(attr::ub).asConst(),
+               step = loop.get(attr::step).asConst();
+    if (!lb || !ub || !step || *step <= 0) return false;
+    const int64_t trips = (*ub - *lb + *step - 1) / *step;
+    const bool loadsOrLoops = std::any_of(loop.body().ops().begin(), loop.body().ops().end(), [](const auto& op) {
+      return op->kind() == OpKind::Load || op->numRegions() != 0;
+    });
+    if (loadsOrLoops || trips > kFullUnrollTrips) return false;
+    const Op* mark = opBefore(loop);
+    OpBuilder before = OpBuilder::before(loop);
+    std::vector<Value*> carried(loop.operands().begin(), loop.operands().end());
+    for (int64_t k = 0; k < trips; ++k) carried = copyBody(loop, before, Expr::constant(*lb + k * *step), carried);
+    std::vector<Op*> made = opsBetween(mark ? *mark->nextOp() : *loop.parentBlock()->ops().front(), loop);
+    for (unsigned i = 0; i < loop.numResults(); ++i) loop.result(i)->replaceAllUsesWith(carried[i]);
+    if (!verifies(made) || !PeakBytes(f, f.module().target(), &loop).fits()) {
+      for (unsigned i = 0; i < loop.numResults(); ++i) carried[i]->replaceAllUsesWith(loop.result(i));
+      for (auto it = made.rbegin(); it != made.rend(); ++it) loop.parentBlock()->erase(*it);
+      return false;
+    }
+    loop.parentBlock()->erase(&loop);
+    return true;
+  }
+
+  static const Op* opBefore(const Op& op) {
+    const Op* last = nullptr;
+    for (const auto& o : op.parentBlock()->ops()) {
+      if (o.get() == &op) break;
+      last = o.get();
+    }
+    return last;
+  }
+
+  // The loop as `copies` iterations a step, each with tiles of its own, then the iterations
+  // left over: copied out when their number is a constant, else the loop itself from there.
+  // False, changing nothing, when a copy breaks an op's rules or the tiles do not fit.
+  static bool multiply(const Function& f, Op& loop, int64_t copies) {
     const Expr lb = loop.get(attr::lb), ub = loop.get(attr::ub), step = loop.get(attr::step);
     const Expr trips = Expr::max(Expr::constant(0), Expr::ceilDiv(ub - lb, step));
-    const Expr pairs = Expr::floorDiv(trips, Expr::constant(kCopies));
-    const Expr rest = trips - pairs * kCopies;  // the iteration left over: 0 or 1
+    const Expr steps = Expr::floorDiv(trips, Expr::constant(copies));
+    const Expr rest = trips - steps * copies;  // the iterations left over: 0 .. copies - 1
+    const Expr restStart = lb + steps * copies * step;
     OpBuilder before = OpBuilder::before(loop);
 
-    Op* twice = loop.parentBlock()->create(OpKind::For, loop.loc(), &loop);
-    twice->set(attr::lb, lb);
-    twice->set(attr::ub, lb + pairs * kCopies * step);
-    twice->set(attr::step, step * kCopies);
-    twice->set(attr::copies, kCopies);
-    for (Value* v : loop.operands()) twice->addOperand(v);
-    Block& body = twice->addRegion().block();
+    Op* many = loop.parentBlock()->create(OpKind::For, loop.loc(), &loop);
+    many->set(attr::lb, lb);
+    many->set(attr::ub, restStart);
+    many->set(attr::step, step * copies);
+    many->set(attr::copies, copies);
+    for (Value* v : loop.operands()) many->addOperand(v);
+    Block& body = many->addRegion().block();
     Value* iv = body.addArg(Type::index(), loop.body().arg(0)->name());
     iv->setOrigin(loop.body().arg(0)->origin());
     std::vector<Value*> carried;
     for (unsigned i = 1; i < loop.body().numArgs(); ++i) {
       carried.push_back(body.addArg(loop.body().arg(i)->type(), loop.body().arg(i)->name()));
-      twice->addResult(loop.result(i - 1)->type(), loop.result(i - 1)->name());
+      many->addResult(loop.result(i - 1)->type(), loop.result(i - 1)->name());
     }
     OpBuilder inside(body);
     inside.setLoc(loop.loc());
-    for (int64_t k = 0; k < kCopies; ++k) carried = copyBody(loop, inside, Expr::var(iv) + step * k, carried);
+    for (int64_t k = 0; k < copies; ++k) carried = copyBody(loop, inside, Expr::var(iv) + step * k, carried);
     yield(body, loop.loc(), carried);
-    orderByStage(body);
 
-    std::vector<Value*> after = twice->results();
-    if (rest.asConst() == std::optional<int64_t>(1))
-      after = copyBody(loop, before, lb + pairs * kCopies * step, after, false);
-    else if (!rest.isConst())
-      after = lastIteration(loop, rest, lb + pairs * kCopies * step, after);
-    const std::vector<Op*> made = opsBetween(*twice, loop);
-    if (!verifies(made)) {
-      for (auto it = made.rbegin(); it != made.rend(); ++it) loop.parentBlock()->erase(*it);
-      return;
-    }
+    std::vector<Value*> after = many->results();
+    if (const auto r = rest.asConst())
+      for (int64_t k = 0; k < *r; ++k) after = copyBody(loop, before, restStart + step * k, after, false);
+    else
+      after = remainder(loop, before, restStart, after);
+    const std::vector<Op*> made = opsBetween(*many, loop);
     for (unsigned i = 0; i < loop.numResults(); ++i) loop.result(i)->replaceAllUsesWith(after[i]);
+    const std::vector<Op*> inOrder = opsBetween(*body.ops().front(), *body.terminator());
+    auto fitsInStages = [&](bool stageMoves) {
+      for (Op* op : inOrder) body.moveHere(op, body.terminator());
+      orderByStage(body, stageMoves);
+      return PeakBytes(f, f.module().target(), &loop).fits();
+    };
+    if (!verifies(made) || !(fitsInStages(true) || fitsInStages(false))) {
+      for (unsigned i = 0; i < loop.numResults(); ++i) after[i]->replaceAllUsesWith(loop.result(i));
+      for (auto it = made.rbegin(); it != made.rend(); ++it) loop.parentBlock()->erase(*it);
+      return false;
+    }
     loop.parentBlock()->erase(&loop);
+    return true;
+  }
+
+  // The loop again from `start` on, carrying `carried`: the iterations a runtime trip count
+  // leaves over.
+  static std::vector<Value*> remainder(const Op& loop, OpBuilder& at, const Expr& start,
+                                       const std::vector<Value*>& carried) {
+    ValueMapping none;
+    Op* rest = at.clone(loop, none);
+    rest->set(attr::lb, start);
+    rest->remove(attr::buffering);
+    for (unsigned i = 0; i < carried.size(); ++i) rest->setOperand(i, carried[i]);
+    return rest->results();
+  }
+
+  static void notFitting(const Op& loop, int64_t copies, DiagnosticEngine& diags) {
+    diags.report(Diag::PtoBuffersNoFit, loop.loc(),
+                 "buffers(" + std::to_string(copies) + ") asks for " + std::to_string(copies) +
+                     " iterations of this loop at once, but their tiles do not fit the target's on-chip memory "
+                     "(or a copy's window runs past its tensor); the loop keeps one buffer per tile; ask for "
+                     "fewer copies or use smaller tiles");
   }
 
   // Whether the ops from `first` up to `loop` keep their rules: an iteration that breaks one
@@ -203,7 +347,7 @@ class MultiBuffer final : public Pass {
   // are queued first. An op goes no earlier than the ops it reads; a load of a tensor the
   // body stores to stays with the rest. A stable sort by stage keeps every op after what it
   // reads, because an op's stage is at least its operands'.
-  static void orderByStage(Block& body) {
+  static void orderByStage(Block& body, bool stageMoves) {
     std::set<const Value*> stored;
     for (const auto& op : body.ops())
       if (op->kind() == OpKind::Store) stored.insert(rootTensor(op->operand(1)));
@@ -211,7 +355,7 @@ class MultiBuffer final : public Pass {
     std::vector<std::pair<int, Op*>> staged;
     for (const auto& op : body.ops()) {
       if (op->kind() == OpKind::Yield) break;
-      int stage = ownStage(*op, stored);
+      int stage = ownStage(*op, stored, stageMoves);
       for (const Value* v : reads(*op))
         if (auto it = stageOf.find(v); it != stageOf.end()) stage = std::max(stage, it->second);
       for (const Value* r : op->results()) stageOf[r] = stage;
@@ -223,10 +367,11 @@ class MultiBuffer final : public Pass {
     for (const auto& [stage, op] : staged) body.moveHere(op, end);
   }
 
-  static int ownStage(const Op& op, const std::set<const Value*>& stored) {
+  static int ownStage(const Op& op, const std::set<const Value*>& stored, bool stageMoves) {
     if (op.kind() == OpKind::Load) return stored.count(rootTensor(op.operand(0))) ? kRest : kLoads;
-    if (op.kind() == OpKind::Move) return kMoves;
-    if (op.kind() == OpKind::IndexExpr || op.kind() == OpKind::Const) return kLoads;
+    if (op.kind() == OpKind::Move) return stageMoves ? kMoves : kRest;
+    // Scalars and views go as early as what they read allows.
+    if (op.kind() == OpKind::IndexExpr || op.kind() == OpKind::Const || isView(op.kind())) return kLoads;
     return kRest;
   }
   static constexpr int kLoads = 0, kMoves = 1, kRest = 2;
@@ -245,20 +390,6 @@ class MultiBuffer final : public Pass {
       passes::addNamedScalars(o, out);
     });
     return out;
-  }
-
-  // scf.if rest == 1 { the body at `iv` } else { the values as they are }.
-  static std::vector<Value*> lastIteration(Op& loop, const Expr& rest, const Expr& iv,
-                                           const std::vector<Value*>& carried) {
-    Op* branch = loop.parentBlock()->create(OpKind::If, loop.loc(), &loop);
-    branch->set(attr::cond, Expr::cmp(CmpKind::EQ, rest, Expr::constant(1)));
-    for (const Value* v : carried) branch->addResult(v->type(), v->name());
-    Block& thenBlock = branch->addRegion().block();
-    OpBuilder then(thenBlock);
-    then.setLoc(loop.loc());
-    yield(thenBlock, loop.loc(), copyBody(loop, then, iv, carried, false));
-    yield(branch->addRegion().block(), loop.loc(), carried);
-    return branch->results();
   }
 
   static void yield(Block& b, SourceRange loc, const std::vector<Value*>& values) {

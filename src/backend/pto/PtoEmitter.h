@@ -13,6 +13,9 @@ namespace tilec::pto {
 // Requires PropPtoLegal (the pto-legality pass ran). Returns false (after
 // reporting) only for IR the legality pass should have rejected; the caller then
 // discards what was written.
-bool emitModule(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags);
+// With `fixedAddresses`, when plan-addresses gave every tile an address, each
+// pto.alloc_tile carries it and the file is for PTOAS's --pto-level=level3 (its first
+// line says so); otherwise PTOAS's PlanMemory places the tiles (level2).
+bool emitModule(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, bool fixedAddresses);
 
 }  // namespace tilec::pto

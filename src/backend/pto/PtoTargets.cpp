@@ -42,24 +42,29 @@ PassRegistry passes() {
   r.add("assign-buffers", &createAssignBuffersPass);
   r.add("pto-legality", &createPtoLegalityPass);
   r.add("check-capacity", &createCheckCapacityPass);
+  r.add("plan-addresses", &createPlanAddressesPass);
   return r;
 }
 
 const std::vector<std::string> kPipeline = {
     "verify",           "mark-resource-loops", "unroll-loops", "derive-regions", "lower-regions", "pack-accumulators", "expand-batch-matmul", "lower-scans", "store-partition",    "flatten-nd-to-2d",         "fold-identity-reshape",
     "insert-transpose-scratch", "lower-gather", "tile-ops-2d", "infer-memory-space", "distribute-blocks", "multi-buffer", "split-cube-vector", "columns-as-rows", "pad-short-rows", "insert-reduction-scratch",
-    "assign-buffers",   "pto-legality",       "check-capacity"};
+    "assign-buffers",   "pto-legality",       "check-capacity",     "plan-addresses"};
 
 std::vector<target::OutputFormat> formats() {
   return {{"pto", "PTO assembly (MLIR pto dialect text) for PTOAS", ".pto", PropPtoLegal,
            /*oneKernel=*/true,
-           [](const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues&) {
-             return emitModule(m, os, diags);
+           [](const Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags) {
+             return emitModule(m, os, diags, flags.at("fixed-addresses"));
            }}};
 }
 
 target::TargetDesc describe(Arch arch, const char* summary) {
   target::TargetDesc t{archName(arch), summary, &ptoModel(arch), passes(), kPipeline, formats()};
+  t.flags = {{"fixed-addresses",
+              "pto.alloc_tile carries the address plan-addresses chose (assemble with ptoas "
+              "--pto-level=level3); false leaves the addresses to PTOAS's PlanMemory (its default level2)",
+              true}};
   t.groups = kPtoGroups;
   t.reportSections = {{"cores", "cube and vector cores", &writeCoresSection}};
   t.hasOpRow = [](ir::OpKind k) { return ptoOp(k) != nullptr; };

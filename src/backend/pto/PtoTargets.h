@@ -37,6 +37,7 @@ std::unique_ptr<Pass> createInsertReductionScratchPass();
 std::unique_ptr<Pass> createAssignBuffersPass();
 std::unique_ptr<Pass> createPtoLegalityPass();
 std::unique_ptr<Pass> createCheckCapacityPass();
+std::unique_ptr<Pass> createPlanAddressesPass();
 
 // The PTO passes' IR properties (passes/Pass.h), registered in this order.
 extern const PropSet PropMemSpacesInferred;   // every tile has a memory space; moves inserted
