@@ -137,3 +137,65 @@ const std::vector<SpaceId>& storeSources(Arch a) {
 }
 
 }  // namespace tilec::pto
+
+namespace tilec::pto {
+
+const char* pipeName(Pipe p) {
+  static const char* const kNames[kPipeCount] = {"Scalar", "MTE2 (AIC)", "MTE1", "CUBE", "FIXP", "MTE2 (AIV)", "VEC", "MTE3"};
+  return kNames[size_t(p)];
+}
+
+namespace {
+
+using ir::kNoSpace;
+
+struct TransferRow {
+  ir::SpaceId from, to;  // kNoSpace: GM
+  PipeRate rate;
+};
+
+// The numbers are pto-isa Perf-Sim's (3186c381, a2a3, one core) for tilec's output, fitted
+// through the sizes measured: tload 128x64 and 64x256 f16 into mat, 209 and 418 cycles;
+// tload 16x128 f32 and 32x256 f16 into vec, 139 and 279; tmov 128x64 f16 to left, 65, and
+// 64x256 f16 to right, 257; tstore 128x256 f32 from acc, 1614; tstore 16x128 f32 and
+// 32x256 f16 from vec, 74 and 149. Rows marked "not measured" copy the nearest measured
+// rate. A5 has no Perf-Sim model here: its rows are a2a3's, plus its own paths.
+const PipeRate kMte2Mat{Pipe::CubeMte2, 78.4, 0};
+const PipeRate kMte2Vec{Pipe::VecMte2, 58.8, 0};
+const PipeRate kMte1Left{Pipe::Mte1, 256, 1};
+const PipeRate kMte1Right{Pipe::Mte1, 128, 1};  // also bias and scaling: not measured
+const PipeRate kFixp{Pipe::Fixp, 81.2, 0};      // acc to mat or vec: not measured
+const PipeRate kMte3{Pipe::Mte3, 110, 0};       // mat to GM, vec to mat: not measured
+// tadd, tmul and tmax over 32x256 f16 (16 KiB): 138 cycles each.
+const PipeRate kVecRate{Pipe::Vec, 128, 10};
+
+const std::vector<TransferRow>& transferRows(Arch a) {
+  static const std::vector<TransferRow> kA2A3{
+      {kNoSpace, Mat, kMte2Mat}, {kNoSpace, Vec, kMte2Vec}, {Mat, Left, kMte1Left}, {Mat, Right, kMte1Right},
+      {Mat, Bias, kMte1Right},   {Mat, Scaling, kMte1Right}, {Acc, kNoSpace, kFixp}, {Acc, Mat, kFixp},
+      {Vec, kNoSpace, kMte3},    {Mat, kNoSpace, kMte3},     {Vec, Vec, kVecRate}};
+  static const std::vector<TransferRow> kA5 = [] {
+    std::vector<TransferRow> rows = kA2A3;
+    rows.push_back({Acc, Vec, kFixp});
+    rows.push_back({Vec, Mat, kMte3});
+    return rows;
+  }();
+  return *perArch(a, &kA2A3, &kA5);
+}
+
+}  // namespace
+
+const PipeRate& transferRate(Arch a, ir::SpaceId from, ir::SpaceId to) {
+  for (const TransferRow& r : transferRows(a))
+    if (r.from == from && r.to == to) return r.rate;
+  return kVecRate;
+}
+
+const ComputeRates& computeRates(Arch a) {
+  // tmatmul and tmatmul.acc 128x64x256 f16: 518 cycles = 2^21 MACs / 4096 + 6. A scalar
+  // instruction (Perf-Sim's TASSIGN): 1 cycle.
+  static const ComputeRates kA2A3{4096, 6, kVecRate, 1};
+  return *perArch(a, &kA2A3, &kA2A3);
+}
+
+}  // namespace tilec::pto

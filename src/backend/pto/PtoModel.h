@@ -106,4 +106,33 @@ struct WindowWrites {
 };
 const WindowWrites& windowWrites(Arch a);
 
+// ---- pipes and their speeds: the report's pipe timeline (PtoTimeline.cpp) ----
+
+// The in-order instruction queues of an AI core, as pto-isa's Perf-Sim names them: the cube
+// core's scalar unit, MTE2 (GM to L1), MTE1 (L1 to L0A/L0B), CUBE and FIXP (out of L0C),
+// and a vector core's MTE2 (GM to UB), VEC and MTE3 (UB to GM).
+enum class Pipe : uint8_t { Scalar, CubeMte2, Mte1, Cube, Fixp, VecMte2, Vec, Mte3 };
+inline constexpr size_t kPipeCount = 8;
+const char* pipeName(Pipe p);  // "MTE2 (AIC)"
+
+// An instruction on `pipe` over `bytes` takes overhead + bytes / bytesPerCycle cycles.
+struct PipeRate {
+  Pipe pipe;
+  double bytesPerCycle;
+  int64_t overhead;
+};
+// The pipe and rate of a tile moved from space `from` to space `to` (ir::kNoSpace: GM):
+// a load, store, move or assemble. A pair no PTO instruction moves gets the vector copy's.
+const PipeRate& transferRate(Arch a, ir::SpaceId from, ir::SpaceId to);
+
+struct ComputeRates {
+  // MACs per cycle with 2-byte operands; the cube reads a fixed number of operand bytes a
+  // cycle, so 1-byte operands go twice as fast and 4-byte ones half as fast.
+  double cubeMacsPerCycle;
+  int64_t cubeOverhead;
+  PipeRate vec;              // a plain elementwise op over its largest tile
+  int64_t scalarCycles;      // one scalar instruction
+};
+const ComputeRates& computeRates(Arch a);
+
 }  // namespace tilec::pto

@@ -10,12 +10,16 @@ const ir::OpTable<PtoOpInfo>& ptoOps() {
     using namespace dtypes;
 #define EMIT(method) &FunctionEmitter::method
 #define RULE(method) &FunctionLegality::method
-#define TILEC_PTO_OP(E, FORM, MNEMONIC, A2A3, A5, ROWMAJOR, EMITTER, LEGALITY) \
-  {ir::OpKind::E, PtoForm::FORM, MNEMONIC, A2A3, A5, RowMajorScope::ROWMAJOR, EMITTER, LEGALITY},
+#define Pipe(P) PipeClass{OpPipe::P, 0}
+#define Vec(W) PipeClass{OpPipe::Vec, W}
+#define TILEC_PTO_OP(E, FORM, MNEMONIC, A2A3, A5, ROWMAJOR, EMITTER, LEGALITY, PIPE) \
+  {ir::OpKind::E, PtoForm::FORM, MNEMONIC, A2A3, A5, RowMajorScope::ROWMAJOR, EMITTER, LEGALITY, PIPE},
     return std::vector<PtoOpInfo>{
 #include "backend/pto/PtoOps.def"
     };
 #undef TILEC_PTO_OP
+#undef Vec
+#undef Pipe
 #undef RULE
 #undef EMIT
   }());

@@ -61,6 +61,15 @@ constexpr uint32_t SortKeys = dtypeBit(DType::F32);  // tsort32's values and its
 constexpr uint32_t GatherData = Base | U16U32;        // tgather's index form on both targets (issue 28)
 }  // namespace dtypes
 
+// The pipe an op runs on, as the table's Pipe column gives it: none (no instruction), the
+// scalar unit, the cube, the pipe of the spaces a transfer moves between (transferRate), or
+// the vector pipe at `vecWeight` times a plain elementwise op's time.
+enum class OpPipe { None, Scalar, Cube, Transfer, Vec };
+struct PipeClass {
+  OpPipe pipe;
+  double vecWeight;
+};
+
 class FunctionEmitter;
 class FunctionLegality;
 
@@ -73,6 +82,7 @@ struct PtoOpInfo {
   RowMajorScope rowMajor;
   void (FunctionEmitter::*emit)(const ir::Op&);   // Own, Scalar and Control rows
   void (FunctionLegality::*rule)(const ir::Op&);  // null when the op has no rule of its own
+  PipeClass pipe;
   uint32_t dtypes(Arch t) const { return perArch(t, a2a3, a5); }
 };
 
