@@ -21,6 +21,7 @@
 #include "interp/VerifySemantics.h"
 #include "ir/IRText.h"
 #include "passes/PassInstrumentations.h"
+#include "report/PerfTrace.h"
 #include "support/AtomicFile.h"
 #include "support/DepFile.h"
 #include "support/Wording.h"
@@ -93,6 +94,7 @@ int Driver::compile() {
                   "-MT, -MQ and -MP have no effect without a depfile; add -MD or -MF FILE");
   activity_.stage = "reading the input";
   if (!readInput()) return failure();
+  if (!opts_.perfTrace.empty() && !readPerfTrace()) return failure();
   if (opts_.codec != CodecAction::None) {
     std::optional<std::string> converted = convertBinary(opts_.codec, sources_, file_, diags_);
     return converted ? finish(std::move(*converted)) : failure();
@@ -238,6 +240,35 @@ bool Driver::readInput() {
   return true;
 }
 
+// Read before the compile, so that a malformed trace costs no pipeline run. The trace joins
+// the sources only when it is malformed, for its diagnostic: the report lists every source.
+bool Driver::readPerfTrace() {
+  const std::string& path = opts_.perfTrace;
+  std::error_code ec;
+  std::ifstream in(path, std::ios::binary);
+  if (std::filesystem::is_directory(path, ec) || !in) {
+    diags_.report(Diag::InputNotFound, {},
+                  "cannot read --perf-trace file '" + path + "': " +
+                      (in ? std::string("it is a directory") : lowerFirst(std::strerror(errno))) +
+                      "; name the JSON trace Perf-Sim wrote");
+    return false;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  report::PerfTraceError error;
+  perfTrace_ = report::readPerfTrace(text, error);
+  if (perfTrace_) {
+    dependencies_.push_back(path);
+    return true;
+  }
+  const uint32_t at = uint32_t(std::min(error.offset, text.size()));
+  const bool atByte = at < text.size();
+  const FileId file = sources_.addBuffer(path, std::move(text));
+  diags_.report(Diag::BadPerfTrace, {file, at, at + (atByte ? 1u : 0u)},
+                "malformed Perf-Sim trace: " + error.message +
+                    "; give the JSON trace Perf-Sim writes (perf_sim_output/<name>.json), an array of events");
+  return false;
+}
+
 std::optional<InputKind> Driver::resolveInputKind() {
   if (opts_.inputKind) return opts_.inputKind;
   if (opts_.input == "-") return InputKind::Tile;
@@ -349,7 +380,9 @@ bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
   if (opts_.emit == EmitKind::Report) {
     activity_.stage = "writing the report";
     report::writeReport(
-        {m, diags_, opts_.target->name, passLog_->records(), opts_.target->reportSections, opts_.targetFlags}, os);
+        {m, diags_, opts_.target->name, passLog_->records(), opts_.target->reportSections, opts_.targetFlags,
+         perfTrace_ ? &*perfTrace_ : nullptr},
+        os);
     return true;
   }
   activity_.stage = "emitting " + std::string(format.name);

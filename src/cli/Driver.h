@@ -34,6 +34,7 @@ class Driver {
  private:
   int compile();
   bool readInput();
+  bool readPerfTrace();  // --perf-trace
   bool writesElsewhere();
   bool selectKernel(ir::Module& m);
   bool kernelNamed(const std::vector<std::string>& names);
@@ -70,6 +71,7 @@ class Driver {
   std::unique_ptr<ir::Module> module_;  // what compile() builds and compiles
   PhaseTimes phaseTimes_;  // --time-passes
   const report::PassLog* passLog_ = nullptr;  // --emit=report: what each pass did
+  std::optional<report::Timeline> perfTrace_;  // --perf-trace: the timeline it holds
   Activity activity_;     // what runs and what was written, for an internal error's report
   CrashReporter crash_;
 };

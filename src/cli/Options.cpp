@@ -40,7 +40,7 @@ DiagFormat diagFormat(const std::string& name) {
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
-  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter, shuffleBlocks;
+  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter, shuffleBlocks, perfTrace;
   int64_t blocks = 0, subblocks = 0;
   std::vector<std::string> runArgs, runOutputs, defines, includeDirs, targetFlags;
   Limits limits;
@@ -76,6 +76,9 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<format>");
   app.add_flag(std::string("--emit-ir{") + kFinalIr + "}", raw.emitIr,
                "write the final IR; with =<pass>, stop after <pass> and write its IR");
+  app.add_option("--perf-trace", raw.perfTrace,
+                 "with --emit=report: draw the pipe timeline from this Perf-Sim JSON trace instead of the estimate")
+      ->type_name("<file>");
   app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing");
   app.add_flag("--Werror", raw.werror, "report warnings as errors");
   app.add_option("--diagnostics-format", raw.diagnosticsFormat,
@@ -255,6 +258,9 @@ UsageCheck resolveEmit(const RawOptions& raw, Options& o) {
     o.emit = EmitKind::Ir;
   }
   o.syntaxOnly = raw.syntaxOnly;
+  if (!raw.perfTrace.empty() && o.emit != EmitKind::Report)
+    return usageError("--perf-trace goes with --emit=report, whose pipe timeline draws it");
+  o.perfTrace = raw.perfTrace;
   if (!o.syntaxOnly) o.output = raw.output.empty() ? defaultOutput(raw.input, o) : raw.output;
   return std::nullopt;
 }

@@ -67,6 +67,7 @@ struct Options {
   int64_t subblocks = 1;  // --subblocks
   std::optional<uint64_t> shuffleBlocks;  // --shuffle-blocks[=SEED]
   bool timePasses = false;
+  std::string perfTrace;  // --perf-trace: a Perf-Sim trace for the report's pipe timeline
   std::vector<std::string> defines;       // -D NAME=VALUE, NAME an identifier, in order
   std::vector<std::string> includeDirs;   // -I DIR: where imports are looked for, in order
   std::map<std::string, bool> targetFlags; // every flag of the target: --target-flag or its default

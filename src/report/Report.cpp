@@ -20,17 +20,6 @@ std::string KernelView::exprs(const std::vector<ir::Expr>& list) const {
 
 std::string KernelView::anchor(std::string_view what) const { return f_.name() + "-" + std::string(what); }
 
-void PassLog::runBeforePass(const Pass&, const ir::Module&) {
-  if (timed_) start_ = std::chrono::steady_clock::now();
-}
-
-void PassLog::runAfterPass(const Pass& pass, const ir::Module& m) {
-  PassRecord r{pass.info().arg, 0, -1};
-  if (timed_) r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  for (const auto& f : m.functions()) r.opsAfter += size_t(f->numOps());
-  records_.push_back(r);
-}
-
 namespace {
 
 std::string lineAnchor(FileId file, uint32_t line) {
@@ -44,6 +33,29 @@ std::string sourceLink(const SourceManager& sm, SourceRange range) {
   return "<a href=\"#" + lineAnchor(range.file, lc.line) + "\">" + escape(sm.name(range.file)) + ":" +
          std::to_string(lc.line) + ":" + std::to_string(lc.column) + "</a>";
 }
+
+}  // namespace
+
+std::string KernelView::where(SourceRange range) const {
+  if (!range.valid()) return "";
+  const LineCol lc = sources_.lineCol(range.file, range.begin);
+  return sources_.name(range.file) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
+}
+
+std::string KernelView::sourceLink(SourceRange range) const { return report::sourceLink(sources_, range); }
+
+void PassLog::runBeforePass(const Pass&, const ir::Module&) {
+  if (timed_) start_ = std::chrono::steady_clock::now();
+}
+
+void PassLog::runAfterPass(const Pass& pass, const ir::Module& m) {
+  PassRecord r{pass.info().arg, 0, -1};
+  if (timed_) r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  for (const auto& f : m.functions()) r.opsAfter += size_t(f->numOps());
+  records_.push_back(r);
+}
+
+namespace {
 
 void writePipeline(const ReportInputs& in, Page& page) {
   page.section("pipeline", "Pass pipeline");
@@ -106,7 +118,7 @@ void writeReport(const ReportInputs& in, OutputBuffer& out) {
   for (const auto& f : in.module.functions()) kernels += (kernels.empty() ? "" : ", ") + f->name();
   Page page((kernels.empty() ? std::string("no kernel") : kernels) + " for " + in.targetName, out);
   for (const auto& f : in.module.functions()) {
-    const KernelView kernel(*f, in.flags);
+    const KernelView kernel(*f, in.flags, in.diags.sources(), in.perfTrace);
     writeMemorySection(kernel, page);
     writeAccessSection(kernel, page);
     writeAccumulatorSection(kernel, page);

@@ -14,6 +14,7 @@
 #include "ir/IR.h"
 #include "passes/PassManager.h"
 #include "report/Section.h"
+#include "report/Timeline.h"
 #include "support/Diagnostics.h"
 
 namespace tilec::report {
@@ -46,6 +47,7 @@ struct ReportInputs {
   std::vector<PassRecord> passes;
   std::vector<TargetSection> targetSections;
   std::map<std::string, bool> flags = {};  // the target flags of the compile
+  const Timeline* perfTrace = nullptr;     // --perf-trace's pipe timeline
 };
 
 void writeReport(const ReportInputs& in, OutputBuffer& out);

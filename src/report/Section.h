@@ -11,21 +11,36 @@
 #include "ir/IRText.h"
 #include "passes/BufferLifetimes.h"
 #include "report/Html.h"
+#include "support/Source.h"
 
 namespace tilec::report {
+
+struct Timeline;
 
 class KernelView {
  public:
   // `flags`: the target's flags the compile ran with (tilec --target-flag), which a
-  // target's section reads where the output depends on them.
-  KernelView(const ir::Function& f, const std::map<std::string, bool>& flags)
-      : f_(f), flags_(flags), names_(f), memory_(passes::memoryUse(f, /*listTiles=*/true)) {}
+  // target's section reads where the output depends on them. `perfTrace`: the pipe
+  // timeline --perf-trace gave, or null.
+  KernelView(const ir::Function& f, const std::map<std::string, bool>& flags, const SourceManager& sources,
+             const Timeline* perfTrace)
+      : f_(f),
+        flags_(flags),
+        sources_(sources),
+        perfTrace_(perfTrace),
+        names_(f),
+        memory_(passes::memoryUse(f, /*listTiles=*/true)) {}
   const ir::Function& function() const { return f_; }
   bool flag(const std::string& name) const {
     auto it = flags_.find(name);
     return it != flags_.end() && it->second;
   }
   const passes::MemoryUse& memory() const { return memory_; }
+  const Timeline* perfTrace() const { return perfTrace_; }
+  // "k.tile:12:5"; "" for a range without a file.
+  std::string where(SourceRange range) const;
+  // The same as a link to the line in the page's listing of the source.
+  std::string sourceLink(SourceRange range) const;
   // "%acc_2", as --emit-ir prints it.
   std::string name(const ir::Value* v) const;
   std::string expr(const ir::Expr& e) const;
@@ -36,6 +51,8 @@ class KernelView {
  private:
   const ir::Function& f_;
   const std::map<std::string, bool>& flags_;
+  const SourceManager& sources_;
+  const Timeline* perfTrace_;
   ir::ValueNames names_;
   passes::MemoryUse memory_;
 };

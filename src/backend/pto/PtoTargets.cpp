@@ -66,7 +66,8 @@ target::TargetDesc describe(Arch arch, const char* summary) {
               "--pto-level=level3); false leaves the addresses to PTOAS's PlanMemory (its default level2)",
               true}};
   t.groups = kPtoGroups;
-  t.reportSections = {{"cores", "cube and vector cores", &writeCoresSection}};
+  t.reportSections = {{"cores", "cube and vector cores", &writeCoresSection},
+                      {"timeline", "pipe timeline", &writeTimelineSection}};
   t.hasOpRow = [](ir::OpKind k) { return ptoOp(k) != nullptr; };
   return t;
 }
