@@ -5,13 +5,13 @@
 # from the grammar's tokens, the built-in names, the IR's op names and the codecs' words.
 # Fails on any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer
 # report; the input that caused it is left in build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
-#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx lsp
+#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx lsp perf_trace
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx lsp)
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx lsp perf_trace)
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
 build=$root/build-fuzz
 
@@ -43,6 +43,7 @@ for h in "${harnesses[@]}"; do
     tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     txn) find "$root/tests" -name '*.txnl' | while read -r f; do cp "$f" "$corpus/"; done ;;
     linx) find "$root/tests" -name '*.linxl' -o -path '*/Expected/linx_*.s' | while read -r f; do cp "$f" "$corpus/"; done ;;
+    perf_trace) cp "$root"/tests/lit/report/Inputs/*.json "$corpus/" ;;
     # The client's side of each scripted session, framed as it goes down the pipe.
     lsp) for f in "$root"/tests/lsp/sessions/*.json; do
            node "$root/tests/lsp/lsp-session.js" --client-stream "$f" "$build/lsp-files/$(basename "$f" .json)" \
