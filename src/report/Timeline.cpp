@@ -43,6 +43,10 @@ class Simulator {
 
   Timeline run() {
     walk(kernel_.function().body());
+    // Each pipe's instances are in start order already (in-order queues); grouped by pipe,
+    // the figure draws a pipe's bars together and merges neighbours.
+    std::stable_sort(out_.spans.begin(), out_.spans.end(),
+                     [](const Timeline::Span& a, const Timeline::Span& b) { return a.pipe < b.pipe; });
     if (capped_)
       out_.notes.push_back("The estimate stops after " + std::to_string(maxInstances_) +
                            " instructions: the timeline and the totals are those of the first ones only.");
@@ -129,7 +133,7 @@ class Simulator {
                                  step = eval(op.get(ir::attr::step));
     int64_t trips = 1;
     if (lb && ub && step && *step > 0) trips = std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
-    else noteOnce(op, "The loop at " + kernel_.where(op.loc()) + " has a trip count known only at run time: it is simulated once.");
+    else noteOnce("The loop at " + kernel_.where(op.loc()) + " has a trip count known only at run time: it is simulated once.");
     passes::forEachTileBufferId(op, [&](unsigned i, int64_t id) {
       bindBuffer(op.result(i), id);
       bindBuffer(body.arg(i + 1), id);
@@ -146,7 +150,7 @@ class Simulator {
 
   void branch(const ir::Op& op) {
     const std::optional<int64_t> cond = eval(op.get(ir::attr::cond));
-    if (!cond) noteOnce(op, "The branch at " + kernel_.where(op.loc()) + " has a condition known only at run time: its then-branch is simulated.");
+    if (!cond) noteOnce("The branch at " + kernel_.where(op.loc()) + " has a condition known only at run time: its then-branch is simulated.");
     const unsigned taken = !cond || *cond ? 0 : 1;
     passes::forEachTileBufferId(op, [&](unsigned i, int64_t id) { bindBuffer(op.result(i), id); });
     if (taken >= op.numRegions()) return;
@@ -156,8 +160,10 @@ class Simulator {
       ready_[op.result(i)] = readyOf(yield->operand(i));
   }
 
-  void noteOnce(const ir::Op& op, const std::string& sentence) {
-    if (noted_.insert(&op).second) out_.notes.push_back(escape(sentence));
+  // Once per sentence: a loop in a nest runs many times, and a split kernel's sections
+  // both hold loops from one source loop.
+  void noteOnce(const std::string& sentence) {
+    if (noted_.insert(sentence).second) out_.notes.push_back(escape(sentence));
   }
 
   // "exp at k.tile:7:13", one label per op however many instances it has.
@@ -180,7 +186,7 @@ class Simulator {
   ir::ValueMap<int64_t> ready_, known_;
   ir::ValueMap<size_t> bufferOf_;
   std::unordered_map<const ir::Op*, uint32_t> labelOf_;  // looked up only: no order leaks out
-  std::unordered_set<const ir::Op*> noted_;
+  std::unordered_set<std::string> noted_;
   Timeline out_;
 };
 

@@ -49,7 +49,7 @@ struct Timeline {
   };
   std::vector<std::string> pipes;
   std::vector<std::string> labels;
-  std::vector<Span> spans;    // in the order placed (per pipe, ascending starts)
+  std::vector<Span> spans;    // by pipe, each pipe's by start
   std::vector<std::string> notes;  // what the estimate assumed, as HTML sentences
 };
 
