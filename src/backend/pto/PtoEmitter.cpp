@@ -8,11 +8,13 @@ namespace tilec::pto {
 
 namespace {
 
-// Every tile has an address (a popped tile lives in its pipe's slot and needs none).
+// Every tile has an address (a popped tile lives in its pipe's slot and needs none), and no
+// kernel has pipes: PTOAS reserves their slots itself, which it does at level2 only.
 bool everyTileAddressed(const ir::Module& m) {
   bool all = true;
   for (const auto& f : m.functions())
     f->walk([&](ir::Op& op) {
+      all = all && op.kind() != ir::OpKind::PipeInit;
       const auto* addrs = op.find(ir::attr::addrs);
       for (unsigned i = 0; i < op.numResults() && all; ++i)
         if (op.result(i)->type().isTile() && op.kind() != ir::OpKind::PipePop)
