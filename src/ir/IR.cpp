@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "ir/Builder.h"
@@ -10,6 +12,28 @@
 #include "support/Wording.h"
 
 namespace tilec::ir {
+
+namespace {
+
+// The stored copy of `key`: Attrs.def's string when it is one of its keys, else a copy kept
+// for the process (only IR text with unknown attributes, which the verifier rejects, makes one).
+std::string_view storedKey(std::string_view key) {
+  static constexpr std::string_view kKnown[] = {
+#define TILEC_ATTR(NAME, KEY, KIND) KEY,
+#include "ir/Attrs.def"
+#undef TILEC_ATTR
+  };
+  for (std::string_view known : kKnown)
+    if (known == key) return known;
+  static std::mutex guard;
+  static std::set<std::string, std::less<>> others;
+  std::lock_guard<std::mutex> lock(guard);
+  auto it = others.find(key);
+  if (it == others.end()) it = others.insert(std::string(key)).first;
+  return *it;
+}
+
+}  // namespace
 
 AttrMap::AttrMap(std::initializer_list<value_type> items) {
   for (const value_type& item : items) (*this)[item.first] = item.second;
@@ -31,7 +55,12 @@ AttrMap::const_iterator AttrMap::find(std::string_view key) const {
 
 AttrValue& AttrMap::operator[](std::string_view key) {
   auto it = lowerBound(key);
-  if (it == items_.end() || it->first != key) it = items_.insert(it, {std::string(key), AttrValue()});
+  if (it == items_.end() || it->first != key) {
+    // Grown by one, not doubled: an op carries a few attributes and a kernel 10^5 ops.
+    const size_t at = size_t(it - items_.begin());
+    items_.reserve(items_.size() + 1);
+    it = items_.insert(items_.begin() + ptrdiff_t(at), {storedKey(key), AttrValue()});
+  }
   return it->second;
 }
 

@@ -138,10 +138,11 @@ using AttrValue = std::variant<int64_t, double, bool, std::string, Expr, std::ve
 
 // The attributes of one op: a few per op, so a vector sorted by key (one allocation, and
 // iteration in key order, which keeps printing deterministic) with the part of std::map's
-// interface the compiler uses.
+// interface the compiler uses. Keys are views of one stored copy per distinct key (the
+// Attrs.def keys, else a copy made once): a kernel has 10^5 ops and a few distinct keys.
 class AttrMap {
  public:
-  using value_type = std::pair<std::string, AttrValue>;
+  using value_type = std::pair<std::string_view, AttrValue>;
   using iterator = std::vector<value_type>::iterator;
   using const_iterator = std::vector<value_type>::const_iterator;
 

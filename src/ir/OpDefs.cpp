@@ -209,7 +209,7 @@ class Rules {
     for (const auto& [key, value] : attrs) {
       const AttrSpec* spec = findAttrSpec(k, key);
       if (!spec)
-        return bad(std::string(info_.name) + " has no attribute '" + key + "'; remove it" +
+        return bad(std::string(info_.name) + " has no attribute '" + std::string(key) + "'; remove it" +
                    knownKeys(k));
       if (const auto* name = std::get_if<std::string>(&value)) {
         if (spec->kind == AttrKind::LoopMode)
@@ -224,7 +224,7 @@ class Rules {
           return bad("scan kind '" + *name + "' is unknown; use " + scanKindList());
       }
       if (!attrHasKind(value, spec->kind))
-        return bad("attribute '" + key + "' of " + info_.name + " must be " + withArticle(attrKindName(spec->kind)) +
+        return bad("attribute '" + std::string(key) + "' of " + info_.name + " must be " + withArticle(attrKindName(spec->kind)) +
                    "; write it as one");
     }
     if (auto* init = attrOf<Expr>(attrs, "init"))

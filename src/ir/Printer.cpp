@@ -97,7 +97,7 @@ std::string quoted(const std::string& s) {
 bool isKeywordMode(const AttrValue& v) { return std::holds_alternative<LoopMode>(v); }
 
 // Attributes the custom syntax of scf.for / scf.if already shows.
-bool shownInSyntax(OpKind k, const std::string& key, const AttrValue& v) {
+bool shownInSyntax(OpKind k, std::string_view key, const AttrValue& v) {
   if (k == OpKind::For) return key == "lb" || key == "ub" || key == "step" || (key == "mode" && isKeywordMode(v));
   if (k == OpKind::If) return key == "cond";
   return false;
@@ -179,7 +179,7 @@ class FunctionPrinter {
     std::string s;
     for (const auto& [key, value] : op.attrs()) {
       if (shownInSyntax(op.kind(), key, value)) continue;
-      s += (s.empty() ? " {" : ", ") + key + " = " + attrValue(value);
+      s += (s.empty() ? " {" : ", ") + std::string(key) + " = " + attrValue(value);
     }
     return s.empty() ? s : s + "}";
   }

@@ -96,7 +96,7 @@ class FunctionVerifier {
 
   void checkAttrExprs(const Op& op) {
     for (const auto& [key, value] : op.attrs()) {
-      const Where where = [&, &key = key] { return "attribute '" + key + "' of " + op.name(); };
+      const Where where = [&, &key = key] { return "attribute '" + std::string(key) + "' of " + op.name(); };
       if (const auto* e = std::get_if<Expr>(&value)) checkExpr(*e, op.loc(), where);
       if (const auto* es = std::get_if<std::vector<Expr>>(&value))
         for (const Expr& e : *es) checkExpr(e, op.loc(), where);
