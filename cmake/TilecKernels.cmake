@@ -15,7 +15,9 @@ cmake_policy(SET CMP0116 NEW)
 
 # The default output format's extension of each target (tilec --list-targets). A target
 # missing here, or another --emit format in OPTIONS, needs EXTENSION.
-set(_TILEC_EXTENSIONS a2a3=.pto a5=.pto npu1=.bin npu2=.bin linx=.s)
+set(_TILEC_EXTENSIONS a2a3=.pto a5=.pto npu1=.bin npu2=.bin linx=.s
+    npu1_1col=.bin npu1_2col=.bin npu1_3col=.bin npu2_1col=.bin npu2_2col=.bin npu2_3col=.bin
+    npu2_4col=.bin npu2_5col=.bin npu2_6col=.bin npu2_7col=.bin)
 
 function(_tilec_default_extension arch out_var)
   foreach(entry IN LISTS _TILEC_EXTENSIONS)

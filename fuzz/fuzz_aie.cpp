@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace tilec;
     SourceManager sm;
     DiagnosticEngine diags(sm);
-    const target::TargetDesc& target = aie::npuTarget(aie::Npu::Npu1);
+    const target::TargetDesc& target = *aie::npuTargets().front();
     std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags, *target.model);
     if (!m) return;
     if (!fuzz::runPipeline(*m, target, diags)) return;

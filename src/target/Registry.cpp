@@ -11,9 +11,14 @@ namespace tilec::target {
 namespace {
 
 std::vector<const TargetDesc*>& registry() {
-  static std::vector<const TargetDesc*> targets = {&pto::a2a3Target(), &pto::a5Target(),
-                                                  &aie::npuTarget(aie::Npu::Npu1), &aie::npuTarget(aie::Npu::Npu2),
-                                                  &linx::linxTarget()};
+  static std::vector<const TargetDesc*> targets = [] {
+    std::vector<const TargetDesc*> all = {&pto::a2a3Target(), &pto::a5Target()};
+    const std::vector<const TargetDesc*>& npus = aie::npuTargets();
+    all.insert(all.end(), npus.begin(), npus.begin() + 2);  // npu1, npu2
+    all.push_back(&linx::linxTarget());
+    all.insert(all.end(), npus.begin() + 2, npus.end());    // the partial-column devices last
+    return all;
+  }();
   return targets;
 }
 

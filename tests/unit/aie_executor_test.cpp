@@ -35,7 +35,7 @@ void checkAgainstInterpreter(const std::string& text) {
   DiagnosticEngine diags(sources);
   auto ast = frontend::parse(sources, sources.addBuffer("seq.tile", text), diags);
   REQUIRE(ast);
-  const target::TargetDesc& t = aie::npuTarget(aie::Npu::Npu1);
+  const target::TargetDesc& t = *aie::npuTargets().front();
   std::unique_ptr<ir::Module> m = frontend::lower(*ast, diags, *t.model);
   REQUIRE(m);
   PassContext ctx{diags};

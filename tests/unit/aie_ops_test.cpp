@@ -13,8 +13,8 @@ using namespace tilec;
 
 // That the table has a row for exactly these groups' ops is target_ops_test's check.
 TEST_CASE("the NPUs accept core ops and runtime sequences") {
-  for (aie::Npu npu : {aie::Npu::Npu1, aie::Npu::Npu2})
-    CHECK(aie::npuTarget(npu).groups == (ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence)));
+  for (const target::TargetDesc* t : aie::npuTargets())
+    CHECK(t->groups == (ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence)));
 }
 
 TEST_CASE("only transfers and waits use a shim channel") {

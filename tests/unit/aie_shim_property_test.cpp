@@ -95,7 +95,7 @@ std::vector<int64_t> expectedBytes(const Pattern& p, int64_t elemBytes) {
 // The stream: the pattern's MM2S from argument 0, then an S2MM of one word more than
 // expected into argument 1 (the loopback hands it what the MM2S sent).
 std::vector<uint32_t> streamOf(const tilec_txn::ShimBdFields& source, size_t expectedBytes) {
-  const tilec_txn::Device device = aie::npuDevice(aie::Npu::Npu1);
+  const tilec_txn::Device device = aie::npuDevice({aie::Npu::Npu1, 0});
   tilec_txn::Stream s;
   tilec_txn::ShimTask fill;
   tilec_txn::shimTransfer(s, device, fill, source, true);

@@ -120,8 +120,12 @@ class SequenceLegality {
     for (int64_t c = 0; c < kShimChannels; ++c) channels.push_back(std::to_string(c));
     diags_.report(Diag::AieChannel, op.loc(),
                   describe(op, diags_.sources()) + " uses column " + text(channel[0]) + ", channel " + text(channel[1]) +
-                      "; this NPU has columns 0 to " + std::to_string(device_.numCols - 1) + " with shim channels " +
-                      listText(channels) + " in each direction");
+                      "; " + model_.name + " has " +
+                      (device_.numCols == 1 ? std::string("column 0") : "columns 0 to " + std::to_string(device_.numCols - 1)) +
+                      " with shim channels " + listText(channels) + " in each direction" +
+                      (device_.numCols < kWholeColumns(npuOf(model_).gen) ? " (a partial-column device: compile for the whole NPU, "
+                                                                            "or a device with more columns, to use others)"
+                                                                          : ""));
     return false;
   }
 

@@ -30,20 +30,39 @@ std::vector<target::OutputFormat> formats() {
            PropBdsAssigned, /*oneKernel=*/false, &emitTxnCpp}};
 }
 
-target::TargetDesc describe(Npu n, const char* summary) {
-  return {npuName(n), summary, &npuModel(n), passes(), kPipeline, formats(),
+target::TargetDesc describe(NpuDevice d, const char* summary) {
+  return {npuName(d), summary, &npuModel(d), passes(), kPipeline, formats(),
           {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}},
           {{"transfers", "AIE transfers", &writeTransferSection}},
           ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence),
           [](ir::OpKind k) { return findAieOp(k) != nullptr; }};
 }
 
+std::string summaryOf(NpuDevice d) {
+  std::string s = d.gen == Npu::Npu2 ? "Ryzen AI NPU, AIE2P (Strix, Krackan)" : "Ryzen AI NPU, AIE2 (Phoenix, Hawk Point)";
+  if (d.columns) s += ", " + std::to_string(d.columns) + " of its " + std::to_string(kWholeColumns(d.gen)) + " columns";
+  return s + ": TXN streams";
+}
+
 }  // namespace
 
-const target::TargetDesc& npuTarget(Npu n) {
-  static const target::TargetDesc kNpu1 = describe(Npu::Npu1, "Ryzen AI NPU, AIE2 (Phoenix, Hawk Point): TXN streams");
-  static const target::TargetDesc kNpu2 = describe(Npu::Npu2, "Ryzen AI NPU, AIE2P (Strix, Krackan): TXN streams");
-  return n == Npu::Npu2 ? kNpu2 : kNpu1;
+const std::vector<const target::TargetDesc*>& npuTargets() {
+  static const std::vector<std::string> kSummaries = [] {
+    std::vector<std::string> out;
+    for (NpuDevice d : npuDevices()) out.push_back(summaryOf(d));
+    return out;
+  }();
+  static const std::vector<target::TargetDesc> kTargets = [] {
+    std::vector<target::TargetDesc> out;
+    for (size_t i = 0; i < npuDevices().size(); ++i) out.push_back(describe(npuDevices()[i], kSummaries[i].c_str()));
+    return out;
+  }();
+  static const std::vector<const target::TargetDesc*> kPointers = [] {
+    std::vector<const target::TargetDesc*> out;
+    for (const target::TargetDesc& t : kTargets) out.push_back(&t);
+    return out;
+  }();
+  return kPointers;
 }
 
 }  // namespace tilec::aie

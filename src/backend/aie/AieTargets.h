@@ -16,7 +16,8 @@ std::unique_ptr<Pass> createAssignBdsPass();
 extern const PropSet PropAieLegal;     // AIE rules hold; transfers have descriptor-shaped patterns
 extern const PropSet PropBdsAssigned;  // every transfer has its descriptor and token (assign-bds)
 
-const target::TargetDesc& npuTarget(Npu n);
+// One target per device of npuDevices(), in its order (npu1, npu2, then the partial-column ones).
+const std::vector<const target::TargetDesc*>& npuTargets();
 
 // The formats' flag: with `ddr-fold` (the default, for the xclbin runtime) an address patch of
 // argument 5 or above adds the DDR aperture offset 0x80000000, as the firmware needs.

@@ -186,7 +186,7 @@ class SequenceWriter final : public SequenceRunner {
 
 std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngine& diags,
                                                  const target::FlagValues& flags) {
-  const Npu npu = npuOf(m.target());
+  const NpuDevice npu = npuOf(m.target());
   if (m.functions().size() != 1) throw std::logic_error("the TXN writer needs one sequence kernel");
   return SequenceWriter(*m.functions().front(), npuDevice(npu), flags.at(kDdrFold), diags).write();
 }
