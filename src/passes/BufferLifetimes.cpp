@@ -12,11 +12,6 @@ namespace {
 
 using namespace ir;
 
-int64_t aligned(int64_t bytes, int64_t alignment) {
-  int64_t rem = bytes % alignment, out;
-  return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
-}
-
 // `buffers` holds one entry per buffer of `index`, in its order.
 void walk(const Block& b, const Liveness& live, bool listTiles, const BufferIndex& index,
           std::vector<LiveBuffer>& buffers, MemoryUse& use) {
@@ -73,6 +68,11 @@ void sweep(SpaceUse& use) {
 
 }  // namespace
 
+int64_t alignedBytes(int64_t bytes, int64_t alignment) {
+  int64_t rem = bytes % alignment, out;
+  return __builtin_add_overflow(bytes - rem, rem ? alignment : 0, &out) ? INT64_MAX : out;
+}
+
 MemoryUse memoryUse(const Function& f, bool listTiles) {
   Liveness live(f);
   const BufferIndex index(f);  // buffers in a vector in id order: deterministic
@@ -95,7 +95,7 @@ MemoryUse memoryUse(const Function& f, bool listTiles) {
   for (LiveBuffer& b : buffers) {  // moved, in id order, to their spaces
     SpaceUse* space = spaceOf(b);
     if (!space) continue;
-    b.alignedBytes = aligned(b.bytes, model.spaces[space->space].alignment);
+    b.alignedBytes = alignedBytes(b.bytes, model.spaces[space->space].alignment);
     space->buffers.push_back(std::move(b));
   }
   buffers = {};

@@ -54,6 +54,9 @@ struct MemoryUse {
   std::vector<Loop> loops;          // every scf.for, in pre-order: where a chart shades loop bodies
 };
 
+// `bytes` rounded up to a multiple of `alignment`; INT64_MAX when that overflows.
+int64_t alignedBytes(int64_t bytes, int64_t alignment);
+
 // Requires the `buffers` attributes of assign-buffers; tiles without one are not counted.
 // `listTiles` fills LiveBuffer::tiles (a vector per buffer, which the check does not need).
 MemoryUse memoryUse(const ir::Function& f, bool listTiles = false);

@@ -30,6 +30,7 @@
 #include "backend/pto/PtoTargets.h"
 #include "ir/Builder.h"
 #include "ir/OpDefs.h"
+#include "passes/BufferLifetimes.h"
 #include "passes/Liveness.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
@@ -70,9 +71,11 @@ bool worthDoubling(const Op& loop, const TargetModel& model) {
     transfers = transfers || op->kind() == OpKind::Load || op->kind() == OpKind::Move;
     if (op->kind() == OpKind::Create) created[op->result()->type().space()] += op->result()->type().byteSize();
   }
-  if (!transfers && created.empty()) return false;
-  for (const auto& [space, bytes] : created)
-    if (!transfers && (space == kNoSpace || 2 * bytes > model.spaces[space].capacityBytes)) return false;
+  if (!transfers) {
+    if (created.empty()) return false;
+    for (const auto& [space, bytes] : created)
+      if (space == kNoSpace || 2 * bytes > model.spaces[space].capacityBytes) return false;
+  }
   const auto lb = loop.get(attr::lb).asConst(), ub = loop.get(attr::ub).asConst(), step = loop.get(attr::step).asConst();
   return !(lb && ub && step) || *ub - *lb > *step;
 }
@@ -96,8 +99,7 @@ class PeakBytes {
     std::map<SpaceId, std::vector<std::pair<int, int64_t>>> events;  // point, +bytes / -bytes
     for (const auto& [root, range] : ranges_) {
       const SpaceId space = root->type().space();
-      const int64_t align = model_.spaces[space].alignment;
-      const int64_t bytes = (root->type().byteSize() + align - 1) / align * align;
+      const int64_t bytes = passes::alignedBytes(root->type().byteSize(), model_.spaces[space].alignment);
       events[space].push_back({range.first, bytes});
       events[space].push_back({range.second + 1, -bytes});
     }
