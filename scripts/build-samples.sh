@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds tilec (Release, in build/) and compiles every samples/*.tile to
-# build/samples/<name>.pto, plus its final IR to build/samples/<name>.tir and its report
-# page to build/samples/<name>.html, and every
+# Builds tilec (Release, in build/, configured as test.sh configures it) and compiles
+# every samples/*.tile to build/samples/<name>.pto, plus its final IR to
+# build/samples/<name>.tir and its report page to build/samples/<name>.html, and every
 # samples/aie/*.tile (runtime sequences) for npu1 to build/samples/aie/<name>.bin (the TXN
 # stream, with the sizes of the sample's `// static:` line), <name>.txt (its words as text)
 # and <name>.h (the C++ builder that makes the stream for any sizes at dispatch), and every
@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build
 out=$build/samples
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+"$root/scripts/configure.sh" release
 cmake --build "$build" --target tilec
 
 cd "$root"  # relative paths keep diagnostics short

@@ -49,7 +49,7 @@ fi
 tilec=$root/build/tilec
 if [[ ! -x $tilec ]]; then
   echo "check-ptoas: $tilec is missing; build it first:" >&2
-  echo "  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build --target tilec" >&2
+  echo "  scripts/configure.sh release && cmake --build build --target tilec" >&2
   exit 2
 fi
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (fuzz/, clang with ASan and UBSan, in build-fuzz/) and
-# runs each for SECONDS (default 60), one after the other, from a corpus seeded with every
-# sample and test input (for linx: the .linxl listings under tests/ and the linx sample goldens) and a dictionary made
-# from the grammar's tokens, the built-in names, the IR's op names and the codecs' words.
-# Fails on any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer
-# report; the input that caused it is left in build-fuzz/crashes/. The corpus grows in build-fuzz/corpus/ across runs.
+# Builds the libFuzzer harnesses (fuzz/, clang with ASan and UBSan, in build-sanitize/) and
+# runs each for SECONDS (default 60), as many at once as the machine has cores
+# (TILEC_FUZZ_JOBS), from a corpus seeded with every sample and test input (for linx: the
+# .linxl listings under tests/ and the linx sample goldens) and a dictionary made from the
+# grammar's tokens, the built-in names, the IR's op names and the codecs' words. Fails on
+# any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer report; the
+# input that caused it is left in build-sanitize/crashes/. The corpus grows in
+# build-sanitize/corpus/ across runs.
 #   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx lsp perf_trace
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,10 +15,9 @@ shift || true
 harnesses=("$@")
 [[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx lsp perf_trace)
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
-build=$root/build-fuzz
+build=$root/build-sanitize
 
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DTILEC_BUILD_TESTS=OFF -DTILEC_FUZZ=ON > /dev/null
+"$root/scripts/configure.sh" sanitize > /dev/null
 cmake --build "$build" --target "${harnesses[@]/#/fuzz_}"
 
 # The dictionary: quoted literals of the grammar, built-in function names, IR op names.
@@ -35,10 +36,8 @@ dict=$build/tile.dict
   printf '%s\n' in out inout where dyn space valid init vec mat left right acc f32 f16 bf16 i8 i32 index incore
 } | grep -v '^$' | grep -v '\\' | sort -u | sed 's/"/\\"/g; s/.*/"&"/' > "$dict"
 
-status=0
-for h in "${harnesses[@]}"; do
-  corpus=$build/corpus/$h
-  mkdir -p "$corpus" "$build/crashes"
+seed() {  # HARNESS CORPUS
+  local h=$1 corpus=$2
   case $h in
     tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     txn) find "$root/tests" -name '*.txnl' | while read -r f; do cp "$f" "$corpus/"; done ;;
@@ -51,14 +50,41 @@ for h in "${harnesses[@]}"; do
          done ;;
     *) find "$root/samples" "$root/tests" -name '*.tile' | while read -r f; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
   esac
+}
+
+run() {  # HARNESS: its verdict in $build/fuzz_HARNESS.verdict, its output in .log
+  local h=$1 corpus=$build/corpus/$1
+  mkdir -p "$corpus" "$build/crashes"
+  seed "$h" "$corpus"
   echo "== fuzz_$h: $seconds s, corpus $(ls "$corpus" | wc -l) inputs"
-  if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "$build/fuzz_$h" "$corpus" -dict="$dict" -max_total_time="$seconds" -timeout="${TILEC_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
       -max_len=65536 -artifact_prefix="$build/crashes/$h-" -print_final_stats=1 2> "$build/fuzz_$h.log"; then
+    echo ok > "$build/fuzz_$h.verdict"
+  else
+    echo failed > "$build/fuzz_$h.verdict"
+  fi
+}
+
+# One harness per core at a time: each still gets SECONDS of a core to itself.
+jobs=${TILEC_FUZZ_JOBS:-$(nproc)}
+running=0
+for h in "${harnesses[@]}"; do
+  rm -f "$build/fuzz_$h.verdict"
+  if ((running >= jobs)); then wait -n || true; running=$((running - 1)); fi
+  run "$h" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+for h in "${harnesses[@]}"; do
+  if [[ $(cat "$build/fuzz_$h.verdict" 2>/dev/null) != ok ]]; then
     status=1
     echo "fuzz_$h FAILED; see $build/fuzz_$h.log and $build/crashes/" >&2
     grep -m1 -B40 -A30 'ERROR\|==.*deadly\|tilec fuzz' "$build/fuzz_$h.log" >&2 || true
   fi
+  echo "== fuzz_$h:"
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: ' "$build/fuzz_$h.log" | tail -3
 done
 exit $status

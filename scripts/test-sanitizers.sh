@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# Builds tilec and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in
+# Builds tilec and its tests with clang, AddressSanitizer and UndefinedBehaviorSanitizer in
 # build-sanitize/ and runs the whole test suite there; any sanitizer report (a leak, an
-# out-of-bounds access, undefined behaviour) fails the run.
+# out-of-bounds access, undefined behaviour) fails the run. The same build holds the
+# libFuzzer harnesses (scripts/fuzz.sh), so CI compiles the sanitized code once.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/configure.sh" sanitize > /dev/null
 build=$root/build-sanitize
-
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILEC_BUILD_TESTS=ON \
-  -DTILEC_WERROR=ON -DTILEC_SANITIZE=ON
 cmake --build "$build"
 cd "$build"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1

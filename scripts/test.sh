@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILEC_BUILD_TESTS=ON -DTILEC_WERROR=ON
+"$root/scripts/configure.sh" release
 cmake --build "$build"
 cd "$build"
 ctest --output-on-failure -j2

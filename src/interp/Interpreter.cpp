@@ -1142,17 +1142,26 @@ struct Interpreter::Impl {
       return b;
     };
     bool isFloat = isFloatType(r.dtype);
+    const bool lhsFloat = isFloatType(lhs.dtype), rhsFloat = isFloatType(rhs.dtype);
+    const size_t rhsRow = size_t(rhs.shape.back());  // rhs steps a whole row per K step
     forEachIndex(r.valid, [&](const std::vector<int64_t>& at) {
       std::vector<int64_t> li = batchIndex(at, lhs), ri = batchIndex(at, rhs);
+      li[li.size() - 2] = at[n - 2];
+      ri[ri.size() - 1] = at[n - 1];
+      // Flat positions of K step 0; the loop walks them directly (the hot loop of --run).
+      const size_t l0 = size_t(flatten(li, lhs.shape)), r0 = size_t(flatten(ri, rhs.shape));
       double sumF = 0;
       int64_t sumI = 0;
       for (int64_t j = 0; j < k; ++j) {
-        li[li.size() - 2] = at[n - 2];
-        li[li.size() - 1] = j;
-        ri[ri.size() - 2] = j;
-        ri[ri.size() - 1] = at[n - 1];
-        Num x = read(lhs, li, op.operand(first), op), y = read(rhs, ri, op.operand(first + 1), op);
-        if (isFloat) sumF += (isFloatType(lhs.dtype) ? x.f : double(x.i)) * (isFloatType(rhs.dtype) ? y.f : double(y.i));
+        const size_t lj = l0 + size_t(j), rj = r0 + size_t(j) * rhsRow;
+        if (!lhs.defined[lj] || !rhs.defined[rj]) {  // read() names the poisoned element
+          li[li.size() - 1] = j;
+          ri[ri.size() - 2] = j;
+          read(lhs, li, op.operand(first), op);
+          read(rhs, ri, op.operand(first + 1), op);
+        }
+        const Num x = lhs.elems[lj], y = rhs.elems[rj];
+        if (isFloat) sumF += (lhsFloat ? x.f : double(x.i)) * (rhsFloat ? y.f : double(y.i));
         else sumI += x.i * y.i;
       }
       size_t i = size_t(flatten(at, r.shape));

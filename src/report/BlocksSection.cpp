@@ -329,7 +329,8 @@ class UnitWindows {
     std::map<const Value*, size_t> stepped;  // a loop variable and the axis it steps
     for (size_t k = 0; k < offsets.size() && k < extents.size(); ++k) {
       const Expr off = fix(offsets[k]), ext = fix(extents[k]);
-      w.known &= runtimeFree(off, loops, w) & runtimeFree(ext, loops, w);
+      w.known &= runtimeFree(off, loops, w);  // both run: each records what it finds in w
+      w.known &= runtimeFree(ext, loops, w);
       w.axes.push_back(axis(off, ext, loops, ranges, a, w, stepped, k));
     }
     if (w.known && w.runs && !w.exact) refine(a, w);

@@ -12,7 +12,7 @@
 //     source in a message is bounded.
 // A run whose input is IR text (.tir) is held only to the last two: its author wrote the
 // IR, so `%x` and `tile.load` are the author's own words there.
-//   node check-names.js SURVEY_DIR OPS_DEF GRAMMAR
+//   node check-names.js SURVEY_DIR OPS_DEF GRAMMAR     (the records anywhere under SURVEY_DIR)
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -59,9 +59,18 @@ function diagnosticsOf(lines) {
 
 const problems = [];
 let checked = 0;
-const records = fs.readdirSync(surveyDir).filter((f) => !/\.input\d+$/.test(f)).sort();
-for (const name of records) {
-  const lines = fs.readFileSync(path.join(surveyDir, name), 'utf8').split('\n');
+function recordsUnder(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...recordsUnder(full));
+    else if (/^run\.\w+$/.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+const records = recordsUnder(surveyDir).sort();
+for (const record of records) {
+  const lines = fs.readFileSync(record, 'utf8').split('\n');
   const end = lines.indexOf('---');
   const args = lines.slice(0, end).filter((l) => l.startsWith('arg ')).map((l) => l.slice(4));
   const inputs = lines.slice(0, end).filter((l) => l.startsWith('input ')).map((l) => l.slice(6));

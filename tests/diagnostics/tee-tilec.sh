@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Stands in for tilec in the diagnostics survey (run.sh): runs the real tilec ($REAL_TILEC)
-# with the same arguments, standard input and output, and keeps a record of the run in a
-# new file in $SURVEY_DIR: an `arg VALUE` line per argument, `input PATH` for a copy of each
-# file the run reads as source (the .tile and .tir arguments, and standard input when the
-# input is `-`; copies, since a lit test's files are gone when the check reads them), a
-# `---` line, then everything tilec wrote to standard error.
+# Stands in for tilec in the lit and malformed suites (run-lit.sh, malformed/run.sh), for
+# the diagnostics survey (check-names.js): runs the real tilec ($REAL_TILEC) with the same
+# arguments, standard input and output, and keeps a record of the run in a new file in
+# $SURVEY_DIR: an `arg VALUE` line per argument, `input PATH` for a copy of each file the
+# run reads as source (the .tile and .tir arguments, and standard input when the input is
+# `-`; copies, since a lit test's files are gone when the check reads them), a `---` line,
+# then everything tilec wrote to standard error (and to standard output, when both go to one
+# place: their order is kept).
 set -uo pipefail
 record=$(mktemp "$SURVEY_DIR/run.XXXXXX")
 stdin_input=0 previous= copies=0
@@ -26,7 +28,15 @@ if ((stdin_input)); then
 fi
 printf -- '---\n' >> "$record"
 rc=0
-"$REAL_TILEC" "$@" 2> "$record.stderr" || rc=$?
-tee -a "$record" < "$record.stderr" >&2
-rm "$record.stderr"
+if [[ /dev/stdout -ef /dev/stderr ]]; then
+  # One destination (`2>&1`): both streams go through one file, which keeps their order.
+  "$REAL_TILEC" "$@" > "$record.both" 2>&1 || rc=$?
+  cat "$record.both" >> "$record"
+  cat "$record.both"
+  rm "$record.both"
+else
+  "$REAL_TILEC" "$@" 2> "$record.stderr" || rc=$?
+  tee -a "$record" < "$record.stderr" >&2
+  rm "$record.stderr"
+fi
 exit $rc

@@ -11,7 +11,12 @@
 # not depend on the launch nor on the order the blocks run in, and the interpreter refuses two
 # blocks touching one element, one writing (E0804).
 #
-#   /usr/bin/python3 run.py --tilec PATH [--workdir DIR] [--jobs N] [--only REGEX]
+#   /usr/bin/python3 run.py --tilec PATH [--workdir DIR] [--jobs N] [--only REGEX] [--each-path-once]
+#
+# --each-path-once (the sanitizer build, ten times slower) keeps the runs that reach every
+# code path: the two --verify-semantics configurations (each compiles its target's pipeline
+# and runs the frontend's IR and every pass's) and, for a kernel using blocks, the shuffled
+# three-block launch on a2a3.
 #
 # K.py defines:
 #   SIZES      {size: [values]} for the kernel's `where S: dyn` sizes (omit when it has none);
@@ -192,7 +197,12 @@ def main():
     parser.add_argument("--workdir", default="/tmp/tilec-kernels")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="", help="run only the kernels whose name matches")
+    parser.add_argument("--each-path-once", action="store_true", help="only the runs that reach every code path")
     opts = parser.parse_args()
+    configs, block_configs = CONFIGS, BLOCK_CONFIGS
+    if opts.each_path_once:
+        configs = [c for c in CONFIGS if "--verify-semantics" in c[1]]
+        block_configs = [c for c in BLOCK_CONFIGS if "--shuffle-blocks={seed}" in c[1]][:1]
     check_compare()
     samples = [t for t in SAMPLES.glob("*.tile") if t.with_suffix(".py").exists()]
     tiles = sorted((t for t in list(HERE.glob("*.tile")) + samples if re.search(opts.only, t.stem)),
@@ -210,17 +220,17 @@ def main():
     for t in tiles:
         combinations = size_combinations(getattr(modules[t], "SIZES", {}))
         blocked = largest(combinations) if uses_blocks(t) else -1
-        cases += [(t, s, CONFIGS + (BLOCK_CONFIGS if i == blocked else [])) for i, s in enumerate(combinations)]
+        cases += [(t, s, configs + (block_configs if i == blocked else [])) for i, s in enumerate(combinations)]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
         futures = [pool.submit(run_case, opts.tilec, t, modules[t], s, workdir, c) for t, s, c in cases]
-        for (tile, _, configs), future in zip(cases, futures):
+        for (tile, _, cfgs), future in zip(cases, futures):
             label, failures = future.result()
             for failure in failures:
                 print(failure)
             failed += bool(failures)
             if not failures:
-                extra = " (also --blocks=1, 3, 24, 3 shuffled)" if len(configs) > len(CONFIGS) else ""
+                extra = f" (also {len(cfgs) - len(configs)} launches of blocks)" if len(cfgs) > len(configs) else ""
                 print(f"ok   {shown(tile)} {label}{extra}")
     runs = sum(len(c) for _, _, c in cases)
     blocked = sum(uses_blocks(t) for t in tiles)

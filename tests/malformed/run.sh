@@ -7,11 +7,18 @@
 # killed after 10x that in wall time) and MIB of memory (peak RSS); the large generated
 # inputs get BIG_SECONDS (the 10^5-statement one needs 1.0 to 1.9 s of CPU depending on
 # the machine, most of it ANTLR's tokens and parse tree, and 2.5 s in a loaded CI root). Prints one line per
-# failing case; exits 1 if any.
-#   run.sh TILEC WORKDIR SECONDS MIB BIG_SECONDS
+# failing case; exits 1 if any. With SURVEY_DIR, every run is also recorded there (emptied
+# first) for the diagnostics survey (tests/diagnostics/tee-tilec.sh, check-names.js).
+#   run.sh TILEC WORKDIR SECONDS MIB BIG_SECONDS [SURVEY_DIR]
 set -uo pipefail
 tilec=$1 work=$2 small_seconds=$3 mib=$4 big_seconds=$5
 here=$(cd "$(dirname "$0")" && pwd)
+if [[ -n ${6:-} ]]; then
+  export SURVEY_DIR=$6 REAL_TILEC=$tilec
+  rm -rf "$SURVEY_DIR"
+  mkdir -p "$SURVEY_DIR"
+  tilec=$here/../diagnostics/tee-tilec.sh
+fi
 mkdir -p "$work/big"
 
 repeat() {  # N TEXT: TEXT N times, no separator

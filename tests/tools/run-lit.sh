@@ -5,10 +5,9 @@
 # Each command runs with `bash -o pipefail -c` in a fresh temporary directory shared
 # by the file's commands; `expect_exit N cmd...` succeeds only if cmd exits with N.
 # Environment: TILEC, TILEC_CHECK (binaries), TILEC_TEST_TMP (temp root). With
-# TILEC_LIT_SURVEY=1 every command runs even after one fails and the file never fails,
-# except that commands compiling C++ (`c++ ...`, which check generated code and run no
-# tilec) are skipped: the survey of every diagnostic the suite produces
-# (tests/diagnostics/run.sh) wants the tilec runs, quickly.
+# TILEC_SURVEY_ROOT set, every tilec run is recorded (tests/diagnostics/tee-tilec.sh) in
+# TILEC_SURVEY_ROOT/<this file's path>/, emptied first, for the diagnostics survey
+# (tests/diagnostics/check-names.js) to read once the whole suite has run.
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -19,6 +18,13 @@ test_file=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 : "${TILEC:?set TILEC to the tilec binary}"
 : "${TILEC_CHECK:?set TILEC_CHECK to the tilec-check binary}"
 [[ -r $test_file ]] || { echo "run-lit: cannot read $test_file" >&2; exit 2; }
+
+if [[ -n ${TILEC_SURVEY_ROOT:-} ]]; then
+  export SURVEY_DIR=$TILEC_SURVEY_ROOT$test_file REAL_TILEC=$TILEC
+  rm -rf "$SURVEY_DIR"
+  mkdir -p "$SURVEY_DIR"
+  TILEC=$(cd "$(dirname "$0")/../diagnostics" && pwd)/tee-tilec.sh
+fi
 
 tmp_root=${TILEC_TEST_TMP:-${TMPDIR:-/tmp}}
 mkdir -p "$tmp_root"
@@ -84,14 +90,12 @@ prelude='expect_exit() {
   fi
 }'
 
-survey=${TILEC_LIT_SURVEY:-0}
 for i in "${!commands[@]}"; do
-  [[ $survey == 1 && ${commands[$i]} =~ ^[[:space:]]*c\+\+[[:space:]] ]] && continue
   cmd=$(substitute "${commands[$i]}")
   rc=0
   (cd "$work_dir" && TMPDIR=$work_dir bash -o pipefail -c "$prelude
 $cmd" 3>&2) || rc=$?
-  if [[ $rc -ne 0 && $survey != 1 ]]; then
+  if [[ $rc -ne 0 ]]; then
     {
       echo "FAIL: $test_file:${lines[$i]}: RUN: ${commands[$i]}"
       echo "  expanded: $cmd"

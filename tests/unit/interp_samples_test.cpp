@@ -169,7 +169,8 @@ TEST_CASE("interpreter: matmul accumulates f16 products over K steps, its output
   auto av = [](int64_t i) { return double(i % 7) / 4 - 0.75; };
   auto bv = [](int64_t i) { return double(i % 5) / 2 - 1; };
   // Whole tiles, and tails in M, N and K (a 1-row, a 6-column tile, a last K slice of 8).
-  for (auto [M, N, K] : {std::array<int64_t, 3>{32, 64, 128}, std::array<int64_t, 3>{33, 70, 40}}) {
+  for (const auto& sizes : {std::array<int64_t, 3>{32, 64, 128}, std::array<int64_t, 3>{33, 70, 40}}) {
+    const int64_t M = sizes[0], N = sizes[1], K = sizes[2];  // named copies: lambdas cannot capture bindings
     CAPTURE(M);
     CAPTURE(N);
     CAPTURE(K);

@@ -54,7 +54,7 @@ const char* dtypeMnemonic(DType d) {
 
 class BlockWriter {
  public:
-  BlockWriter(const Function& f, AssembleRev rev) : f_(f), rev_(rev), names_(f) {}
+  BlockWriter(const Function& f, AssembleRev rev) : rev_(rev), names_(f) {}
 
   // Hands each block to `take` as it is made: the listing of a 10^5-block kernel is never
   // held whole.
@@ -187,7 +187,6 @@ class BlockWriter {
     return s;
   }
 
-  const Function& f_;
   const AssembleRev rev_;
   ValueNames names_;
   ValueMap<int64_t> position_;  // tile -> its push number in its hand
