@@ -7,13 +7,13 @@
 # any crash, leak, timeout (10 s per input), out-of-memory (2 GiB) or sanitizer report; the
 # input that caused it is left in build-sanitize/crashes/. The corpus grows in
 # build-sanitize/corpus/ across runs.
-#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn aie linx lsp perf_trace
+#   scripts/fuzz.sh [SECONDS] [HARNESS ...]     harnesses: frontend tir pipeline txn txn_run aie linx lsp perf_trace
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn aie linx lsp perf_trace)
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(frontend tir pipeline txn txn_run aie linx lsp perf_trace)
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a positive number" >&2; exit 2; }
 build=$root/build-sanitize
 
@@ -41,6 +41,7 @@ seed() {  # HARNESS CORPUS
   case $h in
     tir) find "$root/tests" -name '*.tir' -o -name '*.tir.txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     txn) find "$root/tests" -name '*.txnl' | while read -r f; do cp "$f" "$corpus/"; done ;;
+    txn_run) find "$root/tests" -name '*.txnl' -o -name '*.npu[12].txt' | while read -r f; do cp "$f" "$corpus/"; done ;;
     linx) find "$root/tests" -name '*.linxl' -o -path '*/Expected/linx_*.s' | while read -r f; do cp "$f" "$corpus/"; done ;;
     perf_trace) cp "$root"/tests/lit/report/Inputs/*.json "$corpus/" ;;
     # The client's side of each scripted session, framed as it goes down the pipe.

@@ -163,8 +163,28 @@ std::string npyBytes(const Tensor& t) {
   out += char(0);
   storeLE(out, header.size(), 2);
   out += header;
-  for (const Num& n : t.data->elems) storeLE(out, encode(n, d), bytesOf(d));
+  const std::vector<uint8_t> data = tensorBytes(t);
+  out.append(data.begin(), data.end());
   return out;
+}
+
+std::vector<uint8_t> tensorBytes(const Tensor& t) {
+  const DType d = t.data->dtype;
+  const unsigned width = bytesOf(d);
+  std::vector<uint8_t> out;
+  out.reserve(t.data->elems.size() * width);
+  for (const Num& n : t.data->elems) {
+    const uint64_t bits = encode(n, d);
+    for (unsigned i = 0; i < width; ++i) out.push_back(uint8_t(bits >> (8 * i)));
+  }
+  return out;
+}
+
+void setTensorBytes(Tensor& t, const std::vector<uint8_t>& bytes) {
+  const DType d = t.data->dtype;
+  const unsigned width = bytesOf(d);
+  for (size_t i = 0; i < t.data->elems.size() && (i + 1) * width <= bytes.size(); ++i)
+    t.data->elems[i] = decode(bytes.data() + i * width, d);
 }
 
 }  // namespace tilec::interp

@@ -3,7 +3,9 @@
 // raw 16 bits, as ml_dtypes stores it). A tensor of a float dtype also reads an array of
 // another float type, rounded to nearest even (an f32 array for a bf16 tensor, say).
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "interp/Interpreter.h"
 
@@ -13,5 +15,11 @@ namespace tilec::interp {
 bool readNpy(const std::string& path, ir::DType dtype, Tensor& out, std::string& error);
 // The .npy bytes of a tensor (bf16 as <V2).
 std::string npyBytes(const Tensor& t);
+
+// A tensor's elements as a device buffer holds them, which is also the data of its .npy
+// file: C order, little-endian, each as wide as its dtype (bf16 its 16 bits, bool a byte).
+std::vector<uint8_t> tensorBytes(const Tensor& t);
+// Sets every element from such bytes, which must be as many as tensorBytes gives.
+void setTensorBytes(Tensor& t, const std::vector<uint8_t>& bytes);
 
 }  // namespace tilec::interp

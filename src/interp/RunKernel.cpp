@@ -182,6 +182,7 @@ class KernelRun {
   }
 
   bool execute(std::vector<RtValue>& args) {
+    if (request_.execute) return request_.execute(args, diags_);
     try {
       Interpreter(f_, request_.limits).run(args);
     } catch (const RunError& e) {

@@ -3,6 +3,7 @@
 // .npy files (docs/cli.md, "Running kernels on the host").
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +20,9 @@ struct RunRequest {
   std::vector<std::pair<std::string, std::string>> outputs;  // --out NAME=FILE, in order
   std::optional<uint64_t> randomSeed;                         // --random-inputs[=SEED]
   RunLimits limits;
+  // Runs in place of the interpreter, on the bound parameters (tilec txn-run: a TXN stream
+  // on the executor); false once it has reported why it cannot.
+  std::function<bool(std::vector<RtValue>& args, DiagnosticEngine& diags)> execute;
 };
 
 // How a run ended. Faults and unreadable arrays are diagnostics (already reported); a flag

@@ -19,16 +19,25 @@ struct Descriptor {
 
 class Executor {
  public:
-  explicit Executor(std::vector<std::vector<uint8_t>>& buffers) : buffers_(buffers) {}
+  Executor(std::vector<std::vector<uint8_t>>& buffers, uint64_t maxBytesMoved)
+      : buffers_(buffers), limit_(maxBytesMoved), bytesLeft_(maxBytesMoved) {}
 
-  std::string run(const TxnStream& s) {
-    for (const TxnOp& op : s.ops) {
+  std::string run(const TxnStream& s, size_t* failedOp) {
+    // The legacy format's ops have other layouts (a 3-word write32), which this does not read.
+    if (failedOp) *failedOp = 0;
+    if (s.major != 0 || s.minor != 1)
+      return "the executor runs TXN 0.1 streams (what tilec and mlir-aie write); this one is " +
+             std::to_string(s.major) + "." + std::to_string(s.minor);
+    for (size_t i = 0; i < s.ops.size(); ++i) {
+      const TxnOp& op = s.ops[i];
       const std::string name = txnOpName(op);
       std::string error;
       if (name == "blockwrite") error = blockWrite(op);
       else if (name == "address_patch") error = patch(op);
       else if (name == "write32") error = write(op);
-      if (!error.empty()) return error;
+      if (error.empty()) continue;
+      if (failedOp) *failedOp = i;
+      return error;
     }
     return {};
   }
@@ -104,10 +113,14 @@ class Executor {
         const int64_t i0 = n % wrap0, i1 = n / wrap0 % wrap1, i2 = n / (wrap0 * wrap1);
         word += i0 * step0 + i1 * step1 + i2 * step2;
       }
-      const uint64_t at = d.byteOffset + uint64_t(word) * 4;
-      if (at + 4 > buffer.size())
-        return "a descriptor reaches byte " + std::to_string(at) + " of argument " + std::to_string(d.arg) +
-               ", which has " + std::to_string(buffer.size());
+      if (bytesLeft_ < 4) return "the stream moves more than " + std::to_string(limit_) + " bytes, the most a host run moves";
+      bytesLeft_ -= 4;
+      // A patch may give any 64-bit offset: compared without the sum, which could wrap.
+      const uint64_t rel = uint64_t(word) * 4, size = buffer.size();
+      if (d.byteOffset > size || rel > size - d.byteOffset || size - d.byteOffset - rel < 4)
+        return "a descriptor reaches byte " + std::to_string(d.byteOffset > size ? d.byteOffset : d.byteOffset + rel) +
+               " of argument " + std::to_string(d.arg) + ", which has " + std::to_string(size);
+      const uint64_t at = d.byteOffset + rel;
       for (uint64_t b = at; b < at + 4; ++b) {
         if (mm2s) {
           fifo.push_back(buffer[b]);
@@ -122,14 +135,17 @@ class Executor {
   }
 
   std::vector<std::vector<uint8_t>>& buffers_;
+  const uint64_t limit_;
+  uint64_t bytesLeft_;
   std::map<std::pair<uint32_t, uint32_t>, Descriptor> bds_;
   std::map<std::pair<uint32_t, uint32_t>, std::deque<uint8_t>> fifos_;
 };
 
 }  // namespace
 
-std::string executeTxn(const TxnStream& stream, std::vector<std::vector<uint8_t>>& buffers) {
-  return Executor(buffers).run(stream);
+std::string executeTxn(const TxnStream& stream, std::vector<std::vector<uint8_t>>& buffers, uint64_t maxBytesMoved,
+                       size_t* failedOp) {
+  return Executor(buffers, maxBytesMoved).run(stream, failedOp);
 }
 
 }  // namespace tilec::aie

@@ -1,5 +1,6 @@
 #include "backend/aie/TxnFormat.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -353,6 +354,76 @@ std::optional<TxnStream> parseTxnListing(const std::string& text, TxnError& erro
   }
   if (version < 0) return fail("the listing is empty; it starts with a 'txn version=...' header line");
   return s;
+}
+
+std::optional<std::vector<uint32_t>> parseTxnWords(const std::string& text, TxnError& error,
+                                                   std::vector<size_t>* lines) {
+  std::istringstream in(text);
+  std::string line;
+  std::vector<uint32_t> words;
+  for (size_t lineNo = 1; std::getline(in, line); ++lineNo) {
+    std::istringstream items(line);
+    std::string item;
+    while (items >> item) {
+      const bool prefixed = item.size() > 2 && item[0] == '0' && (item[1] == 'x' || item[1] == 'X');
+      const std::string digits = prefixed ? item.substr(2) : item;
+      std::optional<uint64_t> n = parseNumber("0x" + digits);
+      if (digits.empty() || digits.size() > 8 || !n) {
+        error = {"'" + item + "' is not a 32-bit hexadecimal word (up to 8 hex digits, as --emit=txn-text writes)",
+                 lineNo};
+        return std::nullopt;
+      }
+      words.push_back(uint32_t(*n));
+      if (lines) lines->push_back(lineNo);
+    }
+  }
+  return words;
+}
+
+namespace {
+
+std::string firstWord(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return {};
+  return text.substr(begin, text.find_first_of(" \t\r\n", begin) - begin);
+}
+
+// Words that do not decode report the line of the word where decoding stopped.
+std::optional<TxnStream> decodeWords(const std::string& text, TxnError& error) {
+  std::vector<size_t> lines;
+  std::optional<std::vector<uint32_t>> words = parseTxnWords(text, error, &lines);
+  if (!words) return std::nullopt;
+  std::optional<TxnStream> s = decodeTxn(*words, error);
+  if (!s) error.position = lines.empty() ? 1 : lines[std::min(error.position / 4, lines.size() - 1)];
+  return s;
+}
+
+// The text forms are ASCII: anything else is read as a binary, whose error names a byte
+// offset rather than quoting a line of bytes.
+bool isText(const std::vector<uint8_t>& bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return (b >= 0x20 && b < 0x7F) || (b >= 9 && b <= 13); });
+}
+
+}  // namespace
+
+std::optional<TxnStream> readTxnAnyForm(const std::string& contents, TxnForm& form, TxnError& error) {
+  const std::vector<uint8_t> bytes(contents.begin(), contents.end());
+  if (looksLikeTxn(bytes) || !isText(bytes)) {
+    form = TxnForm::Binary;
+    std::optional<std::vector<uint32_t>> words = toWords(bytes);
+    if (!words) {
+      error = {"the stream is " + std::to_string(bytes.size()) + " bytes, not whole 4-byte words",
+               bytes.size() / 4 * 4};
+      return std::nullopt;
+    }
+    return decodeTxn(*words, error);
+  }
+  if (firstWord(contents) == "txn") {
+    form = TxnForm::Listing;
+    return parseTxnListing(contents, error);
+  }
+  form = TxnForm::Words;
+  return decodeWords(contents, error);
 }
 
 }  // namespace tilec::aie

@@ -47,4 +47,20 @@ std::optional<TxnStream> parseTxnListing(const std::string& text, TxnError& erro
 // Whether the bytes start like a TXN stream (a version this file reads).
 bool looksLikeTxn(const std::vector<uint8_t>& bytes);
 
+// The forms a stream is kept in: the binary (insts.bin), hexadecimal words as
+// --emit=txn-text and a --emit=txn-cpp builder's driver print them (insts.txt), and the
+// listing above.
+enum class TxnForm { Binary, Words, Listing };
+
+// Hexadecimal 32-bit words (`0x` optional) separated by white space; `lines`, when given,
+// gets each word's line. Errors are at a line.
+std::optional<std::vector<uint32_t>> parseTxnWords(const std::string& text, TxnError& error,
+                                                   std::vector<size_t>* lines = nullptr);
+
+// A stream in any form, told apart by how it starts: a TXN header is the binary, a first
+// word 'txn' the listing, anything else words. An error is at a byte offset of the binary,
+// or at a line of the text forms (a words stream that does not decode: the line of the
+// word where decoding stopped).
+std::optional<TxnStream> readTxnAnyForm(const std::string& contents, TxnForm& form, TxnError& error);
+
 }  // namespace tilec::aie
