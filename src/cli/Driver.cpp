@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cli/Codecs.h"
+#include "cli/TxnRun.h"
 #include "frontend/Ast.h"
 #include "frontend/Frontend.h"
 #include "frontend/Imports.h"
@@ -95,6 +96,7 @@ int Driver::compile() {
   activity_.stage = "reading the input";
   if (!readInput()) return failure();
   if (!opts_.perfTrace.empty() && !readPerfTrace()) return failure();
+  if (!opts_.txnStream.empty() && !(txnStream_ = readStreamFile(opts_.txnStream, sources_, diags_))) return failure();
   if (opts_.codec != CodecAction::None) {
     std::optional<std::string> converted = convertBinary(opts_.codec, sources_, file_, diags_);
     return converted ? finish(std::move(*converted)) : failure();
@@ -392,11 +394,16 @@ bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
   return ok;
 }
 
-// --run: the kernel on the interpreter, with the parameters and outputs the flags name.
+// --run: the kernel on the interpreter, with the parameters and outputs the flags name;
+// txn-run: the stream on the executor in its place.
 int Driver::runKernel(const ir::Function& f) {
-  activity_.stage = "running the kernel";
-  const interp::RunOutcome outcome = interp::runKernel(
-      f, {opts_.runArgs, opts_.runOutputs, opts_.randomInputs, runLimits()}, diags_, activity_.written);
+  activity_.stage = txnStream_ ? "running the TXN stream" : "running the kernel";
+  interp::RunRequest request{opts_.runArgs, opts_.runOutputs, opts_.randomInputs, runLimits(), {}};
+  if (txnStream_)
+    request.execute = [&](std::vector<interp::RtValue>& args, DiagnosticEngine& diags) {
+      return runStream(*txnStream_, opts_.txnStream, f, args, diags);
+    };
+  const interp::RunOutcome outcome = interp::runKernel(f, request, diags_, activity_.written);
   if (outcome.kind == interp::RunOutcome::Kind::Usage) return reportUsageError(outcome.usage);
   diags_.flush();
   return outcome.kind == interp::RunOutcome::Kind::Failed || diags_.hasErrors() ? kExitInputError : kExitOk;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/aie/TxnFormat.h"
 #include "cli/CrashReport.h"
 #include "cli/Options.h"
 #include "interp/Interpreter.h"
@@ -72,6 +73,7 @@ class Driver {
   PhaseTimes phaseTimes_;  // --time-passes
   const report::PassLog* passLog_ = nullptr;  // --emit=report: what each pass did
   std::optional<report::Timeline> perfTrace_;  // --perf-trace: the timeline it holds
+  std::optional<aie::TxnStream> txnStream_;    // txn-run: the stream --stream holds
   Activity activity_;     // what runs and what was written, for an internal error's report
   CrashReporter crash_;
 };

@@ -40,11 +40,11 @@ DiagFormat diagFormat(const std::string& name) {
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
-  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter, shuffleBlocks, perfTrace;
+  std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter, shuffleBlocks, perfTrace, stream;
   int64_t blocks = 0, subblocks = 0;
   std::vector<std::string> runArgs, runOutputs, defines, includeDirs, targetFlags;
   Limits limits;
-  bool run = false, decode = false, encode = false;
+  bool run = false, decode = false, encode = false, txnRun = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
   bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false, debugCrashSignal = false;
@@ -123,6 +123,9 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->type_name("<n>");
   app.add_flag(std::string("--shuffle-blocks{") + kDefaultSeed + "}", raw.shuffleBlocks,
                "with --run or --verify-semantics: run the blocks in an order drawn from SEED, not ascending");
+  app.add_option("--stream", raw.stream,
+                 "with txn-run: the TXN stream to run (a .bin, txn-text words or a --decode listing)")
+      ->type_name("<file>");
   app.add_flag("--decode", raw.decode,
                "print a readable listing of a binary the backends write (an AIE TXN stream) instead of compiling");
   app.add_flag("--encode", raw.encode, "turn a --decode listing back into the binary (needs -o)");
@@ -170,6 +173,8 @@ class HelpFormatter final : public CLI::FormatterBase {
   std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const override {
     std::string out = "OVERVIEW: " + app->get_description() + "\n\n";
     out += "USAGE: tilec [options] <input>\n\n  <input> is a .tile or .tir file; '-' reads standard input\n\n";
+    out += "       tilec txn-run <input> --stream <file> [--arg ...] [--out ...]\n\n"
+           "  runs an AIE TXN stream on .npy host buffers, named and shaped by <input>'s kernel\n\n";
     out += "OPTIONS:\n";
     for (const CLI::Option* opt : app->get_options()) {
       if (opt->get_group().empty() || opt->get_positional()) continue;
@@ -374,6 +379,55 @@ UsageCheck resolveDepfile(const RawOptions& raw, Options& o) {
   return std::nullopt;
 }
 
+// The flags txn-run refuses, with whether they were given: it compiles nothing and writes
+// only --out files.
+std::vector<std::pair<bool, const char*>> compileOnlyFlags(const RawOptions& raw) {
+  return {{raw.run, "--run"},
+          {!raw.emit.empty() || !raw.emitIr.empty(), "--emit"},
+          {raw.syntaxOnly, "-fsyntax-only"},
+          {!raw.output.empty(), "-o"},
+          {raw.md || !raw.depfile.empty(), "-MD"},
+          {!raw.passes.empty() || raw.passesGiven || !raw.stopAfter.empty(), "--passes"},
+          {!raw.printIrBefore.empty() || !raw.printIrAfter.empty() || raw.printIrAfterAll ||
+               !raw.printIrTreeDir.empty(), "--print-ir"},
+          {!raw.verifySemantics.empty(), "--verify-semantics"},
+          {raw.blocks != 0 || raw.subblocks != 0 || !raw.shuffleBlocks.empty(), "--blocks"},
+          {!raw.perfTrace.empty(), "--perf-trace"},
+          {raw.decode || raw.encode, "--decode"}};
+}
+
+// tilec txn-run KERNEL --stream FILE: the kernel is only read, for its parameters; no pass
+// runs. The target defaults to the first AIE one.
+UsageCheck resolveTxnRun(const RawOptions& raw, Options& o) {
+  for (const auto& [given, flag] : compileOnlyFlags(raw))
+    if (given)
+      return usageError(std::string("txn-run runs a stream and compiles nothing, so it takes no ") + flag +
+                        "; inputs come from --arg and results go to --out");
+  if (raw.stream.empty())
+    return usageError("txn-run needs the stream to run: --stream FILE (a .bin, txn-text words or a --decode listing)");
+  std::vector<std::string> aie;
+  for (const target::TargetDesc* t : target::allTargets())
+    if (t->format("txn")) aie.push_back(t->name);
+  if (raw.target.empty() && !aie.empty()) o.target = target::findTarget(aie.front());
+  if (!o.target->format("txn"))
+    return usageError(std::string("txn-run: --target=") + o.target->name +
+                      " writes no TXN streams; give the AIE target the stream is for, such as " +
+                      (aie.empty() ? std::string("npu1") : aie.front()) + " (tilec --list-targets lists them)");
+  o.format = &o.target->formats.front();
+  o.txnStream = raw.stream;
+  o.run = true;
+  o.limits = raw.limits;
+  o.pipeline.clear();
+  if (auto bad = splitPairs(raw.runArgs, "--arg", o.runArgs)) return bad;
+  if (auto bad = splitPairs(raw.runOutputs, "--out", o.runOutputs)) return bad;
+  if (!raw.randomInputs.empty()) {
+    if (raw.randomInputs.find_first_not_of("0123456789") != std::string::npos || raw.randomInputs.size() > 19)
+      return usageError("--random-inputs=" + raw.randomInputs + " is no seed; give a non-negative integer");
+    o.randomInputs = std::stoull(raw.randomInputs);
+  }
+  return std::nullopt;
+}
+
 // --decode FILE [-o LISTING] and --encode LISTING -o FILE take no compile options.
 ParseResult resolveCodec(const RawOptions& raw, Options o) {
   if (raw.decode && raw.encode) return usageError("--decode and --encode are two directions; give one");
@@ -432,6 +486,11 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   }
   o.defines = raw.defines;
   o.includeDirs = raw.includeDirs;
+  if (raw.txnRun) {
+    if (UsageCheck bad = resolveTxnRun(raw, o)) return *bad;
+    return o;
+  }
+  if (!raw.stream.empty()) return usageError("--stream goes with txn-run: tilec txn-run KERNEL --stream FILE ...");
   for (auto resolver : {resolveEmit, resolvePipeline, resolveRun, resolveDepfile})
     if (UsageCheck bad = resolver(raw, o)) return *bad;
   return o;
@@ -446,8 +505,11 @@ int reportUsageError(const std::string& message) {
 
 ParseResult parseOptions(int argc, const char* const* argv) {
   std::vector<std::string> commandLine(argv, argv + argc);
+  // `tilec txn-run ...` is the compiler's command line with one more flag; the word only
+  // says how to read it.
+  const bool txnRun = argc > 1 && std::string(argv[1]) == "txn-run";
   std::vector<std::string> args =
-      rewriteArgsForCli11(std::vector<std::string>(commandLine.begin() + 1, commandLine.end()));
+      rewriteArgsForCli11(std::vector<std::string>(commandLine.begin() + (txnRun ? 2 : 1), commandLine.end()));
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
 
   CLI::App app{"tilec, an ahead-of-time compiler from .tile kernels to PTO assembly", "tilec"};
@@ -463,6 +525,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
     return usageError(e.what());
   }
   raw.passesGiven = app.count("--passes") > 0;
+  raw.txnRun = txnRun;
   if (raw.version) {
     printVersion(std::cout);
     return 0;

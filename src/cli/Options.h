@@ -63,6 +63,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> runArgs;     // --arg NAME=VALUE
   std::vector<std::pair<std::string, std::string>> runOutputs;  // --out NAME=FILE
   std::optional<uint64_t> randomInputs;                          // --random-inputs[=SEED]
+  std::string txnStream;  // tilec txn-run: the stream --stream names, run in place of the interpreter
   int64_t blocks = 0;     // --blocks: the launch of every kernel; 0 lets distribute-blocks choose
   int64_t subblocks = 1;  // --subblocks
   std::optional<uint64_t> shuffleBlocks;  // --shuffle-blocks[=SEED]
