@@ -94,11 +94,17 @@ std::vector<int64_t> expectedBytes(const Pattern& p, int64_t elemBytes) {
 
 // The stream: the pattern's MM2S from argument 0, then an S2MM of one word more than
 // expected into argument 1 (the loopback hands it what the MM2S sent).
-std::vector<uint32_t> streamOf(const tilec_txn::ShimBdFields& source, size_t expectedBytes) {
+// Several sources are pushed in turn on the same channel, each with its own descriptor
+// (the executor runs a transfer when it is pushed, so 15 descriptors go round).
+std::vector<uint32_t> streamOf(const std::vector<tilec_txn::ShimBdFields>& sources, size_t expectedBytes) {
   const tilec_txn::Device device = aie::npuDevice({aie::Npu::Npu1, 0});
   tilec_txn::Stream s;
-  tilec_txn::ShimTask fill;
-  tilec_txn::shimTransfer(s, device, fill, source, true);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    tilec_txn::ShimTask fill;
+    fill.bd = uint32_t(i % 15) + 2;
+    fill.bd %= 16;
+    tilec_txn::shimTransfer(s, device, fill, sources[i], true);
+  }
   tilec_txn::Transfer drain;
   drain.sizes[0] = int64_t(expectedBytes / 4) + 1;
   std::string error;
@@ -116,12 +122,13 @@ std::vector<uint32_t> streamOf(const tilec_txn::ShimBdFields& source, size_t exp
 // Runs the stream once per byte plane of the source positions and reassembles, for every
 // byte the S2MM received, the position it came from. The extra word must find the channel
 // empty: the MM2S sent no more than expected.
-std::vector<int64_t> movedBytes(const std::vector<uint32_t>& words, int64_t sourceBytes, size_t expectedBytes) {
+std::vector<int64_t> movedBytes(const std::vector<uint32_t>& words, int64_t sourceBytes, size_t expectedBytes,
+                                int planes = kPlanes) {
   aie::TxnError decodeError;
   const std::optional<aie::TxnStream> stream = aie::decodeTxn(words, decodeError);
   REQUIRE(stream);
   std::vector<int64_t> positions(expectedBytes, 0);
-  for (int plane = 0; plane < kPlanes; ++plane) {
+  for (int plane = 0; plane < planes; ++plane) {
     std::vector<std::vector<uint8_t>> buffers(2);
     for (int64_t b = 0; b < sourceBytes; ++b) buffers[0].push_back(uint8_t(b >> (8 * plane)));
     buffers[1].assign(expectedBytes + 4, 0);
@@ -156,9 +163,81 @@ TEST_CASE("aie shim descriptors: every accepted pattern moves the bytes it names
       const int64_t sourceBytes = (*std::max_element(expected.begin(), expected.end()) / 4 + 1 + rng.in(0, 3)) * 4;
       REQUIRE(sourceBytes < (int64_t(1) << (8 * kPlanes)));
       REQUIRE(tilec_txn::outsideBuffer(t, sourceBytes / elemBytes).empty());
-      CHECK(movedBytes(streamOf(fields, expected.size()), sourceBytes, expected.size()) == expected);
+      CHECK(movedBytes(streamOf({fields}, expected.size()), sourceBytes, expected.size()) == expected);
     }
     // Not vacuous: a good share of the patterns of each type a word holds is accepted.
     if (elemBytes <= 4) CHECK(accepted >= kCasesPerType / 5);
   }
+}
+
+namespace {
+
+// Patterns past one descriptor's plain layout: a dimension of 1024 or more steps, an
+// iteration past 64, a long contiguous run, up to five dimensions; small strides keep
+// them inside 16 MiB (three bytes of a source position).
+Pattern longPattern(Rng& rng, int64_t elemBytes) {
+  const int64_t perWord = elemBytes >= 4 ? 1 : 4 / elemBytes;
+  Pattern p;
+  const bool rows = rng.chance(50);  // else iterations, and maybe a long innermost run
+  const int dims = int(rng.in(2, rows ? 3 : 5));
+  const int longDim = int(rng.in(0, dims - 1));
+  for (int i = 0; i < dims; ++i) {
+    const bool innermost = i == dims - 1;
+    int64_t size = i == longDim ? (rows ? rng.in(1020, 1040) : rng.in(60, 70)) : rng.in(2, 3);
+    if (innermost) size = !rows && rng.chance(40) ? rng.in(1, 5) * 1009 * perWord : size * perWord;
+    const int64_t stride = innermost ? (rng.chance(70) ? 1 : rng.in(1, 3)) : rng.in(1, 3) * perWord;
+    p.sizes.push_back(size);
+    p.strides.push_back(i == 0 && rng.chance(10) ? 0 : stride);
+  }
+  p.offset = rng.in(0, 4) * perWord;
+  int64_t bytes = elemBytes;
+  for (int64_t n : p.sizes) bytes *= n;
+  return bytes > 200000 ? longPattern(rng, elemBytes) : p;  // the executor runs it three times
+}
+
+tilec_txn::Walk walkOf(const Pattern& p, int64_t elemBits) {
+  return {p.offset, p.sizes, p.strides, elemBits};
+}
+
+}  // namespace
+
+TEST_CASE("aie shim descriptors: re-laid and split walks move the bytes the pattern names, in its order") {
+  Rng rng{0x5eed5b17};
+  int relaid = 0, split = 0;
+  for (ir::DType dtype : {ir::DType::I32, ir::DType::F32, ir::DType::I16, ir::DType::BF16, ir::DType::I8}) {
+    const int64_t elemBytes = ir::dtypeBytes(dtype);
+    CAPTURE(ir::dtypeName(dtype));
+    for (int c = 0; c < 50; ++c) {
+      const Pattern p = longPattern(rng, elemBytes);
+      CAPTURE(c);
+      CAPTURE(text(p));
+      const tilec_txn::Walk walk = walkOf(p, elemBytes * 8);
+      std::vector<tilec_txn::ShimBdFields> fields;
+      tilec_txn::Transfer laid;
+      std::string error;
+      if (tilec_txn::layOut(walk, laid)) {
+        fields.push_back(tilec_txn::shimBdFields(laid, error));
+        ++relaid;
+      } else {
+        std::vector<tilec_txn::Walk> pieces;
+        const int64_t count = tilec_txn::splitWalk(walk, 256, &pieces);
+        if (count == 0 || count > 256) continue;
+        REQUIRE(int64_t(pieces.size()) == count);
+        for (const tilec_txn::Walk& piece : pieces) {
+          REQUIRE(tilec_txn::layOut(piece, laid));
+          fields.push_back(tilec_txn::shimBdFields(laid, error));
+        }
+        split += count > 1;
+      }
+      REQUIRE(error.empty());
+      const std::vector<int64_t> expected = expectedBytes(p, elemBytes);
+      const int64_t sourceBytes = (*std::max_element(expected.begin(), expected.end()) / 4 + 1) * 4;
+      REQUIRE(sourceBytes < (int64_t(1) << 24));
+      CHECK(movedBytes(streamOf(fields, expected.size()), sourceBytes, expected.size(), 3) == expected);
+    }
+  }
+  // Not vacuous: both ways are taken often.
+  CHECK(relaid >= 50);
+  CHECK(split >= 20);
+  MESSAGE("re-laid in one descriptor: " << relaid << ", split: " << split);
 }

@@ -1,14 +1,19 @@
 // aie-legality: a runtime sequence on an NPU holds only the ops of the AIE table (AieOps.def:
 // scalar arithmetic, control flow, dma transfers and waits, size requirements, register
 // operations); any other op works on tiles or regions, or reads a tensor's data (E0901). Every transfer's pattern is rewritten into the shape a shim
-// descriptor walks (ShimPattern.h: four dimensions, the outermost the iteration), and
+// descriptor walks (ShimPattern.h: four dimensions, the outermost the iteration); when
+// that plain shape does not fit and the sizes and strides are constants, into the first
+// other layout of the same walk that does (TxnRuntime.h's ShimLayout: a dimension cut
+// over several slots, 1024 rows as 2 x 512, a long run as runs x words). Each is then
 // checked: the channel exists (two per direction in each column), the descriptor fields
 // hold the sizes and strides (TxnRuntime.h's own check, so the compiler and the encoder
 // agree), and the offset is whole 4-byte words. What depends on loop variables or runtime
 // sizes is checked where the values are known: by the TXN writer, or by the generated
 // builder at dispatch (the same check, TxnRuntime.h); here only where the loops' bounds
 // prove it wrong (an offset off the word, a sub-word innermost stride that is never 1).
-// Linear in the ops.
+// A transfer no descriptor holds was split by split-transfers when it could be; the
+// refusal of one it could not split names the split it would need. Linear in the ops
+// (each layout search is bounded: ShimLayout).
 #include <algorithm>
 #include <string>
 
@@ -136,25 +141,30 @@ class SequenceLegality {
     const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
     std::string why;
     std::optional<AccessPattern> shaped = shimPattern(p, bits, why);
-    if (!shaped) return report(Diag::AieDescriptor, op, why);
-    op.set(attr::sizes, shaped->sizes);
-    op.set(attr::strides, shaped->strides);
     // Sizes and strides must be constants for the descriptor check; the offset may vary
     // with the loops, so it is checked for alignment and range separately.
-    AccessPattern atZero = *shaped;
+    AccessPattern atZero = shaped ? *shaped : p;
     atZero.offset = Expr::constant(0);
+    std::optional<tilec_txn::Transfer> t =
+        shaped ? constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; }) : std::nullopt;
+    if (t) tilec_txn::shimBdFields(*t, why);
+    if (!why.empty()) {
+      // The plain layout does not fit: another layout of the same walk may (ShimLayout).
+      const std::optional<tilec_txn::Walk> walk = bits <= kDmaWordBits ? constantWalk(p, bits) : std::nullopt;
+      tilec_txn::Transfer laid;
+      if (!walk || !tilec_txn::layOut(*walk, laid)) return report(Diag::AieDescriptor, op, why + splitAdvice(op, walk));
+      shaped = patternOf(laid, p.offset);
+      t = laid;
+    }
+    op.set(attr::sizes, shaped->sizes);
+    op.set(attr::strides, shaped->strides);
     // Runtime sizes and strides are checked where their values are known: by the TXN writer
     // for constants given with -D, by the generated builder at dispatch. A sub-word
     // innermost stride the loops' bounds keep from 1 fails in every run, so it fails here.
     const VarRanges ranges = loopBounds;
-    if (std::optional<tilec_txn::Transfer> t =
-            constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; })) {
-      tilec_txn::shimBdFields(*t, why);
-      if (!why.empty()) return report(Diag::AieDescriptor, op, why);
-    } else if (const Expr& inner = shaped->strides.back();
-               bits < kDmaWordBits && prove(CmpKind::EQ, inner, Expr::constant(1), ranges) == std::optional<bool>(false)) {
+    if (const Expr& inner = shaped->strides.back();
+        !t && bits < kDmaWordBits && prove(CmpKind::EQ, inner, Expr::constant(1), ranges) == std::optional<bool>(false))
       return report(Diag::AieDescriptor, op, tilec_txn::subWordStrideRule(bits, text(inner)));
-    }
     const Expr offsetBytes = shaped->offset * (bits / 8);
     if (prove(CmpKind::EQ, Expr::mod(offsetBytes, Expr::constant(kDmaWordBytes)), Expr::constant(0), ranges) ==
         std::optional<bool>(false))
@@ -165,6 +175,19 @@ class SequenceLegality {
   }
 
   static std::string text(const Expr& e) { return exprText(e); }
+
+  // What a transfer no descriptor holds would need, and why split-transfers left it whole.
+  static std::string splitAdvice(const Op& op, const std::optional<tilec_txn::Walk>& walk) {
+    if (!walk) return "";
+    const int64_t pieces = tilec_txn::splitWalk(*walk, 0, nullptr);
+    std::string advice = tilec_txn::splitAdvice(*walk);
+    if (pieces == 0) return advice;
+    if (op.has(attr::bd)) return advice + ", but a transfer given a descriptor (bd =) is not split; drop bd =";
+    if (pieces > kMaxSplitPieces)
+      return advice + ", more than the " + std::to_string(kMaxSplitPieces) +
+             " tilec writes for one transfer; move the outer dimensions into a loop around it";
+    return advice;
+  }
 
   void report(Diag id, const Op& op, const std::string& message) {
     diags_.report(id, op.loc(), describe(op, diags_.sources()) + ": " + message);

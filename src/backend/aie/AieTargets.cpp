@@ -13,13 +13,14 @@ namespace {
 PassRegistry passes() {
   PassRegistry r;
   r.addAll(targetNeutralPasses());
+  r.add("split-transfers", &createSplitTransfersPass);
   r.add("aie-legality", &createAieLegalityPass);
   r.add("assign-bds", &createAssignBdsPass);
   return r;
 }
 
-const std::vector<std::string> kPipeline = {"verify", "mark-resource-loops", "unroll-loops", "aie-legality",
-                                            "assign-bds"};
+const std::vector<std::string> kPipeline = {"verify",          "mark-resource-loops", "unroll-loops",
+                                            "split-transfers", "aie-legality",        "assign-bds"};
 
 std::vector<target::OutputFormat> formats() {
   return {{"txn", "AIE transaction stream, little-endian words (mlir-aie's insts.bin)", ".bin", PropBdsAssigned,

@@ -9,6 +9,7 @@
 namespace tilec::aie {
 
 // The AIE-only passes (one file each in this directory).
+std::unique_ptr<Pass> createSplitTransfersPass();
 std::unique_ptr<Pass> createAieLegalityPass();
 std::unique_ptr<Pass> createAssignBdsPass();
 

@@ -245,7 +245,7 @@ class BuilderWriter {
     line(depth + 1, "const int64_t elements = " + elements + ";");
     checkArith(depth + 1, op);
     line(depth + 1, "std::string error;");
-    line(depth + 1, "const tilec_txn::ShimBdFields f = tilec_txn::shimBdFields(t, error);");
+    line(depth + 1, "const tilec_txn::ShimBdFields f = tilec_txn::reLaidShimBdFields(t, error);");
     line(depth + 1, "if (error.empty()) error = tilec_txn::outsideBuffer(t, elements);");
     line(depth + 1, "if (!error.empty()) return std::string(" + where(op) + ") + error;");
     line(depth + 1, "tilec_txn::ShimTask task;");

@@ -1,7 +1,5 @@
 #include "backend/aie/ShimPattern.h"
 
-#include <algorithm>
-
 #include "backend/aie/AieModel.h"
 
 namespace tilec::aie {
@@ -14,31 +12,6 @@ struct Dim {
 };
 
 bool isConst(const Expr& e, int64_t v) { return e.asConst() == std::optional<int64_t>(v); }
-
-// A contiguous innermost run of more words than a strided descriptor's d0 holds, in a
-// pattern that is not contiguous as a whole, walks the same as `g` runs of `f` elements:
-// the split with the longest runs that fits both fields, if there is room for one more
-// dimension.
-void splitLongRun(std::vector<Dim>& dims, int64_t elemBits) {
-  const Dim& inner = dims.back();
-  const std::optional<int64_t> n = inner.size.asConst();
-  if (!n || !isConst(inner.stride, 1) || *n * elemBits / kDmaWordBits <= tilec_txn::kWrapMax) return;
-  const bool repeat = dims.size() > 1 && isConst(dims.front().stride, 0);
-  if (dims.size() - (repeat ? 1 : 0) > kDescriptorDims - 2) return;  // the split needs a free descriptor dimension
-  // Contiguous as a whole: the descriptor runs linearly and has no such limit.
-  bool contiguous = true;
-  for (size_t i = repeat ? 1 : 0; i + 1 < dims.size(); ++i)
-    contiguous = contiguous && provablyEqual(dims[i].stride, dims[i + 1].size * dims[i + 1].stride);
-  if (contiguous) return;
-  const int64_t perWord = kDmaWordBits / std::min<int64_t>(kDmaWordBits, elemBits);
-  for (int64_t words = tilec_txn::kWrapMax; words > 0; --words) {
-    const int64_t f = words * perWord;
-    if (*n % f != 0 || *n / f > tilec_txn::kWrapMax) continue;
-    dims.back() = {Expr::constant(*n / f), Expr::constant(f)};
-    dims.push_back({Expr::constant(f), Expr::constant(1)});
-    return;
-  }
-}
 
 }  // namespace
 
@@ -55,7 +28,6 @@ std::optional<AccessPattern> shimPattern(const AccessPattern& p, int64_t elemBit
     dims[i + 1] = {outer.size * inner.size, inner.stride};
     dims.erase(dims.begin() + long(i));
   }
-  if (elemBits > 0 && elemBits <= kDmaWordBits) splitLongRun(dims, elemBits);
   static_assert(kDescriptorDims == 4, "the message below says a descriptor walks three dimensions plus a repeat");
   if (dims.size() > kDescriptorDims) {
     error = "the pattern walks " + std::to_string(dims.size()) +
@@ -107,6 +79,27 @@ std::optional<tilec_txn::Transfer> constantTransfer(const AccessPattern& p, int6
   }
   if (!ok || p.sizes.size() != kDescriptorDims) return std::nullopt;
   return t;
+}
+
+std::optional<tilec_txn::Walk> constantWalk(const AccessPattern& p, int64_t elemBits) {
+  tilec_txn::Walk w;
+  w.elemBits = elemBits;
+  for (size_t i = 0; i < p.sizes.size(); ++i) {
+    const std::optional<int64_t> n = p.sizes[i].asConst(), s = p.strides[i].asConst();
+    if (!n || !s) return std::nullopt;
+    w.sizes.push_back(*n);
+    w.strides.push_back(*s);
+  }
+  return w;
+}
+
+AccessPattern patternOf(const tilec_txn::Transfer& t, const Expr& offset) {
+  AccessPattern out{offset, {}, {}};
+  for (size_t i = kDescriptorDims; i-- > 0;) {
+    out.sizes.push_back(Expr::constant(t.sizes[i]));
+    out.strides.push_back(Expr::constant(t.strides[i]));
+  }
+  return out;
 }
 
 }  // namespace tilec::aie

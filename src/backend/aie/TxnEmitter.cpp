@@ -132,9 +132,10 @@ class SequenceWriter final : public SequenceRunner {
       if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a descriptor's pattern");
       return;
     }
-    // aie-legality checked the fields it could; these numbers hold this run's loop variables.
+    // aie-legality checked the fields it could; these numbers hold this run's loop variables
+    // and are re-laid as the builder re-lays them at dispatch.
     std::string error;
-    const tilec_txn::ShimBdFields fields = tilec_txn::shimBdFields(*t, error);
+    const tilec_txn::ShimBdFields fields = tilec_txn::reLaidShimBdFields(*t, error);
     if (!error.empty()) {
       diags_.report(Diag::AieDescriptor, op.loc(), describe(op, diags_.sources()) + ": " + error);
       return stop();

@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace tilec_txn {
@@ -217,6 +219,245 @@ inline std::string outsideBuffer(const Transfer& t, int64_t elements) {
   }
   if (t.offset >= 0 && last < elements) return {};
   return "the walk reaches elements " + num(t.offset) + " to " + num(last) + " of a buffer of " + num(elements);
+}
+
+// ---- laying a walk out in descriptors: re-laid in one, or split over several ----
+
+// A walk over a host buffer in elements with any number of dimensions, outermost first
+// (as the IR writes patterns; Transfer has the encoder's order).
+struct Walk {
+  int64_t offset = 0;
+  std::vector<int64_t> sizes, strides;
+  int64_t elemBits = 32;
+};
+
+inline Walk walkOf(const Transfer& t) {
+  Walk w;
+  w.offset = t.offset;
+  w.elemBits = t.elemBits;
+  for (int i = 3; i >= 0; --i) {
+    w.sizes.push_back(t.sizes[i]);
+    w.strides.push_back(t.strides[i]);
+  }
+  return w;
+}
+
+// The same walk with the fewest dimensions: none of size 1, and none that continues the
+// next inner one (outer stride = inner size x inner stride: the two are one longer run).
+// Left as it is when a size is not positive or the numbers are beyond any descriptor.
+inline Walk mergedWalk(const Walk& w) {
+  constexpr int64_t kHuge = int64_t(1) << 40;
+  for (size_t i = 0; i < w.sizes.size(); ++i)
+    if (w.sizes[i] < 1 || w.sizes[i] > kHuge || w.strides[i] > kHuge || w.strides[i] < -kHuge) return w;
+  Walk out{w.offset, {}, {}, w.elemBits};
+  for (size_t i = 0; i < w.sizes.size(); ++i) {
+    if (w.sizes[i] == 1) continue;
+    const int64_t n = w.sizes[i], s = w.strides[i];
+    if (!out.sizes.empty() && out.strides.back() == n * s && out.sizes.back() <= kHuge / n) {
+      out.sizes.back() *= n;
+      out.strides.back() = s;
+    } else {
+      out.sizes.push_back(n);
+      out.strides.push_back(s);
+    }
+  }
+  return out;
+}
+
+// Lays a merged walk into a descriptor's four slots (d0, d1, d2, the iteration), each
+// dimension cut into factors over consecutive slots, innermost first: a depth-first
+// search that tries the longest piece each slot holds first (d0 and d1 at most 1023, d2
+// any length: the shim has no d2 wrap, buffer_length implies it; the iteration at most 64
+// and the only place for a stride-0 repeat), and takes the first layout shimBdFields
+// accepts. A state (dimension, slot, what is left of it) that failed is not searched
+// again, so the search visits at most 4 x 4 x (divisors of a size) states of up to 1023
+// candidates each, and is cut off after kBudget of them (then: no layout) to keep a
+// builder's dispatch bounded; patterns of real kernels need a handful.
+class ShimLayout {
+ public:
+  explicit ShimLayout(const Walk& w) : w_(w) {
+    t_.offset = w.offset;
+    t_.elemBits = w.elemBits;
+  }
+
+  bool find(Transfer& out) {
+    const int last = int(w_.sizes.size()) - 1;
+    if (last > 3 || w_.elemBits > 32 || w_.elemBits < 1) return false;
+    if (last < 0) return done(0, out);
+    if (linear(out)) return true;
+    if (!place(last, 0, w_.sizes[size_t(last)], w_.strides[size_t(last)])) return false;
+    out = t_;
+    return true;
+  }
+
+ private:
+  static constexpr int kBudget = 1 << 14;
+
+  // A contiguous innermost run with at most one dimension around it: the descriptor runs
+  // linearly (no wrap limits) and iterates over the outer one.
+  bool linear(Transfer& out) {
+    const size_t n = w_.sizes.size();
+    if (n > 2 || w_.strides[n - 1] != 1) return false;
+    set(0, w_.sizes[n - 1], 1);
+    set(1, 1, 0);
+    set(2, 1, 0);
+    if (n == 2) set(3, w_.sizes[0], w_.strides[0]);
+    return done(n == 2 ? 4 : 1, out);
+  }
+
+  void set(int slot, int64_t size, int64_t stride) {
+    t_.sizes[slot] = size;
+    t_.strides[slot] = stride;
+  }
+
+  // Units in the slots from `slot` on, and the fields' verdict.
+  bool done(int slot, Transfer& out) {
+    for (int k = slot; k < 4; ++k) set(k, 1, k == 0 ? 1 : 0);
+    std::string error;
+    shimBdFields(t_, error);
+    if (error.empty()) out = t_;
+    return error.empty();
+  }
+
+  // A stride a slot's step field holds: whole words up to 2^20 of them (the iteration may
+  // repeat with 0), contiguous innermost for elements narrower than a word.
+  bool fits(int slot, int64_t stride) const {
+    const int64_t bits = stride * w_.elemBits;
+    if (slot == 0 && w_.elemBits < 32) return stride == 1;
+    return stride >= (slot == 3 ? 0 : 1) && bits % 32 == 0 && bits / 32 <= kStepMax;
+  }
+
+  // The longest piece of `rest` a slot holds is tried first; 1 (a unit slot) last.
+  bool place(int dim, int slot, int64_t rest, int64_t stride) {
+    if (dim < 0) {
+      Transfer unused;
+      return done(slot, unused);
+    }
+    // Every dimension still to place needs a slot of its own; a state that failed once
+    // fails again (what fills the slots below it is legal on its own: fits()).
+    if (slot + dim > 3 || ++steps_ > kBudget || failed_.count({dim, slot, rest})) return false;
+    if (search(dim, slot, rest, stride)) return true;
+    failed_.insert({dim, slot, rest});
+    return false;
+  }
+
+  bool search(int dim, int slot, int64_t rest, int64_t stride) {
+    if (slot == 3) return rest <= kIterMax && piece(dim, slot, rest, rest, stride);
+    if (stride == 0) return piece(dim, slot, rest, 1, stride);  // a repeat goes to the iteration
+    if (slot == 2) {  // any length: what stays for the iteration is at most 64
+      for (int64_t g = 1; g <= kIterMax && g <= rest; ++g)
+        if (rest % g == 0 && piece(dim, slot, rest, rest / g, stride)) return true;
+      return false;
+    }
+    const int64_t perWord = slot == 0 && w_.elemBits < 32 ? 32 / w_.elemBits : 1;
+    for (int64_t f = rest < kWrapMax * perWord ? rest : kWrapMax * perWord; f >= 1; --f)
+      if (rest % f == 0 && f % perWord == 0 && piece(dim, slot, rest, f, stride)) return true;
+    return false;
+  }
+
+  // Slot `slot` takes `f` of dimension `dim`'s remaining `rest`; the search goes on outward.
+  bool piece(int dim, int slot, int64_t rest, int64_t f, int64_t stride) {
+    if (f > 1 && !fits(slot, stride)) return false;
+    set(slot, f, f > 1 ? stride : slot == 0 ? 1 : 0);  // a unit slot: the fields' neutral stride
+    if (f == rest)
+      return dim == 0 ? place(-1, slot + 1, 1, 0)
+                      : place(dim - 1, slot + 1, w_.sizes[size_t(dim - 1)], w_.strides[size_t(dim - 1)]);
+    return place(dim, slot + 1, rest / f, stride * f);
+  }
+
+  const Walk& w_;
+  Transfer t_;
+  int steps_ = 0;
+  std::set<std::tuple<int, int, int64_t>> failed_;  // (dimension, slot, rest)
+};
+
+// One descriptor that walks the elements of `w` in its order, if there is one.
+inline bool layOut(const Walk& w, Transfer& out) { return ShimLayout(mergedWalk(w)).find(out); }
+
+// The walk from step `first` of the outermost dimension, `count` steps of it.
+inline Walk outerChunk(const Walk& w, int64_t first, int64_t count) {
+  Walk c = w;
+  c.offset += first * w.strides[0];
+  c.sizes[0] = count;
+  return c;
+}
+
+// A walk no descriptor holds, cut into consecutive pieces of its order that each fit one:
+// the outermost dimension in chunks as long as fit (all of it, 1023, 64 or 1 steps, the
+// last chunk shorter), or, when one step does not fit, each step's inner walk cut the same
+// way. Returns the number of pieces (0: none fits, even one element; saturates at
+// INT64_MAX) and appends them to `pieces` when there are at most `maxPieces`. At most
+// four layout searches a dimension, plus the pieces written.
+inline int64_t splitWalk(const Walk& walk, int64_t maxPieces, std::vector<Walk>* pieces) {
+  const Walk w = mergedWalk(walk);
+  Transfer unused;
+  for (int64_t n : w.sizes)
+    if (n < 1) return 0;
+  if (w.sizes.empty()) {
+    if (!layOut(w, unused)) return 0;
+    if (pieces && maxPieces >= 1) pieces->push_back(w);
+    return 1;
+  }
+  const int64_t n = w.sizes[0], stride = w.strides[0];
+  // Every chunk starts on a whole word: a multiple of `c` steps from the walk's start.
+  auto wordSteps = [&](int64_t c) { return c * stride * w.elemBits % 32 == 0; };
+  const int64_t chunks[4] = {n, n - 1 < kWrapMax ? n - 1 : kWrapMax, n - 1 < kIterMax ? n - 1 : kIterMax, 1};
+  for (int64_t c : chunks) {
+    if (c < 1 || !wordSteps(c) || !layOut(outerChunk(w, 0, c), unused) ||
+        (n % c && !layOut(outerChunk(w, 0, n % c), unused)))
+      continue;
+    const int64_t count = (n + c - 1) / c;
+    if (pieces && count <= maxPieces)
+      for (int64_t first = 0; first < n; first += c)
+        pieces->push_back(mergedWalk(outerChunk(w, first, n - first < c ? n - first : c)));
+    return count;
+  }
+  if (!wordSteps(1)) return 0;
+  Walk inner = w;  // one step of the outermost dimension, cut further
+  inner.sizes.erase(inner.sizes.begin());
+  inner.strides.erase(inner.strides.begin());
+  const int64_t each = splitWalk(inner, 0, nullptr);
+  if (each == 0) return 0;
+  const int64_t count = each > INT64_MAX / n ? INT64_MAX : each * n;
+  if (!pieces || count > maxPieces) return count;
+  std::vector<Walk> once;
+  splitWalk(inner, each, &once);
+  for (int64_t i = 0; i < n; ++i)
+    for (Walk p : once) {
+      p.offset += i * stride;
+      pieces->push_back(p);
+    }
+  return count;
+}
+
+// Why `w` needs several descriptors, with the smallest split tilec finds, for a refusal.
+inline std::string splitAdvice(const Walk& w) {
+  const int64_t pieces = splitWalk(w, 0, nullptr);
+  if (pieces == 0) return "; no split over descriptors walks it either";
+  return "; no layout in one descriptor walks it, and the smallest split tilec finds takes " + num(pieces) +
+         " descriptors issued in turn";
+}
+
+// The fields of `t`, re-laid into another layout of one descriptor when its own does not
+// fit (then `t` is that layout: the same elements in the same order); else the rule its
+// own layout breaks and the split it would need.
+inline ShimBdFields reLaidShimBdFields(Transfer& t, std::string& error) {
+  std::string own;
+  ShimBdFields f = shimBdFields(t, own);
+  if (own.empty()) return f;
+  Transfer other;
+  if (t.elemBits <= 32 && layOut(walkOf(t), other)) {
+    t = other;
+    return shimBdFields(t, error);
+  }
+  if (!error.empty() || t.elemBits > 32) {
+    if (error.empty()) error = own;
+    return f;
+  }
+  const bool splits = splitWalk(walkOf(t), 0, nullptr) > 0;
+  error = own + splitAdvice(walkOf(t)) +
+          (splits ? " (tilec splits a transfer whose sizes and strides it knows when it compiles: give them with -D)" : "");
+  return f;
 }
 
 // Shim burst-length encoding: 0 asks for the largest the device has.
