@@ -1,5 +1,6 @@
 // What a compiled runtime sequence does, checked twice: the interpreter runs the sequence's
-// IR (the device a loopback), and the TXN executor runs the stream the static writer made
+// IR as the source wrote it, before any pass re-lays or splits a pattern (the device a
+// loopback), and the TXN executor runs the stream the static writer made
 // from it against byte buffers holding the same integer inputs (32, 16 and 8 bits); the
 // outputs must agree byte for byte. This pins the meaning of the encoder's words (strides stored minus one, the
 // iteration dimension, linear runs, offsets in the address patch), not just their values.
