@@ -3,6 +3,10 @@
 // pattern, or the descriptor it encodes, run by the TXN executor (which steps whole 4-byte
 // words, as the shim DMA does), moves exactly the bytes of the elements the pattern names,
 // in the pattern's order. 12 element types x 400 patterns = 4800 cases, from a fixed seed.
+// Repeats run up to 1100 times, past the 256 a queue push holds (several pushes, as
+// aie-legality's `pushes` allows), and half the streams are written as mlir-aie's
+// dma_configure_task path writes them (the byte offset in word 1), with random packet
+// headers and bursts, none of which may change the walk.
 // The executor's source buffer holds each byte's own position (one byte of it per run,
 // two runs), so every moved byte says where it came from.
 #include <doctest/doctest.h>
@@ -49,6 +53,7 @@ Pattern randomPattern(Rng& rng, int64_t elemBytes) {
     if (innermost) stride = rng.chance(60) ? 1 : rng.in(0, 5);
     else if (i == 0 && rng.chance(20)) stride = 0;  // a repeat
     else stride = wordish(rng.in(1, 40));
+    if (!innermost && stride == 0 && rng.chance(40)) size = rng.in(60, 1100);  // past one push's 256 runs
     p.sizes.push_back(std::max<int64_t>(size, 1));
     p.strides.push_back(stride);
   }
@@ -65,15 +70,22 @@ std::string text(const Pattern& p) {
   return std::to_string(p.offset) + " / [" + sizes + "] / [" + strides + "]";
 }
 
-tilec_txn::Transfer transferOf(const Pattern& p, int64_t elemBits) {
+// The encoder's dimension 0 is the fastest; an outer repeat goes to dimension 3, as
+// ShimPattern puts it, with the pushes aie-legality gives it (one in ten gets one push
+// only, which refuses more than 256 runs).
+tilec_txn::Transfer transferOf(const Pattern& p, int64_t elemBits, Rng& rng) {
   tilec_txn::Transfer t;
   t.elemBits = elemBits;
   t.offset = p.offset;
   const size_t n = p.sizes.size();
-  for (size_t i = 0; i < 4; ++i) {  // the encoder's dimension 0 is the fastest
-    t.sizes[i] = i < n ? p.sizes[n - 1 - i] : 1;
-    t.strides[i] = i < n ? p.strides[n - 1 - i] : 0;
+  const bool repeat = n > 1 && p.strides[0] == 0;
+  for (size_t i = 0; i < 4; ++i) {
+    const size_t from = repeat && i == 3 ? 0 : n - 1 - i;
+    const bool used = repeat && i == 3 ? true : i < n - (repeat ? 1 : 0);
+    t.sizes[i] = used ? p.sizes[from] : 1;
+    t.strides[i] = used ? p.strides[from] : 0;
   }
+  if (repeat && rng.chance(90)) t.pushes = (t.sizes[3] + tilec_txn::kRunsPerPush - 1) / tilec_txn::kRunsPerPush;
   return t;
 }
 
@@ -95,14 +107,18 @@ std::vector<int64_t> expectedBytes(const Pattern& p, int64_t elemBytes) {
 // The stream: the pattern's MM2S from argument 0, then an S2MM of one word more than
 // expected into argument 1 (the loopback hands it what the MM2S sent).
 // Several sources are pushed in turn on the same channel, each with its own descriptor
-// (the executor runs a transfer when it is pushed, so 15 descriptors go round).
-std::vector<uint32_t> streamOf(const std::vector<tilec_txn::ShimBdFields>& sources, size_t expectedBytes) {
-  const tilec_txn::Device device = aie::npuDevice({aie::Npu::Npu1, 0});
+// (the executor runs a transfer when it is pushed, so 15 descriptors go round), all with
+// one random choice of device, path, token, burst and packet header.
+std::vector<uint32_t> streamOf(const std::vector<tilec_txn::ShimBdFields>& sources, size_t expectedBytes, Rng& rng) {
+  const tilec_txn::Device device = aie::npuDevice({rng.chance(50) ? aie::Npu::Npu1 : aie::Npu::Npu2, 0});
   tilec_txn::Stream s;
+  tilec_txn::ShimTask fill;
+  fill.task = rng.chance(50);
+  fill.token = rng.chance(50);
+  fill.burstBytes = int64_t(64) << rng.in(0, 2);
+  if (rng.chance(30)) fill.packet = {true, uint32_t(rng.in(0, 31)), uint32_t(rng.in(0, 7))};
   for (size_t i = 0; i < sources.size(); ++i) {
-    tilec_txn::ShimTask fill;
-    fill.bd = uint32_t(i % 15) + 2;
-    fill.bd %= 16;
+    fill.bd = (uint32_t(i % 15) + 2) % 16;
     tilec_txn::shimTransfer(s, device, fill, sources[i], true);
   }
   tilec_txn::Transfer drain;
@@ -148,10 +164,10 @@ TEST_CASE("aie shim descriptors: every accepted pattern moves the bytes it names
     const int64_t elemBytes = ir::dtypeBytes(dtype);
     const std::string name = ir::dtypeName(dtype);
     CAPTURE(name);
-    int accepted = 0;
+    int accepted = 0, longRepeats = 0;
     for (int c = 0; c < kCasesPerType; ++c) {
       const Pattern p = randomPattern(rng, elemBytes);
-      const tilec_txn::Transfer t = transferOf(p, elemBytes * 8);
+      const tilec_txn::Transfer t = transferOf(p, elemBytes * 8, rng);
       CAPTURE(c);
       CAPTURE(text(p));
       std::string refused;
@@ -163,10 +179,12 @@ TEST_CASE("aie shim descriptors: every accepted pattern moves the bytes it names
       const int64_t sourceBytes = (*std::max_element(expected.begin(), expected.end()) / 4 + 1 + rng.in(0, 3)) * 4;
       REQUIRE(sourceBytes < (int64_t(1) << (8 * kPlanes)));
       REQUIRE(tilec_txn::outsideBuffer(t, sourceBytes / elemBytes).empty());
-      CHECK(movedBytes(streamOf({fields}, expected.size()), sourceBytes, expected.size()) == expected);
+      if (t.sizes[3] > tilec_txn::kRunsPerPush) ++longRepeats;
+      CHECK(movedBytes(streamOf({fields}, expected.size(), rng), sourceBytes, expected.size()) == expected);
     }
     // Not vacuous: a good share of the patterns of each type a word holds is accepted.
     if (elemBytes <= 4) CHECK(accepted >= kCasesPerType / 5);
+    if (elemBytes <= 4) CHECK(longRepeats >= 3);
   }
 }
 
@@ -233,11 +251,40 @@ TEST_CASE("aie shim descriptors: re-laid and split walks move the bytes the patt
       const std::vector<int64_t> expected = expectedBytes(p, elemBytes);
       const int64_t sourceBytes = (*std::max_element(expected.begin(), expected.end()) / 4 + 1) * 4;
       REQUIRE(sourceBytes < (int64_t(1) << 24));
-      CHECK(movedBytes(streamOf(fields, expected.size()), sourceBytes, expected.size(), 3) == expected);
+      CHECK(movedBytes(streamOf(fields, expected.size(), rng), sourceBytes, expected.size(), 3) == expected);
     }
   }
   // Not vacuous: both ways are taken often.
   CHECK(relaid >= 50);
   CHECK(split >= 20);
   MESSAGE("re-laid in one descriptor: " << relaid << ", split: " << split);
+}
+
+TEST_CASE("aie shim descriptors: a long repeat is pushed as mlir-aie's aie-split-long-repeats pushes it") {
+  // 301 runs of a 256-word linear descriptor (repeat-split-const-operand.mlir): 256 runs
+  // without a token, then 45 with the transfer's token; 1024 runs are four full pushes.
+  tilec_txn::Transfer t;
+  t.sizes[0] = 256;
+  t.sizes[3] = 301;
+  t.strides[3] = 0;
+  std::string error;
+  tilec_txn::shimBdFields(t, error);
+  CHECK(error == "d3 repeats the walk 301 times; a queue push runs a task at most 256 times, and this transfer has 1 "
+                 "push (a repeat count known only at run time gets one)");
+  error.clear();
+  t.pushes = 2;
+  const tilec_txn::ShimBdFields f = tilec_txn::shimBdFields(t, error);
+  REQUIRE(error.empty());
+  CHECK(tilec_txn::shimPushes(f) == 2);
+  tilec_txn::Stream s;
+  tilec_txn::ShimTask task;
+  task.token = true;
+  tilec_txn::shimTransfer(s, aie::npuDevice({aie::Npu::Npu2, 0}), task, f, true);
+  const std::vector<uint32_t> pushes(s.words.end() - 12, s.words.end());
+  CHECK(pushes == std::vector<uint32_t>{0, 0, 0x1D214, 0, 0x00FF0000, 24, 0, 0, 0x1D214, 0, 0x802C0000, 24});
+  t.sizes[3] = 1024;
+  t.pushes = 4;
+  error.clear();
+  CHECK(tilec_txn::shimPushes(tilec_txn::shimBdFields(t, error)) == 4);
+  CHECK(error.empty());
 }

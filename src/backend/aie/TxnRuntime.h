@@ -96,6 +96,7 @@ enum Direction : uint32_t { kS2MM = 0, kMM2S = 1 };
 constexpr uint32_t kShimBdBase = 0x1D000, kShimBdStride = 0x20, kShimBds = 16;
 constexpr uint32_t kShimChannelCtrl = 0x1D200;
 constexpr int64_t kWrapMax = 1023, kStepMax = 1 << 20, kIterMax = 64, kRepeatMax = 255;
+constexpr int64_t kRunsPerPush = kRepeatMax + 1;  // a queue push runs its task at most 256 times
 
 inline uint32_t shimBdAddress(uint32_t col, uint32_t bd) {
   return tileAddress(col, 0, kShimBdBase + bd * kShimBdStride);
@@ -112,12 +113,15 @@ inline uint32_t queueWord(uint32_t bd, uint32_t repeat, bool token) {
 
 // One descriptor's walk over a host buffer, in elements, dimension 0 fastest: element
 // offset + i0*strides[0] + i1*strides[1] + i2*strides[2], repeated sizes[3] times with
-// strides[3] between repeats (0: the same data again).
+// strides[3] between repeats (0: the same data again). A repeat of more runs than one
+// queue push holds takes several pushes of the same descriptor; `pushes` is how many the
+// compiler let it have (assign-bds counted them against the channel's queue).
 struct Transfer {
   int64_t offset = 0;
   int64_t sizes[4] = {1, 1, 1, 1};
   int64_t strides[4] = {1, 0, 0, 0};
   int64_t elemBits = 32;
+  int64_t pushes = 1;
 };
 
 // What the hardware fields hold: wraps in 32-bit words, steps minus one, and the
@@ -195,8 +199,12 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
         return fail("the stride of d" + num(i) + " is " + num(steps[i] + 1) +
                     " words; a descriptor steps at most " + num(kStepMax) + " (d0 is the fastest)");
   }
-  if (s[3] > kIterMax)
+  if (s[3] > kIterMax && st[3] > 0)
     return fail("d3 (the outermost, the iteration) runs " + num(s[3]) + " times; a descriptor iterates at most " + num(kIterMax));
+  if (s[3] > kRunsPerPush * t.pushes)
+    return fail("d3 repeats the walk " + num(s[3]) + " times; a queue push runs a task at most " + num(kRunsPerPush) +
+                " times, and this transfer has " + num(t.pushes) + (t.pushes == 1 ? " push" : " pushes") +
+                " (a repeat count known only at run time gets one)");
   if (s[3] > 1 && st[3] > 0) {
     f.iterWrap = s[3] - 1;
     f.iterStep = words(st[3]) - 1;
@@ -460,20 +468,30 @@ inline ShimBdFields reLaidShimBdFields(Transfer& t, std::string& error) {
   return f;
 }
 
-// Shim burst-length encoding: 0 asks for the largest the device has.
+// Shim burst lengths in bytes, by encoding: AIE2 (npu1) has 64, 128 and 256, AIE2P (npu2)
+// 512 too. 0 asks for the largest the device has.
+inline int64_t maxBurstBytes(const Device& d) { return d.devGen >= 4 ? 512 : 256; }
+inline bool burstSupported(const Device& d, int64_t bytes) {
+  return bytes == 0 || ((bytes == 64 || bytes == 128 || bytes == 256 || bytes == 512) && bytes <= maxBurstBytes(d));
+}
 inline uint32_t burstCode(const Device& d, int64_t bytes) {
-  if (bytes == 0) return d.devGen >= 4 ? 3 : 2;
+  if (bytes == 0) bytes = maxBurstBytes(d);
   return bytes == 64 ? 0 : bytes == 128 ? 1 : bytes == 256 ? 2 : 3;
 }
 
+// A packet header for packet-switched streams: BD word 2 holds 5 bits of id, 3 of type.
+constexpr int64_t kPacketIdMax = 31, kPacketTypeMax = 7;
 struct Packet {
   bool enable = false;
   uint32_t id = 0, type = 0;
 };
 
-inline void shimBdWords(const ShimBdFields& f, uint32_t burst, const Packet& p, uint32_t out[8]) {
+// `task`: the descriptor is written as mlir-aie's dma_configure_task path writes it (IRON's
+// rt.fill/drain), with the byte offset in word 1; dma_memcpy_nd writes 0 there. The address
+// patch overwrites the word with the buffer's address plus the same offset either way.
+inline void shimBdWords(const ShimBdFields& f, uint32_t burst, const Packet& p, bool task, uint32_t out[8]) {
   out[0] = uint32_t(f.bufferLength);
-  out[1] = 0;  // the base address comes from the address patch
+  out[1] = task ? uint32_t(f.byteOffset) : 0;
   out[2] = (p.enable ? 1u : 0u) << 30 | (p.id & 0x1F) << 19 | (p.type & 0x7) << 16;
   out[3] = uint32_t(f.d0Wrap & 0x3FF) << 20 | uint32_t(f.d0Step & 0xFFFFF);
   out[4] = (burst & 0x3) << 30 | uint32_t(f.d1Wrap & 0x3FF) << 20 | uint32_t(f.d1Step & 0xFFFFF);
@@ -488,17 +506,26 @@ struct ShimTask {
   int64_t burstBytes = 0;
   Packet packet;
   bool token = false;  // S2MM always asks for one
+  bool task = false;   // written as mlir-aie's dma_configure_task path writes it (shimBdWords)
 };
 
-// Descriptor, address patch and queue push: three ops, 30 words.
+// The queue pushes a transfer of `f` takes: one per 256 runs.
+inline int64_t shimPushes(const ShimBdFields& f) { return f.repeat / kRunsPerPush + 1; }
+
+// Descriptor, address patch and queue pushes: three ops, 30 words, and a write32 more for
+// each further push. A repeat longer than a push holds is pushed as mlir-aie's
+// aie-split-long-repeats does: 256 runs a push, the rest in the last one, and only the
+// last asks for the token, so a wait on the transfer ends after its last run.
 inline void shimTransfer(Stream& s, const Device& d, const ShimTask& task, const ShimBdFields& f, bool fold) {
   uint32_t bd[8];
-  shimBdWords(f, burstCode(d, task.burstBytes), task.packet, bd);
+  shimBdWords(f, burstCode(d, task.burstBytes), task.packet, task.task, bd);
   const uint32_t base = shimBdAddress(task.col, task.bd);
   blockWrite(s, base, bd, 8, 0);
   addressPatch(s, base + 4, task.argIdx, uint64_t(f.byteOffset), fold);
-  write32(s, shimQueueAddress(task.col, task.dir, task.chan),
-          queueWord(task.bd, uint32_t(f.repeat), task.token || task.dir == kS2MM));
+  const uint32_t queue = shimQueueAddress(task.col, task.dir, task.chan);
+  int64_t runs = f.repeat + 1;
+  for (; runs > kRunsPerPush; runs -= kRunsPerPush) write32(s, queue, queueWord(task.bd, uint32_t(kRepeatMax), false));
+  write32(s, queue, queueWord(task.bd, uint32_t(runs - 1), task.token || task.dir == kS2MM));
 }
 
 // ---- register-level operations, as a sequence names them (seq.raw) ----
