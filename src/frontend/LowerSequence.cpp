@@ -270,6 +270,39 @@ std::optional<std::vector<ir::Expr>> Lowerer::channelArgs(const CallArgs& a) {
   return channel;
 }
 
+// The descriptor options a transfer's source may fix, all compile-time numbers: its
+// descriptor, packet header, burst length and completion token. aie-legality checks them
+// against the device.
+bool Lowerer::transferOptions(const CallArgs& a, ir::AttrMap& attrs) {
+  bool ok = true;
+  auto number = [&](const char* key, const char* role) -> std::optional<int64_t> {
+    const ast::Expr* e = a.kw(key);
+    if (!e) return std::nullopt;
+    std::optional<int64_t> n = constInt(eval(*e), role);
+    ok = ok && n;
+    return n;
+  };
+  if (std::optional<int64_t> bd = number("bd", "the descriptor id")) attrs["bd"] = *bd;
+  if (std::optional<int64_t> burst = number("burst", "the burst length")) attrs["burst"] = *burst;
+  const std::optional<int64_t> id = number("packet", "the packet id");
+  const std::optional<int64_t> type = number("packet_type", "the packet type");
+  if (type && !id) {
+    error(Diag::BadKeywordArg, a.keywords.at("packet_type")->range,
+          "packet_type sets the type of a packet header, and this transfer has none; add packet = id");
+    ok = false;
+  }
+  if (id) attrs["packet"] = std::vector<int64_t>{*id, type.value_or(0)};
+  if (const ast::Expr* e = a.kw("token")) {
+    std::optional<ir::Expr> b = asBool(eval(*e), "token");
+    if (b && b->asConst()) attrs["token"] = *b->asConst() != 0;
+    else if (b)
+      error(Diag::NotConstant, e->range,
+            "token must be a compile-time constant, but '" + text(e->range) + "' is only known at run time; use true or false");
+    ok = ok && b && b->asConst();
+  }
+  return ok;
+}
+
 Val Lowerer::callTransfer(ir::OpKind kind, const CallArgs& a) {
   if (!inSequence(a)) return Val::poison(a.call.range);
   Val source = eval(a.pos(0));
@@ -285,11 +318,7 @@ Val Lowerer::callTransfer(ir::OpKind kind, const CallArgs& a) {
     return Val::poison(a.call.range);
   }
   ir::AttrMap attrs = {ir::attr::channel(*channel), ir::attr::offset(p->offset), ir::attr::sizes(p->sizes), ir::attr::strides(p->strides)};
-  if (const ast::Expr* bd = a.kw("bd")) {
-    std::optional<int64_t> id = constInt(eval(*bd), "the descriptor id");
-    if (!id) return Val::poison(a.call.range);
-    attrs["bd"] = *id;
-  }
+  if (!transferOptions(a, attrs)) return Val::poison(a.call.range);
   ir::OpBuilder builder(*block_);
   builder.setLoc(a.call.range);
   auto made = builder.tryCreate(kind, {tensor}, std::move(attrs));

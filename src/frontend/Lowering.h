@@ -284,6 +284,7 @@ class Lowerer {
   std::optional<ir::AccessPattern> patternOf(const Val& v, ir::Value*& tensor, const char* role);
   Val tensorSlice(const CallArgs& a, const Val& tensor);
   std::optional<std::vector<ir::Expr>> channelArgs(const CallArgs& a);
+  bool transferOptions(const CallArgs& a, ir::AttrMap& attrs);
   Val callTap(ir::OpKind, const CallArgs& a);
   Val callTiler(ir::OpKind, const CallArgs& a);
   void requireStep(const Val& tiler, const ir::Expr& k, const CallArgs& a);

@@ -31,7 +31,8 @@ int64_t asElement(ir::DType d, int64_t v) {
 // Compiles `text` for npu1 and checks the stream against the interpreter on distinct
 // inputs (outputs start as zeros). Tensors hold integers of at most 32 bits, stored
 // little-endian in the executor's buffers, so sub-word elements share DMA words.
-void checkAgainstInterpreter(const std::string& text) {
+// `task`: the stream is written as mlir-aie's dma_configure_task path writes it.
+void checkAgainstInterpreter(const std::string& text, bool task = false) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
   auto ast = frontend::parse(sources, sources.addBuffer("seq.tile", text), diags);
@@ -47,7 +48,7 @@ void checkAgainstInterpreter(const std::string& text) {
   for (const std::string& p : t.pipeline) pm.addPass(t.passes.create(p));
   REQUIRE(pm.run(*m));
   OutputBuffer binary;
-  REQUIRE(aie::emitTxn(*m, binary, diags, {{aie::kDdrFold, true}}));
+  REQUIRE(aie::emitTxn(*m, binary, diags, {{aie::kDdrFold, true}, {aie::kDmaTask, task}}));
   const std::string bytes = binary.str();
   std::optional<std::vector<uint32_t>> words = aie::toWords(std::vector<uint8_t>(bytes.begin(), bytes.end()));
   aie::TxnError e;
@@ -198,6 +199,21 @@ sequence kernel k(x: in i32[16, 16], y: out i32[4, 4], z: out i32[48]) {
   fill(tap(x, 4, [3, 2, 8], [64, 16, 1]), column = 3, channel = 1);
   drain(z, column = 3, channel = 1);
 })");
+}
+
+TEST_CASE("aie executor: repeats past a queue push's 256 runs, on both descriptor paths") {
+  // 700 runs are three pushes, 300 two; a drain's repeat rewrites the same elements.
+  for (bool task : {false, true}) {
+    CAPTURE(task);
+    checkAgainstInterpreter(R"(
+sequence kernel k(x: in i32[8, 8], y: out i32[5600], z: out i32[4]) {
+  fill(tap(x, 8, [700, 2, 4], [0, 8, 1]), column = 0, channel = 0);
+  drain(y, column = 0, channel = 0);
+  fill(tile_at(simple_tiler(x, [2, 2], repeat = 300), 5), column = 1, channel = 0);
+  drain(tap(z, 0, [300, 4], [0, 1]), column = 1, channel = 0);
+})",
+                            task);
+  }
 }
 
 TEST_CASE("aie executor: 8- and 16-bit elements move in whole words, contiguous innermost") {

@@ -12,8 +12,10 @@
 // builder at dispatch (the same check, TxnRuntime.h); here only where the loops' bounds
 // prove it wrong (an offset off the word, a sub-word innermost stride that is never 1).
 // A transfer no descriptor holds was split by split-transfers when it could be; the
-// refusal of one it could not split names the split it would need. Linear in the ops
-// (each layout search is bounded: ShimLayout).
+// refusal of one it could not split names the split it would need. A repeat past one
+// queue push's 256 runs gets its pushes (`pushes`, at most a queue's worth: E0912), and
+// the source's packet header, burst and token must fit (E0911). Linear in the ops (each
+// layout search is bounded: ShimLayout).
 #include <algorithm>
 #include <string>
 
@@ -134,27 +136,78 @@ class SequenceLegality {
     return false;
   }
 
+  // The source's packet header, burst and token fit the device and the sequence's rules.
+  void checkOptions(const Op& op) {
+    if (const auto* packet = op.find(attr::packet)) {
+      const int64_t id = (*packet)[0], type = (*packet)[1];
+      if (id < 0 || id > tilec_txn::kPacketIdMax || type < 0 || type > tilec_txn::kPacketTypeMax)
+        report(Diag::AieTransferOption, op,
+               "packet " + std::to_string(id) + ", packet_type " + std::to_string(type) +
+                   ": a descriptor's packet header holds an id of 5 bits (0 to " +
+                   std::to_string(tilec_txn::kPacketIdMax) + ") and a type of 3 bits (0 to " +
+                   std::to_string(tilec_txn::kPacketTypeMax) + ")");
+    }
+    if (const int64_t* burst = op.find(attr::burst); burst && !tilec_txn::burstSupported(device_, *burst))
+      report(Diag::AieTransferOption, op,
+             "burst " + std::to_string(*burst) + ": the shim DMA of " + model_.name + " bursts 64, 128 or 256" +
+                 (tilec_txn::maxBurstBytes(device_) > 256 ? " or 512" : "") +
+                 " bytes; give one of them, or 0 (or no burst =) for the largest");
+    if (const bool* token = op.find(attr::token); token && !*token && drains(op))
+      report(Diag::AieTransferOption, op,
+             "token = false: a drain always reports completion, since the sequence waits for every drain before the "
+             "host reads its output (and the S2MM side always issues the token); drop token = false");
+  }
+
+  // A repeat of more runs than one queue push holds takes several pushes of the same
+  // descriptor (`pushes`), as many as the channel's queue holds at most: only the last push
+  // reports completion, so nothing can wait for room between the others.
+  bool countPushes(Op& op, const AccessPattern& shaped) {
+    const std::optional<int64_t> runs = shaped.sizes[0].asConst();
+    if (!runs || shaped.strides[0].asConst() != std::optional<int64_t>(0) || *runs <= tilec_txn::kRunsPerPush)
+      return true;
+    const int64_t pushes = (*runs + tilec_txn::kRunsPerPush - 1) / tilec_txn::kRunsPerPush;
+    if (pushes > int64_t(kShimQueueDepth)) {
+      report(Diag::AieRepeatPushes, op,
+             "the walk repeats " + std::to_string(*runs) + " times, which takes " + std::to_string(pushes) +
+                 " queue pushes of " + std::to_string(tilec_txn::kRunsPerPush) + " runs, and a channel queues " +
+                 std::to_string(kShimQueueDepth) +
+                 " (only the last push reports completion, so no wait can make room between them); repeat at most " +
+                 std::to_string(kShimQueueDepth * tilec_txn::kRunsPerPush) +
+                 " times a transfer, and split the rest into further transfers");
+      return false;
+    }
+    op.set(attr::pushes, pushes);
+    return true;
+  }
+
   void checkTransfer(Op& op) {
+    checkOptions(op);
     AccessPattern p{op.get(attr::offset), op.get(attr::sizes),
                     op.get(attr::strides)};
     const Type& tensor = op.operand(0)->type();
     const int64_t bits = int64_t(dtypeBytes(tensor.dtype())) * 8;
     std::string why;
     std::optional<AccessPattern> shaped = shimPattern(p, bits, why);
+    if (shaped && !countPushes(op, *shaped)) return;
     // Sizes and strides must be constants for the descriptor check; the offset may vary
     // with the loops, so it is checked for alignment and range separately.
     AccessPattern atZero = shaped ? *shaped : p;
     atZero.offset = Expr::constant(0);
     std::optional<tilec_txn::Transfer> t =
         shaped ? constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; }) : std::nullopt;
-    if (t) tilec_txn::shimBdFields(*t, why);
+    if (t) {
+      t->pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
+      tilec_txn::shimBdFields(*t, why);
+    }
     if (!why.empty()) {
-      // The plain layout does not fit: another layout of the same walk may (ShimLayout).
+      // The plain layout does not fit: another layout of the same walk may (ShimLayout),
+      // with its repeat in the iteration field (64 at most: one push).
       const std::optional<tilec_txn::Walk> walk = bits <= kDmaWordBits ? constantWalk(p, bits) : std::nullopt;
       tilec_txn::Transfer laid;
       if (!walk || !tilec_txn::layOut(*walk, laid)) return report(Diag::AieDescriptor, op, why + splitAdvice(op, walk));
       shaped = patternOf(laid, p.offset);
       t = laid;
+      op.remove(attr::pushes);
     }
     op.set(attr::sizes, shaped->sizes);
     op.set(attr::strides, shaped->strides);

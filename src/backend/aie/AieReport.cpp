@@ -337,6 +337,7 @@ class SequenceRun final : public SequenceRunner {
                           op.get(ir::attr::strides)};
       const int64_t bits = int64_t(ir::dtypeBytes(op.operand(0)->type().dtype())) * 8;
       t.first = constantTransfer(p, bits, [&](const ir::Value* v) { return get(v); });
+      if (const int64_t* pushes = op.find(ir::attr::pushes); pushes && t.first) t.first->pushes = *pushes;
     }
     walk(t, *offset, sizes, strides);
     record({index_.at(&op), *lane, ""}, op);
@@ -713,6 +714,7 @@ std::string fieldsCell(const TransferRecord& t) {
                                     "<br>" + str(f.bufferLength) + " words";
   if (f.iterWrap > 0) cell += "<br>iteration: wrap " + str(f.iterWrap) + ", step " + str(f.iterStep);
   if (f.repeat > 0) cell += "<br>repeat: " + str(f.repeat);
+  if (tilec_txn::shimPushes(f) > 1) cell += " in " + str(tilec_txn::shimPushes(f)) + " queue pushes";
   return cell + "<br>byte offset " + str(f.byteOffset);
 }
 

@@ -33,7 +33,9 @@ std::vector<target::OutputFormat> formats() {
 
 target::TargetDesc describe(NpuDevice d, const char* summary) {
   return {npuName(d), summary, &npuModel(d), passes(), kPipeline, formats(),
-          {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true}},
+          {{kDdrFold, "add the DDR aperture offset to address patches of argument 5 and above (xclbin runtime)", true},
+           {kDmaTask, "write descriptors as mlir-aie's dma_configure_task path (IRON's rt.fill/drain) does: the byte "
+                      "offset in word 1", false}},
           {{"transfers", "AIE transfers", &writeTransferSection}},
           ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Sequence),
           [](ir::OpKind k) { return findAieOp(k) != nullptr; }};

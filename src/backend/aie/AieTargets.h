@@ -23,6 +23,16 @@ const std::vector<const target::TargetDesc*>& npuTargets();
 // The formats' flag: with `ddr-fold` (the default, for the xclbin runtime) an address patch of
 // argument 5 or above adds the DDR aperture offset 0x80000000, as the firmware needs.
 inline constexpr const char* kDdrFold = "ddr-fold";
+// The formats' flag: with `dma-task` each descriptor is written as mlir-aie's
+// dma_configure_task path (IRON's rt.fill/drain) writes it, its byte offset in word 1;
+// without it (the default) as dma_memcpy_nd writes it, 0 there. The transfers, their
+// descriptors, pushes and waits are the same on both paths.
+inline constexpr const char* kDmaTask = "dma-task";
+// A flag's value; false when the caller's map lacks it (maps made before the flag existed).
+inline bool flagSet(const target::FlagValues& flags, const char* name) {
+  const auto it = flags.find(name);
+  return it != flags.end() && it->second;
+}
 
 // Writes the module's sequence as a TXN stream: binary words, or one %08X word per line.
 bool emitTxn(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);

@@ -1,9 +1,12 @@
 // assign-bds: gives every transfer a shim buffer descriptor and decides which transfers
 // report completion, keeping the hardware's two limits: 16 descriptors per column, and
-// 4 tasks queued per channel (a fifth push would be dropped). A channel's transfers
-// complete in order, so a wait ends the channel's oldest unfinished transfer and frees
-// its descriptor. Where a channel already holds 4 tasks the pass inserts a wait; a
-// wait with nothing to wait for is E0905. Loops and branches keep their bodies
+// 4 pushes queued per channel (a fifth would be dropped; a long repeat takes several,
+// aie-legality's `pushes`). A channel's transfers complete in order, so a wait ends the
+// channel's oldest unfinished transfer and frees its descriptor. Where a channel's queue
+// has no room for a transfer's pushes the pass inserts waits; a wait with nothing to
+// wait for is E0905. A token the source fixed is kept: a fill with token = true is
+// waited for by the end of the sequence (so no stale token ends a later wait early), one
+// with token = false must never be waited for (E0911). Loops and branches keep their bodies
 // self-contained: transfers a body starts and does not wait for get a wait at the end of
 // the body, and transfers on the channels a body uses are waited for before it, so every
 // iteration starts with the same queues and uses the same descriptors. At the end of the sequence every drain is
@@ -13,6 +16,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -35,18 +39,26 @@ using ChannelKey = std::tuple<int64_t, bool, int64_t>;  // column, drain, channe
 
 struct Task {
   Op* transfer;
-  int depth;  // the nesting depth of the body that started it
+  int depth;       // the nesting depth of the body that started it
+  int64_t pushes;  // queue entries it takes: one per 256 runs of its repeat (aie-legality's `pushes`)
+  std::optional<bool> source;  // the token the source fixed (token = ...)
 };
+
+// Why the sequence waits for a transfer, for the refusal of one whose source said token = false.
+enum class WaitReason { Explicit, QueueFull, BodyEnd, BeforeBody, SequenceEnd };
 
 
 class BdAssignment {
  public:
   BdAssignment(Function& f, const TargetModel&, DiagnosticEngine& diags) : f_(f), diags_(diags) {}
 
+  // At the end, every drain is waited for, and every fill whose source asked for its token
+  // (a token no sync consumed would end a later wait on the channel early).
   void run() {
     visitBlock(f_.body(), 0);
     for (auto& [key, queue] : queues_)
-      while (std::get<1>(key) && !queue.empty()) insertWait(key, f_.body(), nullptr, queue.front().transfer->loc());
+      while (!queue.empty() && (std::get<1>(key) || tokenAsked(queue)))
+        insertWait(key, f_.body(), nullptr, queue.front().transfer->loc(), WaitReason::SequenceEnd);
   }
 
  private:
@@ -61,8 +73,10 @@ class BdAssignment {
       switch (aieOp(op).form) {
         case AieForm::Transfer: {
           const ChannelKey key = keyOf(op);
-          if (queues_[key].size() == kShimQueueDepth) insertWait(key, b, &op, op.loc());
-          push(op, key, depth);
+          const int64_t pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
+          while (queued(key) + pushes > int64_t(kShimQueueDepth) && !queues_[key].empty())
+            insertWait(key, b, &op, op.loc(), WaitReason::QueueFull);
+          push(op, key, depth, pushes);
           break;
         }
         case AieForm::Wait: {
@@ -73,7 +87,7 @@ class BdAssignment {
                           "forever; remove it, or start a transfer on the channel first");
             break;
           }
-          pop(key);
+          pop(key, WaitReason::Explicit);
           break;
         }
         case AieForm::Loop: case AieForm::Branch:
@@ -94,7 +108,7 @@ class BdAssignment {
       if (aieOp(inner).channel != AieChannel::None) used.push_back(keyOf(inner));
     });
     for (const ChannelKey& key : used)
-      while (!queues_[key].empty()) insertWait(key, b, &op, op.loc());
+      while (!queues_[key].empty()) insertWait(key, b, &op, op.loc(), WaitReason::BeforeBody);
   }
 
   // A body ends with every transfer it started waited for.
@@ -103,11 +117,23 @@ class BdAssignment {
     for (auto& [key, queue] : queues_)
       while (!queue.empty() && queue.back().depth == depth) {
         Op* at = body.terminator();
-        insertWait(key, body, at, queue.back().transfer->loc());
+        insertWait(key, body, at, queue.back().transfer->loc(), WaitReason::BodyEnd);
       }
   }
 
-  void push(Op& op, const ChannelKey& key, int depth) {
+  int64_t queued(const ChannelKey& key) {
+    int64_t n = 0;
+    for (const Task& t : queues_[key]) n += t.pushes;
+    return n;
+  }
+
+  static bool tokenAsked(const std::deque<Task>& queue) {
+    for (const Task& t : queue)
+      if (t.source == std::optional<bool>(true)) return true;
+    return false;
+  }
+
+  void push(Op& op, const ChannelKey& key, int depth, int64_t pushes) {
     std::array<bool, kBdsPerColumn>& used = busy_[std::get<0>(key)];
     int64_t bd = 0;
     if (const int64_t* pinned = op.find(attr::bd)) {
@@ -128,25 +154,43 @@ class BdAssignment {
     }
     used[size_t(bd)] = true;
     op.set(attr::bd, bd);
-    op.set(attr::token, std::get<1>(key));  // a drain always reports; a fill when waited for
-    queues_[key].push_back({&op, depth});
+    const bool* token = op.find(attr::token);
+    const std::optional<bool> source = token ? std::optional<bool>(*token) : std::nullopt;
+    // A drain always reports; a fill when its source asks, or when it is waited for.
+    op.set(attr::token, std::get<1>(key) || source == std::optional<bool>(true));
+    queues_[key].push_back({&op, depth, pushes, source});
   }
 
-  void pop(const ChannelKey& key) {
+  void pop(const ChannelKey& key, WaitReason why) {
     Task t = queues_[key].front();
     queues_[key].pop_front();
+    if (t.source == std::optional<bool>(false)) refuseNoToken(*t.transfer, why);
     t.transfer->set(attr::token, true);
     busy_[std::get<0>(key)][size_t(t.transfer->get(attr::bd))] = false;
   }
 
+  // The source said token = false, but the sequence has to wait for the transfer.
+  void refuseNoToken(const Op& op, WaitReason why) {
+    static const char* const kWhy[] = {
+        "a wait on its channel waits for it",
+        "a later transfer finds its channel's queue full, and the sequence waits for this one to make room",
+        "it starts in a loop or branch body, and a body ends waiting for what it started, so every iteration "
+        "uses the same descriptors",
+        "a loop or branch after it uses its channel, and the sequence waits for the channel first",
+        "the sequence ends waiting for it"};
+    diags_.report(Diag::AieTransferOption, op.loc(),
+                  "token = false, but " + std::string(kWhy[int(why)]) +
+                      ", and a wait needs the completion token; drop token = false");
+  }
+
   // A wait for the channel's oldest transfer, before `before` (the end of `b` if null).
-  void insertWait(const ChannelKey& key, Block& b, Op* before, SourceRange loc) {
+  void insertWait(const ChannelKey& key, Block& b, Op* before, SourceRange loc, WaitReason why) {
     OpBuilder builder(b, before);
     builder.setLoc(loc);
     builder.create(OpKind::DmaWait, {},
                    {attr::channel(std::vector<Expr>{Expr::constant(std::get<0>(key)), Expr::constant(std::get<2>(key))}),
                     attr::drain(std::get<1>(key))});
-    pop(key);
+    pop(key, why);
   }
 
   Function& f_;

@@ -21,8 +21,14 @@ using namespace ir;
 
 class BuilderWriter {
  public:
-  BuilderWriter(const Function& f, NpuDevice npu, bool fold, const SourceManager& sources, std::ostream& os)
-      : f_(f), npu_(npu), fold_(fold ? "true" : "false"), sources_(sources), os_(os) {}
+  BuilderWriter(const Function& f, NpuDevice npu, const target::FlagValues& flags, const SourceManager& sources,
+                std::ostream& os)
+      : f_(f),
+        npu_(npu),
+        fold_(flags.at(kDdrFold) ? "true" : "false"),
+        task_(flagSet(flags, kDmaTask) ? "true" : "false"),
+        sources_(sources),
+        os_(os) {}
 
   void write() {
     const tilec_txn::Device d = npuDevice(npu_);
@@ -242,6 +248,7 @@ class BuilderWriter {
     }
     std::string elements = "int64_t(1)";
     for (const Expr& d : tensor->type().dims()) elements = "a.mul(" + elements + ", " + cpp(d) + ")";
+    if (const int64_t* pushes = op.find(attr::pushes)) line(depth + 1, "t.pushes = " + std::to_string(*pushes) + ";");
     line(depth + 1, "const int64_t elements = " + elements + ";");
     checkArith(depth + 1, op);
     line(depth + 1, "std::string error;");
@@ -256,13 +263,17 @@ class BuilderWriter {
     line(depth + 1, "task.argIdx = " + std::to_string(tensor->index()) + ";");
     const bool* token = op.find(attr::token);
     line(depth + 1, std::string("task.token = ") + (token && *token ? "true;" : "false;"));
+    line(depth + 1, "task.task = " + task_ + ";");
+    if (const int64_t* burst = op.find(attr::burst)) line(depth + 1, "task.burstBytes = " + std::to_string(*burst) + ";");
+    if (const auto* packet = op.find(attr::packet))
+      line(depth + 1, "task.packet = {true, " + std::to_string((*packet)[0]) + ", " + std::to_string((*packet)[1]) + "};");
     line(depth + 1, "tilec_txn::shimTransfer(s, device, task, f, /*fold=*/" + fold_ + ");");
     line(depth, "}");
   }
 
   const Function& f_;
   NpuDevice npu_;
-  std::string fold_;  // the DDR aperture fold, as C++
+  std::string fold_, task_;  // the DDR aperture fold and the dma_configure_task words, as C++
   const SourceManager& sources_;
   std::ostream& os_;
   std::unordered_map<const Value*, std::string> names_;
@@ -277,7 +288,7 @@ bool emitTxnCpp(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, cons
   os << "#pragma once\n#include <string>\n#include <variant>\n#include <vector>\n\n";
   os << "// ---- the encoder tilec's static writer runs (src/backend/aie/TxnRuntime.h) ----\n";
   os << kTxnRuntimeText << "\n// ---- the builders ----\n\n";
-  for (const auto& f : m.functions()) BuilderWriter(*f, npu, flags.at(kDdrFold), diags.sources(), os).write();
+  for (const auto& f : m.functions()) BuilderWriter(*f, npu, flags, diags.sources(), os).write();
   return true;
 }
 

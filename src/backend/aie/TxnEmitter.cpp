@@ -22,8 +22,12 @@ constexpr int64_t kMaxSteps = int64_t(1) << 24;  // ops and loop iterations run:
 
 class SequenceWriter final : public SequenceRunner {
  public:
-  SequenceWriter(const Function& f, tilec_txn::Device device, bool fold, DiagnosticEngine& diags)
-      : SequenceRunner(f, SequenceValues(f), kMaxSteps), device_(device), fold_(fold), diags_(diags) {}
+  SequenceWriter(const Function& f, tilec_txn::Device device, const target::FlagValues& flags, DiagnosticEngine& diags)
+      : SequenceRunner(f, SequenceValues(f), kMaxSteps),
+        device_(device),
+        fold_(flags.at(kDdrFold)),
+        task_(flagSet(flags, kDmaTask)),
+        diags_(diags) {}
 
   std::optional<std::vector<uint32_t>> write() {
     run();
@@ -132,6 +136,7 @@ class SequenceWriter final : public SequenceRunner {
       if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a descriptor's pattern");
       return;
     }
+    t->pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
     // aie-legality checked the fields it could; these numbers hold this run's loop variables
     // and are re-laid as the builder re-lays them at dispatch.
     std::string error;
@@ -152,6 +157,9 @@ class SequenceWriter final : public SequenceRunner {
     task.argIdx = tensor->index();
     const bool* token = op.find(attr::token);
     task.token = token && *token;
+    task.task = task_;
+    if (const int64_t* burst = op.find(attr::burst)) task.burstBytes = *burst;
+    if (const auto* packet = op.find(attr::packet)) task.packet = {true, uint32_t((*packet)[0]), uint32_t((*packet)[1])};
     tilec_txn::shimTransfer(stream_, device_, task, fields, fold_);
     checkSize(op);
   }
@@ -180,7 +188,7 @@ class SequenceWriter final : public SequenceRunner {
   }
 
   tilec_txn::Device device_;
-  bool fold_;
+  bool fold_, task_;
   DiagnosticEngine& diags_;
   tilec_txn::Stream stream_;
 };
@@ -189,7 +197,7 @@ std::optional<std::vector<uint32_t>> writeModule(const Module& m, DiagnosticEngi
                                                  const target::FlagValues& flags) {
   const NpuDevice npu = npuOf(m.target());
   if (m.functions().size() != 1) throw std::logic_error("the TXN writer needs one sequence kernel");
-  return SequenceWriter(*m.functions().front(), npuDevice(npu), flags.at(kDdrFold), diags).write();
+  return SequenceWriter(*m.functions().front(), npuDevice(npu), flags, diags).write();
 }
 
 }  // namespace
