@@ -3,16 +3,16 @@
 # the diagnostics survey (check-names.js): runs the real tilec ($REAL_TILEC) with the same
 # arguments, standard input and output, and keeps a record of the run in a new file in
 # $SURVEY_DIR: an `arg VALUE` line per argument, `input PATH` for a copy of each file the
-# run reads as source (the .tile and .tir arguments, and standard input when the input is
-# `-`; copies, since a lit test's files are gone when the check reads them), a `---` line,
-# then everything tilec wrote to standard error (and to standard output, when both go to one
-# place: their order is kept).
+# run reads as source (the .tile and .tir arguments, a txn-run --stream file, and standard
+# input when the input is `-`; copies, since a lit test's files are gone when the check
+# reads them), a `---` line, then everything tilec wrote to standard error (and to standard
+# output, when both go to one place: their order is kept).
 set -uo pipefail
 record=$(mktemp "$SURVEY_DIR/run.XXXXXX")
 stdin_input=0 previous= copies=0
 for arg in "$@"; do
   printf 'arg %s\n' "${arg//$'\n'/ }" >> "$record"
-  if [[ ($arg == *.tile || $arg == *.tir) && -f $arg ]]; then
+  if [[ ($arg == *.tile || $arg == *.tir || $previous == --stream) && -f $arg ]]; then
     copies=$((copies + 1))
     cp "$arg" "$record.input$copies"
     printf 'input %s\n' "$record.input$copies" >> "$record"
