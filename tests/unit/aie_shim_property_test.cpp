@@ -256,7 +256,7 @@ TEST_CASE("aie shim descriptors: re-laid and split walks move the bytes the patt
   }
   // Not vacuous: both ways are taken often.
   CHECK(relaid >= 50);
-  CHECK(split >= 20);
+  CHECK(split >= 10);  // fewer than re-laid: a repeat of up to 1024 runs fits one descriptor's pushes
   MESSAGE("re-laid in one descriptor: " << relaid << ", split: " << split);
 }
 

@@ -201,13 +201,14 @@ class SequenceLegality {
     }
     if (!why.empty()) {
       // The plain layout does not fit: another layout of the same walk may (ShimLayout),
-      // with its repeat in the iteration field (64 at most: one push).
+      // which counts the pushes of a repeat it puts in the iteration.
       const std::optional<tilec_txn::Walk> walk = bits <= kDmaWordBits ? constantWalk(p, bits) : std::nullopt;
       tilec_txn::Transfer laid;
       if (!walk || !tilec_txn::layOut(*walk, laid)) return report(Diag::AieDescriptor, op, why + splitAdvice(op, walk));
       shaped = patternOf(laid, p.offset);
       t = laid;
-      op.remove(attr::pushes);
+      if (laid.pushes > 1) op.set(attr::pushes, laid.pushes);
+      else op.remove(attr::pushes);
     }
     op.set(attr::sizes, shaped->sizes);
     op.set(attr::strides, shaped->strides);

@@ -33,7 +33,7 @@ NpuDevice npuOf(const ir::TargetModel& m);
 tilec_txn::Device npuDevice(NpuDevice d);
 
 constexpr int64_t kShimChannels = 2;     // per column and direction
-constexpr size_t kShimQueueDepth = 4;    // tasks a shim channel holds; a fifth push would be dropped
+constexpr size_t kShimQueueDepth = tilec_txn::kQueueDepth;
 constexpr int64_t kDmaWordBits = 32;     // the shim DMA moves whole words
 constexpr int64_t kDmaWordBytes = kDmaWordBits / 8;
 // The (size, stride) pairs a descriptor walks: three dimensions and the iteration.

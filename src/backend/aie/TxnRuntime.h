@@ -97,6 +97,7 @@ constexpr uint32_t kShimBdBase = 0x1D000, kShimBdStride = 0x20, kShimBds = 16;
 constexpr uint32_t kShimChannelCtrl = 0x1D200;
 constexpr int64_t kWrapMax = 1023, kStepMax = 1 << 20, kIterMax = 64, kRepeatMax = 255;
 constexpr int64_t kRunsPerPush = kRepeatMax + 1;  // a queue push runs its task at most 256 times
+constexpr int64_t kQueueDepth = 4;  // tasks a shim channel holds; a fifth push would be dropped
 
 inline uint32_t shimBdAddress(uint32_t col, uint32_t bd) {
   return tileAddress(col, 0, kShimBdBase + bd * kShimBdStride);
@@ -283,7 +284,7 @@ inline Walk mergedWalk(const Walk& w) {
 // builder's dispatch bounded; patterns of real kernels need a handful.
 class ShimLayout {
  public:
-  explicit ShimLayout(const Walk& w) : w_(w) {
+  ShimLayout(const Walk& w, int64_t maxPushes) : w_(w), maxPushes_(maxPushes) {
     t_.offset = w.offset;
     t_.elemBits = w.elemBits;
   }
@@ -321,6 +322,8 @@ class ShimLayout {
   // Units in the slots from `slot` on, and the fields' verdict.
   bool done(int slot, Transfer& out) {
     for (int k = slot; k < 4; ++k) set(k, 1, k == 0 ? 1 : 0);
+    const int64_t pushes = (t_.sizes[3] + kRunsPerPush - 1) / kRunsPerPush;
+    t_.pushes = t_.strides[3] == 0 && pushes < maxPushes_ ? pushes : t_.strides[3] == 0 ? maxPushes_ : 1;
     std::string error;
     shimBdFields(t_, error);
     if (error.empty()) out = t_;
@@ -350,7 +353,8 @@ class ShimLayout {
   }
 
   bool search(int dim, int slot, int64_t rest, int64_t stride) {
-    if (slot == 3) return rest <= kIterMax && piece(dim, slot, rest, rest, stride);
+    // The iteration: 64 steps, or a repeat of up to maxPushes_ pushes (done() counts them).
+    if (slot == 3) return rest <= (stride == 0 ? kRunsPerPush * maxPushes_ : kIterMax) && piece(dim, slot, rest, rest, stride);
     if (stride == 0) return piece(dim, slot, rest, 1, stride);  // a repeat goes to the iteration
     if (slot == 2) {  // any length: what stays for the iteration is at most 64
       for (int64_t g = 1; g <= kIterMax && g <= rest; ++g)
@@ -374,13 +378,18 @@ class ShimLayout {
   }
 
   const Walk& w_;
+  const int64_t maxPushes_;
   Transfer t_;
   int steps_ = 0;
   std::set<std::tuple<int, int, int64_t>> failed_;  // (dimension, slot, rest)
 };
 
 // One descriptor that walks the elements of `w` in its order, if there is one.
-inline bool layOut(const Walk& w, Transfer& out) { return ShimLayout(mergedWalk(w)).find(out); }
+// `maxPushes`: the queue pushes a repeat may take (a queue's worth where the compiler counts
+// them; at dispatch, the ones the compiler planned for the transfer).
+inline bool layOut(const Walk& w, Transfer& out, int64_t maxPushes = kQueueDepth) {
+  return ShimLayout(mergedWalk(w), maxPushes).find(out);
+}
 
 // The walk from step `first` of the outermost dimension, `count` steps of it.
 inline Walk outerChunk(const Walk& w, int64_t first, int64_t count) {
@@ -454,7 +463,7 @@ inline ShimBdFields reLaidShimBdFields(Transfer& t, std::string& error) {
   ShimBdFields f = shimBdFields(t, own);
   if (own.empty()) return f;
   Transfer other;
-  if (t.elemBits <= 32 && layOut(walkOf(t), other)) {
+  if (t.elemBits <= 32 && layOut(walkOf(t), other, t.pushes)) {
     t = other;
     return shimBdFields(t, error);
   }
