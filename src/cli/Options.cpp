@@ -344,13 +344,8 @@ std::optional<int> splitPairs(const std::vector<std::string>& items, const char*
   return std::nullopt;
 }
 
-UsageCheck resolveRun(const RawOptions& raw, Options& o) {
-  o.run = raw.run;
-  bool runOnly = !raw.runArgs.empty() || !raw.runOutputs.empty() || !raw.randomInputs.empty();
-  if (runOnly && !o.run) return usageError("--arg, --out and --random-inputs go with --run");
-  if (!o.run) return std::nullopt;
-  if (o.syntaxOnly || !raw.emit.empty() || !raw.emitIr.empty())
-    return usageError("--run executes the kernel and writes no compiled output; drop --emit, --emit-ir and -fsyntax-only");
+// The inputs and outputs of a run on the host (--run, txn-run): --arg, --out, --random-inputs.
+UsageCheck resolveRunData(const RawOptions& raw, Options& o) {
   if (auto bad = splitPairs(raw.runArgs, "--arg", o.runArgs)) return bad;
   if (auto bad = splitPairs(raw.runOutputs, "--out", o.runOutputs)) return bad;
   if (!raw.randomInputs.empty()) {
@@ -358,6 +353,17 @@ UsageCheck resolveRun(const RawOptions& raw, Options& o) {
       return usageError("--random-inputs=" + raw.randomInputs + " is no seed; give a non-negative integer");
     o.randomInputs = std::stoull(raw.randomInputs);
   }
+  return std::nullopt;
+}
+
+UsageCheck resolveRun(const RawOptions& raw, Options& o) {
+  o.run = raw.run;
+  bool runOnly = !raw.runArgs.empty() || !raw.runOutputs.empty() || !raw.randomInputs.empty();
+  if (runOnly && !o.run) return usageError("--arg, --out and --random-inputs go with --run");
+  if (!o.run) return std::nullopt;
+  if (o.syntaxOnly || !raw.emit.empty() || !raw.emitIr.empty())
+    return usageError("--run executes the kernel and writes no compiled output; drop --emit, --emit-ir and -fsyntax-only");
+  if (auto bad = resolveRunData(raw, o)) return bad;
   o.output.clear();
   return std::nullopt;
 }
@@ -418,13 +424,7 @@ UsageCheck resolveTxnRun(const RawOptions& raw, Options& o) {
   o.run = true;
   o.limits = raw.limits;
   o.pipeline.clear();
-  if (auto bad = splitPairs(raw.runArgs, "--arg", o.runArgs)) return bad;
-  if (auto bad = splitPairs(raw.runOutputs, "--out", o.runOutputs)) return bad;
-  if (!raw.randomInputs.empty()) {
-    if (raw.randomInputs.find_first_not_of("0123456789") != std::string::npos || raw.randomInputs.size() > 19)
-      return usageError("--random-inputs=" + raw.randomInputs + " is no seed; give a non-negative integer");
-    o.randomInputs = std::stoull(raw.randomInputs);
-  }
+  if (auto bad = resolveRunData(raw, o)) return bad;
   return std::nullopt;
 }
 
