@@ -10,15 +10,19 @@
 // self-contained: transfers a body starts and does not wait for get a wait at the end of
 // the body, and transfers on the channels a body uses are waited for before it, so every
 // iteration starts with the same queues and uses the same descriptors. At the end of the sequence every drain is
-// waited for, so the host never reads an output before it has arrived. Every decision is
-// an attribute (`bd`, `token`) or a dma.wait op in the IR; a `bd` the source gave is kept
+// waited for, so the host never reads an output before it has arrived. A transfer the
+// source lets the builder split at dispatch (split = N) holds N descriptors (`bd`, then
+// `spare_bds`) and N queue entries, one per piece, until it is waited for. Every decision is
+// an attribute (`bd`, `spare_bds`, `token`) or a dma.wait op in the IR; a `bd` the source gave is kept
 // (E0907 when it is out of range or busy). Linear in the ops.
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <map>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "backend/aie/AieOps.h"
 #include "backend/aie/AieTargets.h"
@@ -73,7 +77,7 @@ class BdAssignment {
       switch (aieOp(op).form) {
         case AieForm::Transfer: {
           const ChannelKey key = keyOf(op);
-          const int64_t pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
+          const int64_t pushes = queueEntries(op);
           while (queued(key) + pushes > int64_t(kShimQueueDepth) && !queues_[key].empty())
             insertWait(key, b, &op, op.loc(), WaitReason::QueueFull);
           push(op, key, depth, pushes);
@@ -121,6 +125,12 @@ class BdAssignment {
       }
   }
 
+  // A long repeat's pushes; a split at dispatch pushes each of its pieces.
+  static int64_t queueEntries(const Op& op) {
+    const int64_t pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
+    return std::max(pushes, op.has(attr::split) ? op.get(attr::split) : 1);
+  }
+
   int64_t queued(const ChannelKey& key) {
     int64_t n = 0;
     for (const Task& t : queues_[key]) n += t.pushes;
@@ -150,10 +160,15 @@ class BdAssignment {
         return;
       }
     } else {
-      while (used[size_t(bd)]) ++bd;  // one is free (the static_assert above)
+      bd = freeBd(used);
     }
     used[size_t(bd)] = true;
     op.set(attr::bd, bd);
+    if (const int64_t* split = op.find(attr::split); split && *split > 1) {
+      std::vector<int64_t> spare;
+      for (int64_t i = 1; i < *split; ++i) used[size_t(spare.emplace_back(freeBd(used)))] = true;
+      op.set(attr::spare_bds, spare);
+    }
     const bool* token = op.find(attr::token);
     const std::optional<bool> source = token ? std::optional<bool>(*token) : std::nullopt;
     // A drain always reports; a fill when its source asks, or when it is waited for.
@@ -161,12 +176,22 @@ class BdAssignment {
     queues_[key].push_back({&op, depth, pushes, source});
   }
 
+  // A task holds no more descriptors than queue entries, so one is free (the static_assert above).
+  static int64_t freeBd(const std::array<bool, kBdsPerColumn>& used) {
+    int64_t bd = 0;
+    while (used[size_t(bd)]) ++bd;
+    return bd;
+  }
+
   void pop(const ChannelKey& key, WaitReason why) {
     Task t = queues_[key].front();
     queues_[key].pop_front();
     if (t.source == std::optional<bool>(false)) refuseNoToken(*t.transfer, why);
     t.transfer->set(attr::token, true);
-    busy_[std::get<0>(key)][size_t(t.transfer->get(attr::bd))] = false;
+    std::array<bool, kBdsPerColumn>& used = busy_[std::get<0>(key)];
+    used[size_t(t.transfer->get(attr::bd))] = false;
+    if (const auto* spare = t.transfer->find(attr::spare_bds))
+      for (int64_t bd : *spare) used[size_t(bd)] = false;
   }
 
   // The source said token = false, but the sequence has to wait for the transfer.
@@ -174,8 +199,8 @@ class BdAssignment {
     static const char* const kWhy[] = {
         "a wait on its channel waits for it",
         "a later transfer finds its channel's queue full, and the sequence waits for this one to make room",
-        "it starts in a loop or branch body, and a body ends waiting for what it started, so every iteration "
-        "uses the same descriptors",
+        ("it starts in a loop or branch body, and a body ends waiting for what it started, so every "
+         "iteration uses the same descriptors"),
         "a loop or branch after it uses its channel, and the sequence waits for the channel first",
         "the sequence ends waiting for it"};
     diags_.report(Diag::AieTransferOption, op.loc(),
