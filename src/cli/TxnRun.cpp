@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "backend/aie/AieModel.h"
 #include "backend/aie/TxnExecutor.h"
 #include "interp/Npy.h"
 #include "ir/Describe.h"
@@ -79,6 +80,25 @@ std::optional<aie::TxnStream> readStreamFile(const std::string& path, SourceMana
   diags.report(Diag::BadStream, lineRange(sources, file, error.position),
                std::string(what) + ": " + error.message + "; give " + kStreamForms);
   return std::nullopt;
+}
+
+bool streamFitsTarget(const aie::TxnStream& stream, const std::string& streamName, const ir::TargetModel& target,
+                      DiagnosticEngine& diags) {
+  const tilec_txn::Device header{stream.devGen, stream.numRows, stream.numCols, stream.numMemTileRows};
+  auto same = [&](const tilec_txn::Device& d) {
+    return d.devGen == header.devGen && d.numRows == header.numRows && d.numCols == header.numCols &&
+           d.numMemTileRows == header.numMemTileRows;
+  };
+  const aie::NpuDevice want = aie::npuOf(target);
+  if (stream.major != 0 || same(aie::npuDevice(want))) return true;  // the executor refuses legacy streams
+  std::string fix = "no target has that device; give a stream written for " + std::string(aie::npuName(want));
+  for (aie::NpuDevice d : aie::npuDevices())
+    if (same(aie::npuDevice(d))) fix = "give --target=" + std::string(aie::npuName(d)) + ", the device it was written for";
+  diags.report(Diag::StreamOtherDevice, {},
+               "the stream '" + streamName + "' was written for a device of generation " +
+                   std::to_string(header.devGen) + " with " + std::to_string(header.numCols) + " columns of " +
+                   std::to_string(header.numRows) + " rows (its header), not for " + aie::npuName(want) + "; " + fix);
+  return false;
 }
 
 bool runStream(const aie::TxnStream& stream, const std::string& streamName, const ir::Function& f,

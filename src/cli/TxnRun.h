@@ -20,6 +20,11 @@ namespace tilec::cli {
 std::optional<aie::TxnStream> readStreamFile(const std::string& path, SourceManager& sources,
                                              DiagnosticEngine& diags);
 
+// True when the header of `stream` names the device of `target`; else reports E0011 with
+// the target that has that device, if one has.
+bool streamFitsTarget(const aie::TxnStream& stream, const std::string& streamName, const ir::TargetModel& target,
+                      DiagnosticEngine& diags);
+
 // Runs `stream` on `args`, kernel `f`'s parameters: tensor parameter i is host buffer i (the
 // argument index its address patches name), as bytes; the other parameters have none.
 // false after reporting the executor's refusal (E0805).

@@ -13,6 +13,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "interp/Npy.h"
 #include "ir/Describe.h"
 #include "ir/Launch.h"
 #include "ir/NdShape.h"
@@ -735,10 +736,12 @@ struct Interpreter::Impl {
 
   // ---- runtime sequences ----
   // The host models the device as a loopback: a drain on channel (column, n) takes, in
-  // order, the elements fills on (column, n) put in. This is what a passthrough design
-  // does, and enough to check that passes keep every transfer's elements and order.
+  // order, the bytes fills on (column, n) put in, each element as a device buffer holds it
+  // (a DMA moves bytes, so a drain of wider elements joins the bytes of narrower ones, as
+  // txn-run's executor and the hardware do). This is what a passthrough design does, and
+  // enough to check that passes keep every transfer's data and order.
   using ChannelKey = std::pair<int64_t, int64_t>;
-  std::map<ChannelKey, std::deque<Num>> channels;
+  std::map<ChannelKey, std::deque<uint8_t>> channels;
 
   ChannelKey channelOf(const Op& op) const {
     const auto& c = op.get(attr::channel);
@@ -771,19 +774,31 @@ struct Interpreter::Impl {
 
   void runFill(const Op& op) {
     const Tensor& x = tensor(op.operand(0), op);
-    std::deque<Num>& fifo = channels[channelOf(op)];
-    forEachElement(op, x, [&](size_t i) { fifo.push_back(x.data->elems[i]); });
+    std::deque<uint8_t>& fifo = channels[channelOf(op)];
+    const DType d = x.data->dtype;
+    const unsigned width = elementBytes(d);
+    forEachElement(op, x, [&](size_t i) {
+      const uint64_t bits = elementBits(x.data->elems[i], d);
+      for (unsigned b = 0; b < width; ++b) fifo.push_back(uint8_t(bits >> (8 * b)));
+    });
   }
 
   void runDrain(const Op& op) {
     const Tensor& x = tensor(op.operand(0), op);
-    std::deque<Num>& fifo = channels[channelOf(op)];
+    std::deque<uint8_t>& fifo = channels[channelOf(op)];
+    const DType d = x.data->dtype;
+    const unsigned width = elementBytes(d);
     forEachElement(op, x, [&](size_t i) {
-      if (fifo.empty())
-        throw RunError(op.loc(), "'drain' takes more elements than were filled into its channel (the host "
-                                 "models the device as a loopback)");
-      x.data->elems[i] = fifo.front();
-      fifo.pop_front();
+      if (fifo.size() < width)
+        throw RunError(op.loc(), "'drain' takes more bytes than the fills on its channel put in (the host models the "
+                                 "device as a loopback: a drain on a column's channel n takes the bytes fills on it "
+                                 "put in); fill at least as many bytes on the channel before the drain");
+      uint8_t bytes[8];
+      for (unsigned b = 0; b < width; ++b) {
+        bytes[b] = fifo.front();
+        fifo.pop_front();
+      }
+      x.data->elems[i] = elementFromBytes(bytes, d);
     });
   }
 

@@ -29,8 +29,6 @@ const char* descrOf(DType d) {
   return nullptr;
 }
 
-unsigned bytesOf(DType d) { return d == DType::Bool ? 1 : ir::dtypeBytes(d); }
-
 uint64_t loadLE(const unsigned char* p, unsigned n) {
   uint64_t v = 0;
   for (unsigned i = n; i-- > 0;) v = (v << 8) | p[i];
@@ -40,16 +38,6 @@ uint64_t loadLE(const unsigned char* p, unsigned n) {
 void storeLE(std::string& out, uint64_t v, unsigned n) {
   for (unsigned i = 0; i < n; ++i) out += char((v >> (8 * i)) & 0xff);
 }
-
-Num decode(const unsigned char* p, DType d) {
-  Num n;
-  uint64_t bits = loadLE(p, bytesOf(d));
-  if (isFloatType(d)) n.f = bitsToFloat(bits, d);
-  else n.i = wrapInt(int64_t(bits), d);
-  return n;
-}
-
-uint64_t encode(Num n, DType d) { return isFloatType(d) ? floatBits(n.f, d) : uint64_t(n.i); }
 
 // The value of `key` in the header dict: the text after "'key':" up to its end.
 std::string field(const std::string& header, const std::string& key) {
@@ -67,6 +55,18 @@ std::string field(const std::string& header, const std::string& key) {
 }
 
 }  // namespace
+
+unsigned elementBytes(DType d) { return d == DType::Bool ? 1 : ir::dtypeBytes(d); }
+
+Num elementFromBytes(const unsigned char* p, DType d) {
+  Num n;
+  uint64_t bits = loadLE(p, elementBytes(d));
+  if (isFloatType(d)) n.f = bitsToFloat(bits, d);
+  else n.i = wrapInt(int64_t(bits), d);
+  return n;
+}
+
+uint64_t elementBits(Num n, DType d) { return isFloatType(d) ? floatBits(n.f, d) : uint64_t(n.i); }
 
 bool readNpy(const std::string& path, DType dtype, Tensor& out, std::string& error) {
   std::ifstream in(path, std::ios::binary);
@@ -132,7 +132,7 @@ bool readNpy(const std::string& path, DType dtype, Tensor& out, std::string& err
             " elements --run reads";
     return false;
   }
-  size_t width = bytesOf(found->dtype);
+  size_t width = elementBytes(found->dtype);
   if (bytes.size() - dataAt < size_t(count) * width) {
     error = "it holds fewer bytes than its shape " + shape + " needs";
     return false;
@@ -142,7 +142,7 @@ bool readNpy(const std::string& path, DType dtype, Tensor& out, std::string& err
   out.dims = dims;
   out.data->elems.reserve(size_t(count));
   for (int64_t i = 0; i < count; ++i) {
-    Num n = decode(u + dataAt + size_t(i) * width, found->dtype);
+    Num n = elementFromBytes(u + dataAt + size_t(i) * width, found->dtype);
     if (floats) n.f = roundFloat(n.f, dtype);
     out.data->elems.push_back(n);
   }
@@ -170,11 +170,11 @@ std::string npyBytes(const Tensor& t) {
 
 std::vector<uint8_t> tensorBytes(const Tensor& t) {
   const DType d = t.data->dtype;
-  const unsigned width = bytesOf(d);
+  const unsigned width = elementBytes(d);
   std::vector<uint8_t> out;
   out.reserve(t.data->elems.size() * width);
   for (const Num& n : t.data->elems) {
-    const uint64_t bits = encode(n, d);
+    const uint64_t bits = elementBits(n, d);
     for (unsigned i = 0; i < width; ++i) out.push_back(uint8_t(bits >> (8 * i)));
   }
   return out;
@@ -182,9 +182,9 @@ std::vector<uint8_t> tensorBytes(const Tensor& t) {
 
 void setTensorBytes(Tensor& t, const std::vector<uint8_t>& bytes) {
   const DType d = t.data->dtype;
-  const unsigned width = bytesOf(d);
+  const unsigned width = elementBytes(d);
   for (size_t i = 0; i < t.data->elems.size() && (i + 1) * width <= bytes.size(); ++i)
-    t.data->elems[i] = decode(bytes.data() + i * width, d);
+    t.data->elems[i] = elementFromBytes(bytes.data() + i * width, d);
 }
 
 }  // namespace tilec::interp

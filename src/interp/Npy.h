@@ -16,6 +16,12 @@ bool readNpy(const std::string& path, ir::DType dtype, Tensor& out, std::string&
 // The .npy bytes of a tensor (bf16 as <V2).
 std::string npyBytes(const Tensor& t);
 
+// One element as a device buffer holds it: little-endian, as wide as its dtype (bf16 its
+// 16 bits, bool a byte), and back.
+unsigned elementBytes(ir::DType d);
+uint64_t elementBits(Num n, ir::DType d);
+Num elementFromBytes(const uint8_t* p, ir::DType d);
+
 // A tensor's elements as a device buffer holds them, which is also the data of its .npy
 // file: C order, little-endian, each as wide as its dtype (bf16 its 16 bits, bool a byte).
 std::vector<uint8_t> tensorBytes(const Tensor& t);
