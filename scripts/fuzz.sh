@@ -34,7 +34,7 @@ dict=$build/tile.dict
   grep -o '"[a-z][a-z0-9_]*"' "$root/src/backend/aie/TxnFormat.cpp" | tr -d '"'
   grep -oh '"[A-Za-z][A-Za-z0-9_.#=-]*"' "$root/src/backend/linx/"*.cpp | tr -d '"'
   printf '%s\n' in out inout where dyn space valid init vec mat left right acc f32 f16 bf16 i8 i32 index incore \
-    column channel bd packet packet_type burst token pushes sequence
+    column channel bd packet packet_type burst token pushes split spare_bds sequence
 } | grep -v '^$' | grep -v '\\' | sort -u | sed 's/"/\\"/g; s/.*/"&"/' > "$dict"
 
 seed() {  # HARNESS CORPUS

@@ -130,11 +130,11 @@ const std::vector<BuiltinSig>& builtins() {
          &L::callTiler},
         {"tile_at", K::DmaFill, 2, 2, {}, false, "tile_at(tiler, step)", &L::callTileAt},
         {"tile_count", K::DmaFill, 1, 1, {}, false, "tile_count(tiler)", &L::callTileCount},
-        {"fill", K::DmaFill, 1, 1, {"column", "channel", "bd", "packet", "packet_type", "burst", "token"}, false,
+        {"fill", K::DmaFill, 1, 1, {"column", "channel", "bd", "packet", "packet_type", "burst", "token", "split"}, false,
          "fill(pattern or tensor, column = c, channel = n, bd = id, packet = id, packet_type = t, burst = bytes, "
          "token = b)",
          &L::callTransfer},
-        {"drain", K::DmaDrain, 1, 1, {"column", "channel", "bd", "packet", "packet_type", "burst", "token"}, false,
+        {"drain", K::DmaDrain, 1, 1, {"column", "channel", "bd", "packet", "packet_type", "burst", "token", "split"}, false,
          "drain(pattern or tensor, column = c, channel = n, bd = id, packet = id, packet_type = t, burst = bytes, "
          "token = b)",
          &L::callTransfer},

@@ -271,7 +271,8 @@ std::optional<std::vector<ir::Expr>> Lowerer::channelArgs(const CallArgs& a) {
 }
 
 // The descriptor options a transfer's source may fix, all compile-time numbers: its
-// descriptor, packet header, burst length and completion token. aie-legality checks them
+// descriptor, packet header, burst length, completion token and the descriptors a split at
+// dispatch may take. aie-legality checks them
 // against the device.
 bool Lowerer::transferOptions(const CallArgs& a, ir::AttrMap& attrs) {
   bool ok = true;
@@ -284,6 +285,7 @@ bool Lowerer::transferOptions(const CallArgs& a, ir::AttrMap& attrs) {
   };
   if (std::optional<int64_t> bd = number("bd", "the descriptor id")) attrs["bd"] = *bd;
   if (std::optional<int64_t> burst = number("burst", "the burst length")) attrs["burst"] = *burst;
+  if (std::optional<int64_t> split = number("split", "the number of descriptors")) attrs["split"] = *split;
   const std::optional<int64_t> id = number("packet", "the packet id");
   const std::optional<int64_t> type = number("packet_type", "the packet type");
   if (type && !id) {

@@ -7,6 +7,8 @@
 // aie-legality's `pushes` allows), and half the streams are written as mlir-aie's
 // dma_configure_task path writes them (the byte offset in word 1), with random packet
 // headers and bursts, none of which may change the walk.
+// Splits at dispatch (dispatchTransfer, split = 4) are checked the same way, with the
+// descriptors and tokens of their queue pushes.
 // The executor's source buffer holds each byte's own position (one byte of it per run,
 // two runs), so every moved byte says where it came from.
 #include <doctest/doctest.h>
@@ -104,23 +106,9 @@ std::vector<int64_t> expectedBytes(const Pattern& p, int64_t elemBytes) {
   }
 }
 
-// The stream: the pattern's MM2S from argument 0, then an S2MM of one word more than
-// expected into argument 1 (the loopback hands it what the MM2S sent).
-// Several sources are pushed in turn on the same channel, each with its own descriptor
-// (the executor runs a transfer when it is pushed, so 15 descriptors go round), all with
-// one random choice of device, path, token, burst and packet header.
-std::vector<uint32_t> streamOf(const std::vector<tilec_txn::ShimBdFields>& sources, size_t expectedBytes, Rng& rng) {
-  const tilec_txn::Device device = aie::npuDevice({rng.chance(50) ? aie::Npu::Npu1 : aie::Npu::Npu2, 0});
-  tilec_txn::Stream s;
-  tilec_txn::ShimTask fill;
-  fill.task = rng.chance(50);
-  fill.token = rng.chance(50);
-  fill.burstBytes = int64_t(64) << rng.in(0, 2);
-  if (rng.chance(30)) fill.packet = {true, uint32_t(rng.in(0, 31)), uint32_t(rng.in(0, 7))};
-  for (size_t i = 0; i < sources.size(); ++i) {
-    fill.bd = (uint32_t(i % 15) + 2) % 16;
-    tilec_txn::shimTransfer(s, device, fill, sources[i], true);
-  }
+// Ends a stream with an S2MM of one word more than expected into argument 1 (the loopback
+// hands it what the MM2S sent).
+std::vector<uint32_t> drainAndFinish(tilec_txn::Stream& s, const tilec_txn::Device& device, size_t expectedBytes) {
   tilec_txn::Transfer drain;
   drain.sizes[0] = int64_t(expectedBytes / 4) + 1;
   std::string error;
@@ -133,6 +121,30 @@ std::vector<uint32_t> streamOf(const std::vector<tilec_txn::ShimBdFields>& sourc
   tilec_txn::shimTransfer(s, device, task, sink, true);
   tilec_txn::finish(s, device);
   return s.words;
+}
+
+// A random device of the two generations.
+tilec_txn::Device randomDevice(Rng& rng) {
+  return aie::npuDevice({rng.chance(50) ? aie::Npu::Npu1 : aie::Npu::Npu2, 0});
+}
+
+// The stream: the pattern's MM2S from argument 0, then the S2MM (drainAndFinish).
+// Several sources are pushed in turn on the same channel, each with its own descriptor
+// (the executor runs a transfer when it is pushed, so 15 descriptors go round), all with
+// one random choice of device, path, token, burst and packet header.
+std::vector<uint32_t> streamOf(const std::vector<tilec_txn::ShimBdFields>& sources, size_t expectedBytes, Rng& rng) {
+  const tilec_txn::Device device = randomDevice(rng);
+  tilec_txn::Stream s;
+  tilec_txn::ShimTask fill;
+  fill.task = rng.chance(50);
+  fill.token = rng.chance(50);
+  fill.burstBytes = int64_t(64) << rng.in(0, 2);
+  if (rng.chance(30)) fill.packet = {true, uint32_t(rng.in(0, 31)), uint32_t(rng.in(0, 7))};
+  for (size_t i = 0; i < sources.size(); ++i) {
+    fill.bd = (uint32_t(i % 15) + 2) % 16;
+    tilec_txn::shimTransfer(s, device, fill, sources[i], true);
+  }
+  return drainAndFinish(s, device, expectedBytes);
 }
 
 // Runs the stream once per byte plane of the source positions and reassembles, for every
@@ -213,6 +225,20 @@ Pattern longPattern(Rng& rng, int64_t elemBytes) {
   return bytes > 200000 ? longPattern(rng, elemBytes) : p;  // the executor runs it three times
 }
 
+// A prime run of words (past d0's 1023) inside two strided dimensions: no layout holds it,
+// and it splits into a piece per step of the outer one (2 to 5 of them).
+Pattern splitPattern(Rng& rng, int64_t elemBytes) {
+  const int64_t perWord = elemBytes >= 4 ? 1 : 4 / elemBytes;
+  const int64_t primes[3] = {1031, 1033, 2003};
+  const int64_t run = primes[rng.in(0, 2)] * perWord, rows = rng.in(2, 3);
+  const int64_t rowStride = run + rng.in(1, 3) * perWord;
+  Pattern p;
+  p.sizes = {rng.in(2, 5), rows, run};
+  p.strides = {rows * rowStride + rng.in(1, 3) * perWord, rowStride, 1};
+  p.offset = rng.in(0, 4) * perWord;
+  return p;
+}
+
 tilec_txn::Walk walkOf(const Pattern& p, int64_t elemBits) {
   return {p.offset, p.sizes, p.strides, elemBits};
 }
@@ -260,6 +286,64 @@ TEST_CASE("aie shim descriptors: re-laid and split walks move the bytes the patt
   MESSAGE("re-laid in one descriptor: " << relaid << ", split: " << split);
 }
 
+TEST_CASE("aie shim descriptors: a split at dispatch moves the bytes the pattern names, and only its last piece reports") {
+  // dispatchTransfer with split = 4's descriptors (bd 2, then 5, 9, 12) and queue entries:
+  // a walk one descriptor holds is one push of bd 2; one that needs up to 4 pieces is a
+  // push per piece, the reserved descriptors in order, the token on the last alone; more
+  // pieces are refused with nothing written.
+  Rng rng{0x5eedd15b};
+  int whole = 0, split = 0, refused = 0;
+  for (ir::DType dtype : {ir::DType::I32, ir::DType::I16, ir::DType::I8}) {
+    const int64_t elemBytes = ir::dtypeBytes(dtype);
+    CAPTURE(ir::dtypeName(dtype));
+    for (int c = 0; c < 80; ++c) {
+      const Pattern p = c % 2 ? splitPattern(rng, elemBytes) : longPattern(rng, elemBytes);
+      if (p.sizes.size() > 4) continue;
+      CAPTURE(c);
+      CAPTURE(text(p));
+      tilec_txn::Transfer t = transferOf(p, elemBytes * 8, rng);
+      t.pushes = 4;
+      tilec_txn::ShimTask task;
+      task.bd = 2;
+      task.spareBds = {5, 9, 12};
+      task.token = true;
+      const std::vector<int64_t> expected = expectedBytes(p, elemBytes);
+      const int64_t sourceBytes = (*std::max_element(expected.begin(), expected.end()) / 4 + 1) * 4;
+      const tilec_txn::Device device = randomDevice(rng);
+      tilec_txn::Stream s;
+      const std::string error = tilec_txn::dispatchTransfer(s, device, task, t, sourceBytes / elemBytes, true);
+      if (!error.empty()) {
+        CHECK(s.ops == 0);  // nothing appended
+        ++refused;
+        continue;
+      }
+      const std::vector<uint32_t> words = drainAndFinish(s, device, expected.size());
+      CHECK(movedBytes(words, sourceBytes, expected.size(), 3) == expected);
+      aie::TxnError decodeError;
+      const std::optional<aie::TxnStream> stream = aie::decodeTxn(words, decodeError);
+      REQUIRE(stream);
+      std::vector<uint32_t> pushes;  // the MM2S 0 queue words
+      for (const aie::TxnOp& op : stream->ops)
+        if (op.words.size() == 6 && op.words[0] == 0 && op.words[2] == tilec_txn::shimQueueAddress(0, tilec_txn::kMM2S, 0))
+          pushes.push_back(op.words[4]);
+      REQUIRE(!pushes.empty());
+      const std::vector<uint32_t> bds = {2, 5, 9, 12};
+      uint32_t piece = 0;
+      for (size_t i = 0; i < pushes.size(); ++i) {
+        CHECK((pushes[i] >> 31) == (i + 1 == pushes.size() ? 1u : 0u));
+        piece += i > 0 && (pushes[i] & 0xF) != (pushes[i - 1] & 0xF);
+        CHECK((pushes[i] & 0xF) == bds[piece]);
+      }
+      (piece > 0 ? split : whole) += 1;
+    }
+  }
+  // Not vacuous: every way is taken.
+  CHECK(whole >= 40);
+  CHECK(split >= 40);
+  CHECK(refused >= 10);
+  MESSAGE("one descriptor: " << whole << ", split: " << split << ", refused: " << refused);
+}
+
 TEST_CASE("aie shim descriptors: a long repeat is pushed as mlir-aie's aie-split-long-repeats pushes it") {
   // 301 runs of a 256-word linear descriptor (repeat-split-const-operand.mlir): 256 runs
   // without a token, then 45 with the transfer's token; 1024 runs are four full pushes.
@@ -270,7 +354,7 @@ TEST_CASE("aie shim descriptors: a long repeat is pushed as mlir-aie's aie-split
   std::string error;
   tilec_txn::shimBdFields(t, error);
   CHECK(error == "d3 repeats the walk 301 times; a queue push runs a task at most 256 times, and this transfer has 1 "
-                 "push (a repeat count known only at run time gets one)");
+                 "push (a repeat count known only at run time gets one, or the n that split = n reserves)");
   error.clear();
   t.pushes = 2;
   const tilec_txn::ShimBdFields f = tilec_txn::shimBdFields(t, error);

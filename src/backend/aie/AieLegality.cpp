@@ -14,7 +14,9 @@
 // A transfer no descriptor holds was split by split-transfers when it could be; the
 // refusal of one it could not split names the split it would need. A repeat past one
 // queue push's 256 runs gets its pushes (`pushes`, at most a queue's worth: E0912), and
-// the source's packet header, burst and token must fit (E0911). Linear in the ops (each
+// the source's packet header, burst, token and split must fit (E0911); a walk no
+// descriptor holds passes when split = reserved the descriptors its pieces take (the TXN
+// writer and the builder split it, TxnRuntime.h's dispatchTransfer). Linear in the ops (each
 // layout search is bounded: ShimLayout).
 #include <algorithm>
 #include <string>
@@ -152,6 +154,16 @@ class SequenceLegality {
              "burst " + std::to_string(*burst) + ": the shim DMA of " + model_.name + " bursts 64, 128 or 256" +
                  (tilec_txn::maxBurstBytes(device_) > 256 ? " or 512" : "") +
                  " bytes; give one of them, or 0 (or no burst =) for the largest");
+    if (const int64_t* split = op.find(attr::split)) {
+      if (*split < 1 || *split > int64_t(kShimQueueDepth))
+        report(Diag::AieTransferOption, op,
+               "split " + std::to_string(*split) + ": the pieces of a split are queued together on the channel, "
+               "which holds " + std::to_string(kShimQueueDepth) + "; give 1 to " + std::to_string(kShimQueueDepth));
+      else if (op.has(attr::bd))
+        report(Diag::AieTransferOption, op,
+               "split = " + std::to_string(*split) + " asks for a descriptor per piece, and bd = " +
+                   std::to_string(op.get(attr::bd)) + " gives the transfer one; drop one of them");
+    }
     if (const bool* token = op.find(attr::token); token && !*token && drains(op))
       report(Diag::AieTransferOption, op,
              "token = false: a drain always reports completion, since the sequence waits for every drain before the "
@@ -196,19 +208,23 @@ class SequenceLegality {
     std::optional<tilec_txn::Transfer> t =
         shaped ? constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; }) : std::nullopt;
     if (t) {
-      t->pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
+      t->pushes = std::max(op.has(attr::pushes) ? op.get(attr::pushes) : 1, op.has(attr::split) ? op.get(attr::split) : 1);
       tilec_txn::shimBdFields(*t, why);
     }
     if (!why.empty()) {
       // The plain layout does not fit: another layout of the same walk may (ShimLayout),
-      // which counts the pushes of a repeat it puts in the iteration.
+      // which counts the pushes of a repeat it puts in the iteration; or the source's
+      // split = reserved the descriptors its pieces take (the writers split it).
       const std::optional<tilec_txn::Walk> walk = bits <= kDmaWordBits ? constantWalk(p, bits) : std::nullopt;
       tilec_txn::Transfer laid;
-      if (!walk || !tilec_txn::layOut(*walk, laid)) return report(Diag::AieDescriptor, op, why + splitAdvice(op, walk));
-      shaped = patternOf(laid, p.offset);
-      t = laid;
-      if (laid.pushes > 1) op.set(attr::pushes, laid.pushes);
-      else op.remove(attr::pushes);
+      if (walk && tilec_txn::layOut(*walk, laid)) {
+        shaped = patternOf(laid, p.offset);
+        t = laid;
+        if (laid.pushes > 1) op.set(attr::pushes, laid.pushes);
+        else op.remove(attr::pushes);
+      } else if (!shaped || !walk || !splitFits(op, *walk)) {
+        return report(Diag::AieDescriptor, op, why + splitAdvice(op, walk));
+      }
     }
     op.set(attr::sizes, shaped->sizes);
     op.set(attr::strides, shaped->strides);
@@ -230,6 +246,13 @@ class SequenceLegality {
 
   static std::string text(const Expr& e) { return exprText(e); }
 
+  // The source's split = reserved enough descriptors for the pieces of `walk`.
+  static bool splitFits(const Op& op, const tilec_txn::Walk& walk) {
+    const int64_t* split = op.find(attr::split);
+    const int64_t pieces = split ? tilec_txn::splitWalk(walk, 0, nullptr) : 0;
+    return pieces > 1 && pieces <= *split;
+  }
+
   // What a transfer no descriptor holds would need, and why split-transfers left it whole.
   static std::string splitAdvice(const Op& op, const std::optional<tilec_txn::Walk>& walk) {
     if (!walk) return "";
@@ -237,6 +260,10 @@ class SequenceLegality {
     std::string advice = tilec_txn::splitAdvice(*walk);
     if (pieces == 0) return advice;
     if (op.has(attr::bd)) return advice + ", but a transfer given a descriptor (bd =) is not split; drop bd =";
+    if (const int64_t* split = op.find(attr::split))
+      return advice + ", and split = " + std::to_string(*split) + " reserves " + std::to_string(*split) +
+             (pieces <= int64_t(kShimQueueDepth) ? "; give split = " + std::to_string(pieces) : "") +
+             ", or drop split = to let tilec split it into transfers";
     if (pieces > kMaxSplitPieces)
       return advice + ", more than the " + std::to_string(kMaxSplitPieces) +
              " tilec writes for one transfer; move the outer dimensions into a loop around it";

@@ -415,9 +415,14 @@ std::string transferText(const report::KernelView& kernel, const ir::Op& op) {
          kernel.exprs(tensor->type().dims());
 }
 
+// The transfer's descriptor, then those reserved for a split at dispatch ("0,1").
 std::string bdText(const ir::Op& op) {
   const int64_t* bd = op.find(ir::attr::bd);
-  return bd ? str(*bd) : "none";
+  if (!bd) return "none";
+  std::string text = str(*bd);
+  if (const auto* spare = op.find(ir::attr::spare_bds))
+    for (int64_t b : *spare) text += "," + str(b);
+  return text;
 }
 
 std::string rowCaption(const ir::Op& op) {

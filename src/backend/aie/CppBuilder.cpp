@@ -5,6 +5,7 @@
 // it by compiling the builder). Loops stay loops; what the compiler could not check for
 // runtime sizes (descriptor fields, walks inside the buffers, tiler requirements,
 // overflow) is checked at dispatch and refuses with the source location. Linear in the ops.
+#include <algorithm>
 #include <cctype>
 #include <ostream>
 #include <sstream>
@@ -248,13 +249,13 @@ class BuilderWriter {
     }
     std::string elements = "int64_t(1)";
     for (const Expr& d : tensor->type().dims()) elements = "a.mul(" + elements + ", " + cpp(d) + ")";
-    if (const int64_t* pushes = op.find(attr::pushes)) line(depth + 1, "t.pushes = " + std::to_string(*pushes) + ";");
+    // The queue entries assign-bds planned: a long repeat's pushes, or a split's pieces.
+    const int64_t* pushes = op.find(attr::pushes);
+    const int64_t* split = op.find(attr::split);
+    const int64_t entries = std::max(pushes ? *pushes : 1, split ? *split : 1);
+    if (entries > 1) line(depth + 1, "t.pushes = " + std::to_string(entries) + ";");
     line(depth + 1, "const int64_t elements = " + elements + ";");
     checkArith(depth + 1, op);
-    line(depth + 1, "std::string error;");
-    line(depth + 1, "const tilec_txn::ShimBdFields f = tilec_txn::reLaidShimBdFields(t, error);");
-    line(depth + 1, "if (error.empty()) error = tilec_txn::outsideBuffer(t, elements);");
-    line(depth + 1, "if (!error.empty()) return std::string(" + where(op) + ") + error;");
     line(depth + 1, "tilec_txn::ShimTask task;");
     line(depth + 1, "task.col = uint32_t(" + cpp(channel[0]) + ");");
     line(depth + 1, std::string("task.dir = ") + (drains(op) ? "tilec_txn::kS2MM;" : "tilec_txn::kMM2S;"));
@@ -267,7 +268,14 @@ class BuilderWriter {
     if (const int64_t* burst = op.find(attr::burst)) line(depth + 1, "task.burstBytes = " + std::to_string(*burst) + ";");
     if (const auto* packet = op.find(attr::packet))
       line(depth + 1, "task.packet = {true, " + std::to_string((*packet)[0]) + ", " + std::to_string((*packet)[1]) + "};");
-    line(depth + 1, "tilec_txn::shimTransfer(s, device, task, f, /*fold=*/" + fold_ + ");");
+    if (const auto* spare = op.find(attr::spare_bds)) {
+      std::string list;
+      for (int64_t b : *spare) list += (list.empty() ? "" : ", ") + std::to_string(b);
+      line(depth + 1, "task.spareBds = {" + list + "};");
+    }
+    line(depth + 1, "const std::string error = tilec_txn::dispatchTransfer(s, device, task, t, elements, /*fold=*/" +
+                        fold_ + ");");
+    line(depth + 1, "if (!error.empty()) return std::string(" + where(op) + ") + error;");
     line(depth, "}");
   }
 

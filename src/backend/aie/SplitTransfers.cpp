@@ -14,9 +14,11 @@
 //
 // Only transfers whose sizes and strides are constants (the offset may vary with loops)
 // and that the source did not give a descriptor (bd =) are split, into at most
-// kMaxSplitPieces; aie-legality refuses the rest and names the split they need. Runtime
-// sizes are laid out at dispatch by the generated builder, which does not split. Linear in
-// the ops plus the pieces written.
+// kMaxSplitPieces; aie-legality refuses the rest and names the split they need. A transfer
+// with split = N keeps its N descriptors and is split over them by the TXN writer, or by
+// the generated builder at dispatch for runtime sizes (TxnRuntime.h's dispatchTransfer):
+// the two write the same words for the same sizes. Linear in the ops plus the pieces
+// written.
 #include "backend/aie/AieOps.h"
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/ShimPattern.h"
@@ -53,7 +55,8 @@ class TransferSplitter {
     const AccessPattern p{op.get(attr::offset), op.get(attr::sizes), op.get(attr::strides)};
     const std::optional<tilec_txn::Walk> walk = constantWalk(p, bits);
     tilec_txn::Transfer unused;
-    if (bits > kDmaWordBits || !walk || op.has(attr::bd) || tilec_txn::layOut(*walk, unused)) return;
+    if (bits > kDmaWordBits || !walk || op.has(attr::bd) || op.has(attr::split) || tilec_txn::layOut(*walk, unused))
+      return;
     std::vector<tilec_txn::Walk> pieces;
     const int64_t count = tilec_txn::splitWalk(*walk, kMaxSplitPieces, &pieces);
     if (count < 2 || count > kMaxSplitPieces) return;  // aie-legality says why

@@ -3,6 +3,7 @@
 // runtime builders will share. Loops run here (the stream has none), so a loop whose
 // bound is a runtime value is E0906. Every decision (descriptor, token, waits) was made by
 // a pass and is read from the IR. Linear in the size of the stream written.
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -136,16 +137,7 @@ class SequenceWriter final : public SequenceRunner {
       if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a descriptor's pattern");
       return;
     }
-    t->pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
-    // aie-legality checked the fields it could; these numbers hold this run's loop variables
-    // and are re-laid as the builder re-lays them at dispatch.
-    std::string error;
-    const tilec_txn::ShimBdFields fields = tilec_txn::reLaidShimBdFields(*t, error);
-    if (!error.empty()) {
-      diags_.report(Diag::AieDescriptor, op.loc(), describe(op, diags_.sources()) + ": " + error);
-      return stop();
-    }
-    if (!insideTensor(op, *t)) return;
+    t->pushes = std::max(op.has(attr::pushes) ? op.get(attr::pushes) : 1, op.has(attr::split) ? op.get(attr::split) : 1);
     const auto& c = op.get(attr::channel);
     const int64_t* bd = op.find(attr::bd);
     if (!bd) throw std::logic_error(std::string(op.name()) + " has no descriptor; run assign-bds first");
@@ -160,23 +152,44 @@ class SequenceWriter final : public SequenceRunner {
     task.task = task_;
     if (const int64_t* burst = op.find(attr::burst)) task.burstBytes = *burst;
     if (const auto* packet = op.find(attr::packet)) task.packet = {true, uint32_t((*packet)[0]), uint32_t((*packet)[1])};
-    tilec_txn::shimTransfer(stream_, device_, task, fields, fold_);
+    if (const auto* spare = op.find(attr::spare_bds)) task.spareBds.assign(spare->begin(), spare->end());
+    // aie-legality checked the fields it could; these numbers hold this run's loop variables
+    // and are re-laid (or split over the descriptors split = reserved) as the builder does it
+    // at dispatch.
+    std::string error;
+    tilec_txn::Transfer laid = *t;
+    const tilec_txn::ShimBdFields fields = tilec_txn::reLaidShimBdFields(laid, error);
+    if (error.empty()) {
+      if (!insideTensor(op, laid)) return;
+      tilec_txn::shimTransfer(stream_, device_, task, fields, fold_);
+    } else if (!task.spareBds.empty()) {
+      error = tilec_txn::dispatchTransfer(stream_, device_, task, *t, tensorElements(op), fold_);
+    }
+    if (!error.empty()) {
+      diags_.report(Diag::AieDescriptor, op.loc(), describe(op, diags_.sources()) + ": " + error);
+      return stop();
+    }
     checkSize(op);
   }
 
   // Every element the walk reaches lies in the host tensor (E0904 otherwise).
   bool insideTensor(const Op& op, const tilec_txn::Transfer& t) {
     const Value* tensor = op.operand(0);
-    tilec_txn::Arith a;
-    int64_t elements = 1;
-    for (const Expr& d : tensor->type().dims()) elements = a.mul(elements, value(d, op));
-    const std::string outside = tilec_txn::outsideBuffer(t, a.failed ? INT64_MAX : elements);
+    const std::string outside = tilec_txn::outsideBuffer(t, tensorElements(op));
     if (outside.empty() || stopped()) return !stopped();
     diags_.report(Diag::AiePastBuffer, op.loc(),
                   describe(op, diags_.sources()) + ": " + outside + " (" + describe(tensor, diags_.sources()) +
                       "); keep the walk inside the tensor");
     stop();
     return false;
+  }
+
+  // The elements of the transfer's tensor (INT64_MAX past that: the walk is checked against it).
+  int64_t tensorElements(const Op& op) {
+    tilec_txn::Arith a;
+    int64_t elements = 1;
+    for (const Expr& d : op.operand(0)->type().dims()) elements = a.mul(elements, value(d, op));
+    return a.failed ? INT64_MAX : elements;
   }
 
   void checkSize(const Op& op) {

@@ -4,6 +4,7 @@
 // It depends on the C++17 standard library only. Layouts follow the TXN 0.1 format that
 // mlir-aie emits (docs/aie.md has the words and their sources).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -205,7 +206,7 @@ inline ShimBdFields shimBdFields(const Transfer& t, std::string& error) {
   if (s[3] > kRunsPerPush * t.pushes)
     return fail("d3 repeats the walk " + num(s[3]) + " times; a queue push runs a task at most " + num(kRunsPerPush) +
                 " times, and this transfer has " + num(t.pushes) + (t.pushes == 1 ? " push" : " pushes") +
-                " (a repeat count known only at run time gets one)");
+                " (a repeat count known only at run time gets one, or the n that split = n reserves)");
   if (s[3] > 1 && st[3] > 0) {
     f.iterWrap = s[3] - 1;
     f.iterStep = words(st[3]) - 1;
@@ -323,7 +324,7 @@ class ShimLayout {
   bool done(int slot, Transfer& out) {
     for (int k = slot; k < 4; ++k) set(k, 1, k == 0 ? 1 : 0);
     const int64_t pushes = (t_.sizes[3] + kRunsPerPush - 1) / kRunsPerPush;
-    t_.pushes = t_.strides[3] == 0 && pushes < maxPushes_ ? pushes : t_.strides[3] == 0 ? maxPushes_ : 1;
+    t_.pushes = t_.strides[3] == 0 ? std::min(pushes, maxPushes_) : 1;
     std::string error;
     shimBdFields(t_, error);
     if (error.empty()) out = t_;
@@ -451,6 +452,7 @@ inline int64_t splitWalk(const Walk& walk, int64_t maxPieces, std::vector<Walk>*
 inline std::string splitAdvice(const Walk& w) {
   const int64_t pieces = splitWalk(w, 0, nullptr);
   if (pieces == 0) return "; no split over descriptors walks it either";
+  if (pieces == 1) return {};  // one descriptor holds it, with more queue pushes than the transfer has
   return "; no layout in one descriptor walks it, and the smallest split tilec finds takes " + num(pieces) +
          " descriptors issued in turn";
 }
@@ -467,13 +469,7 @@ inline ShimBdFields reLaidShimBdFields(Transfer& t, std::string& error) {
     t = other;
     return shimBdFields(t, error);
   }
-  if (!error.empty() || t.elemBits > 32) {
-    if (error.empty()) error = own;
-    return f;
-  }
-  const bool splits = splitWalk(walkOf(t), 0, nullptr) > 0;
-  error = own + splitAdvice(walkOf(t)) +
-          (splits ? " (tilec splits a transfer whose sizes and strides it knows when it compiles: give them with -D)" : "");
+  error = t.elemBits > 32 ? own : own + splitAdvice(walkOf(t));
   return f;
 }
 
@@ -514,8 +510,10 @@ struct ShimTask {
   uint32_t col = 0, dir = kMM2S, chan = 0, bd = 0, argIdx = 0;
   int64_t burstBytes = 0;
   Packet packet;
-  bool token = false;  // S2MM always asks for one
-  bool task = false;   // written as mlir-aie's dma_configure_task path writes it (shimBdWords)
+  bool token = false;    // S2MM always asks for one, but for a leading piece
+  bool task = false;     // written as mlir-aie's dma_configure_task path writes it (shimBdWords)
+  bool leading = false;  // a piece of a split before its last, which reports for all of them
+  std::vector<uint32_t> spareBds;  // the descriptors a split at dispatch uses after `bd`
 };
 
 // The queue pushes a transfer of `f` takes: one per 256 runs.
@@ -534,7 +532,58 @@ inline void shimTransfer(Stream& s, const Device& d, const ShimTask& task, const
   const uint32_t queue = shimQueueAddress(task.col, task.dir, task.chan);
   int64_t runs = f.repeat + 1;
   for (; runs > kRunsPerPush; runs -= kRunsPerPush) write32(s, queue, queueWord(task.bd, uint32_t(kRepeatMax), false));
-  write32(s, queue, queueWord(task.bd, uint32_t(runs - 1), task.token || task.dir == kS2MM));
+  write32(s, queue, queueWord(task.bd, uint32_t(runs - 1), !task.leading && (task.token || task.dir == kS2MM)));
+}
+
+// A transfer at dispatch: in one descriptor (re-laid when its own layout does not fit),
+// else split into consecutive pieces (splitWalk, as split-transfers splits constant walks)
+// over the descriptors the compiler reserved for it (task.bd, then task.spareBds: the
+// source's split =), issued in turn on its channel. Only the last piece reports
+// completion: a channel's tasks complete in order, so a wait for the transfer ends after
+// all of it, and no piece waits for another (a wait there could stall a drain whose data
+// comes from a fill later in the sequence). The pieces' pushes fit the queue entries the
+// compiler planned (t.pushes). The reason it refuses, and then nothing is appended.
+inline std::string dispatchTransfer(Stream& s, const Device& d, const ShimTask& task, Transfer t, int64_t elements,
+                                    bool fold) {
+  std::string error;
+  const ShimBdFields whole = reLaidShimBdFields(t, error);
+  if (error.empty()) {
+    error = outsideBuffer(t, elements);
+    if (error.empty()) shimTransfer(s, d, task, whole, fold);
+    return error;
+  }
+  const int64_t reserved = 1 + int64_t(task.spareBds.size());
+  std::vector<Walk> pieces;
+  const int64_t count = t.elemBits > 32 ? 0 : splitWalk(walkOf(t), reserved, &pieces);
+  if (count <= 1) return error;  // a split does not help (a repeat past its pushes)
+  if (count > reserved) {
+    if (count > kQueueDepth) return error + " (tilec splits a walk it knows when it compiles: give its sizes with -D)";
+    if (reserved == 1)
+      return error + "; give the transfer split = " + num(count) +
+             " to split it at dispatch, or its sizes with -D to split it when it compiles";
+    return error + ", and split = " + num(reserved) + " reserves " + num(reserved);
+  }
+  std::vector<ShimBdFields> fields;
+  int64_t pushes = 0;
+  for (const Walk& piece : pieces) {
+    Transfer laid;
+    layOut(piece, laid);  // splitWalk's pieces fit
+    std::string wrong;
+    fields.push_back(shimBdFields(laid, wrong));
+    if (wrong.empty()) wrong = outsideBuffer(laid, elements);
+    if (!wrong.empty()) return wrong;
+    pushes += shimPushes(fields.back());
+  }
+  if (pushes > t.pushes)
+    return "the walk is split into " + num(count) + " descriptors that take " + num(pushes) +
+           " queue pushes, and the transfer has " + num(t.pushes) + " queue entries (split = " + num(reserved) + ")";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    ShimTask piece = task;
+    piece.bd = i == 0 ? task.bd : task.spareBds[i - 1];
+    piece.leading = i + 1 < fields.size();
+    shimTransfer(s, d, piece, fields[i], fold);
+  }
+  return {};
 }
 
 // ---- register-level operations, as a sequence names them (seq.raw) ----
