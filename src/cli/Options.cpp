@@ -164,6 +164,11 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--debug-crash-in", raw.debugCrashIn)->group("");  // hidden: tests exit code 4
   app.add_flag("--debug-crash-signal", raw.debugCrashSignal)->group("");  // hidden: ... by a signal
   app.add_option("--debug-mutate-after", raw.debugMutateAfter)->group("");  // hidden: tests --verify-semantics
+  // A single-valued option given twice takes the last value, as gcc and clang do (a build
+  // system's flags come before the user's); repeatable ones (-D, -I, --arg) keep them all.
+  for (CLI::Option* opt : app.get_options())
+    if (opt->get_expected_max() == 1 && opt->get_name() != "input")
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
 // Help in the style of clang's: each option as it is typed (-fsyntax-only, -MF <file>,
