@@ -41,6 +41,7 @@ struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
   std::string color = "auto", logLevel = "warn", depfile, printIrTreeDir, debugCrashIn, passes, kernel;
   std::string verifySemantics, debugMutateAfter, randomInputs, stopAfter, shuffleBlocks, perfTrace, stream;
+  std::string optLevel;  // accepted for build systems' sake: every level runs the same pipeline
   int64_t blocks = 0, subblocks = 0;
   std::vector<std::string> runArgs, runOutputs, defines, includeDirs, targetFlags;
   Limits limits;
@@ -79,6 +80,11 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
   app.add_option("--perf-trace", raw.perfTrace,
                  "with --emit=report: draw the pipe timeline from this Perf-Sim JSON trace instead of the estimate")
       ->type_name("<file>");
+  app.add_option("-O", raw.optLevel,
+                 "optimization level, as compilers take it: -O0 to -O3, -Os, -Oz, -Ofast (all run the same "
+                 "pipeline today: every pass is needed for the target)")
+      ->check(CLI::IsMember({"0", "1", "2", "3", "s", "z", "fast"}))
+      ->type_name("<level>");
   app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing");
   app.add_flag("--Werror", raw.werror, "report warnings as errors");
   app.add_option("--diagnostics-format", raw.diagnosticsFormat,
@@ -206,6 +212,7 @@ class HelpFormatter final : public CLI::FormatterBase {
     std::string spelling;
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
+    if (spelling == "-O") return "-O<level>";  // joined, as compilers write it
     if (!longNames.empty() && (longNames[0] == "verify-semantics" || longNames[0] == "random-inputs" ||
                                longNames[0] == "shuffle-blocks"))
       return spelling + "[=<seed>]";

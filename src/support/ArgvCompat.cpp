@@ -26,6 +26,10 @@ bool rewriteOne(const std::string& arg, std::vector<std::string>& out) {
       if (arg.size() > option.size()) out.push_back(arg.substr(option.size()));
       return true;
     }
+  if (arg == "-O") {  // as in clang, -O alone is -O1
+    out.push_back("-O1");
+    return true;
+  }
   if (startsWith(arg, "--") && arg.size() > 3 && arg.back() == '=') {
     out.push_back(arg.substr(0, arg.size() - 1));
     out.push_back("");
