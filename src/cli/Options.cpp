@@ -36,6 +36,9 @@ DiagFormat diagFormat(const std::string& name) {
 }
 
 
+// Options spelled with one dash, as compilers do; rewriteArgsForCli11 maps them to CLI11's.
+const std::set<std::string> kSingleDashOptions = {"fsyntax-only", "Werror", "MD", "MF", "MT", "MQ", "MP"};
+
 // The raw values CLI11 fills; resolve() turns them into Options.
 struct RawOptions {
   std::string input, output, inputKind, target, emit, emitIr, diagnosticsFormat = "text";
@@ -202,13 +205,11 @@ class HelpFormatter final : public CLI::FormatterBase {
   static constexpr size_t kColumn = 30;
 
   static std::string spellingOf(const CLI::Option& opt) {
-    // Spelled with one dash, as compilers do; rewriteArgsForCli11 maps them to CLI11's.
-    static const std::set<std::string> kSingleDash = {"fsyntax-only", "Werror", "MD", "MF", "MT", "MQ", "MP"};
     std::vector<std::string> names;
     for (const std::string& s : opt.get_snames()) names.push_back("-" + s);
     const std::vector<std::string>& longNames = opt.get_lnames();
     for (size_t i = 0; i < longNames.size(); ++i)  // the first as typed, aliases (--depfile) with two dashes
-      names.push_back((i == 0 && kSingleDash.count(longNames[i]) ? "-" : "--") + longNames[i]);
+      names.push_back((i == 0 && kSingleDashOptions.count(longNames[i]) ? "-" : "--") + longNames[i]);
     std::string spelling;
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
@@ -508,6 +509,30 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   return o;
 }
 
+// Every option as it is typed: -o, --target, -fsyntax-only (help's spellings).
+std::vector<std::string> optionSpellings(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_group().empty()) continue;  // hidden
+    for (const std::string& s : opt->get_snames()) names.push_back("-" + s);
+    for (const std::string& l : opt->get_lnames()) names.push_back((kSingleDashOptions.count(l) ? "-" : "--") + l);
+  }
+  return names;
+}
+
+// The first argument CLI11 did not take: an unknown option, with the one it most likely
+// meant, or a second input.
+std::string unexpectedArgument(const CLI::App& app, const CLI::ExtrasError& e) {
+  const std::vector<std::string> extras = app.remaining();
+  if (extras.empty()) return e.what();
+  const std::string& arg = extras.front();
+  if (arg.size() < 2 || arg[0] != '-')
+    return "a second input '" + arg + "': tilec compiles one input file at a time";
+  const std::string name = arg.substr(0, arg.find('='));
+  const std::optional<std::string> near = closestName(name, optionSpellings(app));
+  return "unknown option '" + name + "'" + (near ? "; did you mean '" + *near + "'?" : "");
+}
+
 }  // namespace
 
 int reportUsageError(const std::string& message) {
@@ -533,6 +558,8 @@ ParseResult parseOptions(int argc, const char* const* argv) {
     app.parse(args);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    return usageError(unexpectedArgument(app, e));
   } catch (const CLI::ParseError& e) {
     return usageError(e.what());
   }

@@ -107,43 +107,6 @@ std::vector<std::string> Scopes::visibleNames() const {
   return names;  // in hash order: closestName breaks ties by name, so suggestions stay deterministic
 }
 
-namespace {
-
-// Levenshtein distance where swapping two adjacent characters is one edit
-// (optimal string alignment), since transposed letters are a common typo.
-size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
-}  // namespace
-
-// Quadratic in the name lengths, linear in the candidates; only runs on errors.
-std::optional<std::string> closestName(const std::string& name, const std::vector<std::string>& candidates) {
-  // One edit per three characters; never a full rewrite of a short name.
-  size_t limit = std::min(std::max<size_t>(1, name.size() / 3), name.size() - 1);
-  std::optional<std::string> best;
-  size_t bestDistance = limit + 1;
-  for (const std::string& c : candidates) {
-    if (std::max(c.size(), name.size()) - std::min(c.size(), name.size()) > limit) continue;  // too far already
-    size_t d = editDistance(name, c);
-    if (d < bestDistance || (d == bestDistance && best && c < *best)) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
 // ---------------------------------------------------------------- helpers
 
 Diagnostic& Lowerer::error(Diag id, SourceRange at, std::string message) {

@@ -28,6 +28,7 @@
 #include "ir/OpDefs.h"
 #include "support/Diagnostics.h"
 #include "support/Limits.h"
+#include "support/Wording.h"
 
 namespace tilec::frontend {
 
@@ -102,10 +103,6 @@ class Scopes {
   std::unordered_map<std::string, std::vector<Visible>> visible_;
 };
 
-
-
-// The closest candidate by edit distance, if close enough to be a likely typo.
-std::optional<std::string> closestName(const std::string& name, const std::vector<std::string>& candidates);
 
 // An SSA operand of a tile op with the source range its argument came from, so
 // an OpError about operand i points at the right argument.

@@ -2,6 +2,7 @@
 // message stays one readable line however large the input.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +25,9 @@ std::string useOneOf(const std::vector<std::string>& options, std::string_view n
 // `text` quoted for a message, shortened past `limit` characters to its start and "...":
 // a name or a piece of source copied into a message cannot make it arbitrarily long.
 std::string quotedName(std::string_view text, size_t limit = 40);
+
+// The candidate nearest `name` by edits (a swap of two neighbours is one), within one edit
+// per three characters, for a "did you mean" note; the first by name among equals.
+std::optional<std::string> closestName(const std::string& name, const std::vector<std::string>& candidates);
 
 }  // namespace tilec

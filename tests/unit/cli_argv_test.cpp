@@ -26,7 +26,7 @@ TEST_CASE("argv: other arguments and everything after -- are untouched") {
   CHECK(rewriteArgsForCli11({"-MDX"}) == Args{"-MDX"});
 }
 
-TEST_CASE("argv: -O alone is -O1, as in clang; a level stays attached") {
+TEST_CASE("argv: -O alone is -O1 as in clang and a level stays attached") {
   CHECK(rewriteArgsForCli11({"-O", "k.tile", "-O2"}) == Args{"-O1", "k.tile", "-O2"});
   CHECK(rewriteArgsForCli11({"--", "-O"}) == Args{"--", "-O"});
 }
