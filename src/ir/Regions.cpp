@@ -34,19 +34,50 @@ std::unordered_set<const Value*> tileArrayValues(const Function& f) {
   return arrays;
 }
 
-std::optional<ArrayChain> arrayChain(const Op& array) {
+bool isRolled(const Op& loop) {
+  const bool* rolled = loop.find(attr::rolled);
+  return loop.kind() == OpKind::For && rolled && *rolled;
+}
+
+Op* loopSlotWrite(const Op& loop, unsigned operand) {
+  if (loop.numRegions() != 1 || operand + 1 >= loop.body().numArgs()) return nullptr;
+  const Value* arg = loop.body().arg(operand + 1);
+  if (arg->uses().size() != 1) return nullptr;
+  Op* write = arg->uses().front().user;
+  if (write->kind() != OpKind::RegionInsert || write->operand(0) != arg || write->result()->uses().size() != 1)
+    return nullptr;
+  const Use& next = write->result()->uses().front();
+  return next.user->kind() == OpKind::Yield && next.index == operand && next.user->parentBlock() == &loop.body()
+             ? write
+             : nullptr;
+}
+
+ArrayChain arrayChain(const Op& array) {
   ArrayChain chain;
-  for (const Value* v = array.result(); v->uses().size() == 1;) {
-    Op* user = v->uses().front().user;
+  chain.end = array.result();
+  while (chain.end->uses().size() == 1) {
+    const Use& use = chain.end->uses().front();
+    Op* user = use.user;
     if (user->kind() == OpKind::RegionAssembly) {
       chain.assembly = user;
-      return chain;
+      break;
     }
-    if (user->kind() != OpKind::RegionInsert) break;
-    chain.writes.push_back(user);
-    v = user->result();
+    Op* write = user->kind() == OpKind::RegionInsert && use.index == 0 ? user
+                : isRolled(*user)                                       ? loopSlotWrite(*user, use.index)
+                                                                       : nullptr;
+    if (!write) {
+      chain.stop = user;
+      break;
+    }
+    chain.writes.push_back(write);
+    chain.end = write == user ? user->result() : user->result(use.index);
   }
-  return std::nullopt;
+  return chain;
+}
+
+const Op* rolledLoopOf(const Op& write) {
+  const Op* loop = write.parentBlock() ? write.parentBlock()->parentOp() : nullptr;
+  return loop && isRolled(*loop) ? loop : nullptr;
 }
 
 std::optional<int64_t> slotOrdinal(const Op& write) {

@@ -1,22 +1,29 @@
 // derive-regions: the static proofs of tile regions, and the phase of every slot write.
 //  - A tile array is built by one straight chain of slot writes ending in its assembly
-//    (loops that carry one were unrolled by mark-resource-loops and unroll-loops): each
-//    slot index is a constant (E1006), each slot is written exactly once (E1003) and
-//    every slot before the assembly (E1002); an array that is never assembled, or flows
-//    through a branch or a loop, escapes (E1004).
+//    (loops that carry one were unrolled by mark-resource-loops and unroll-loops, or
+//    peeled by linx-peel around a rolled MIDDLE loop): each slot index is a constant
+//    (E1006), or in a rolled loop an affine function of its variable whose slots are one
+//    proven run of ordinals (passes/SlotRuns.h); each slot is written exactly once (E1003)
+//    and every slot before the assembly (E1002); an array that is never assembled, or
+//    flows through a branch or a loop that is not rolled, escapes (E1004).
 //  - The writes get their phases in chain order: init, middle..., last; one write alone
-//    is init_last. The assembly itself is no write.
+//    is init_last; the write of a rolled loop is middle in every iteration, so a rolled
+//    loop never starts or ends a chain (E1004). The assembly itself is no write.
 //  - A partition-view slot index must provably stay inside the grid, given the bounds of
 //    the loops around it (E0222): it names hardware ranges, so "probably" is not enough.
 //  - A slot of a slot becomes a slot of the outer parent, grids and indices composed.
-// One walk over each function plus one walk along each array's chain: linear.
-#include <map>
+// One walk over each function, one walk along each array's chain, and a sort of its writes
+// by first slot (a rolled loop's run is proven in constant time): O(n log n).
+#include <algorithm>
+#include <tuple>
 #include <string>
 #include <vector>
 
 #include "ir/Describe.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "passes/SlotRuns.h"
+#include "ir/Regions.h"
 #include "support/Wording.h"
 
 namespace tilec {
@@ -82,37 +89,33 @@ class RegionDeriver {
     if (!outer->result()->hasUses()) outer->parentBlock()->erase(outer);
   }
 
-  // Walks the chain of writes from `array` to its assembly.
+  // A write's slots as the ordinals [lo, lo + count), with its place in the chain.
+  struct Covered {
+    int64_t lo, count;
+    size_t place;
+  };
+
+  // Follows the chain of writes from `array` to its assembly, proves each slot written
+  // once, and gives each write its phase.
   void followArray(Op& array) {
-    const auto& grid = array.get(attr::grid);
-    std::map<std::vector<int64_t>, Op*> written;
-    std::vector<Op*> writes;
-    Value* current = array.result();
-    for (;;) {
-      if (current->uses().size() != 1) {
-        if (current->uses().empty())
-          diags_.report(Diag::RegionEscape, array.loc(),
-                        "tile array " + name(array) + " is never assembled; finish it with assembly(" +
-                            sourceText(array.result(), diags_.sources()) + ") once every slot is written");
-        return;  // more than one use: the verifier's linearity error
-      }
-      Op* user = current->uses().front().user;
-      if (user->kind() == OpKind::RegionAssembly) break;
-      if (user->kind() != OpKind::RegionInsert) return escape(array, *user);
-      std::optional<std::vector<int64_t>> slot = constantSlot(*user);
-      if (!slot) return;
-      if (auto [it, fresh] = written.emplace(*slot, user); !fresh) {
-        Diagnostic& d = diags_.report(Diag::RegionSlotTwice, user->loc(),
-                                      "slot " + shapeText(*slot) + " of tile array " + name(array) +
-                                          " is written a second time; write each slot exactly once");
-        passes::addNote(d, it->second->loc(), "first written here");
-        return;
-      }
-      writes.push_back(user);
-      current = user->result();
+    const ArrayChain chain = arrayChain(array);
+    if (!chain.assembly) return broken(array, chain);
+    const std::vector<Op*>& writes = chain.writes;
+    std::vector<Covered> covered;
+    for (size_t k = 0; k < writes.size(); ++k) {
+      const Op* loop = rolledLoopOf(*writes[k]);
+      if (loop && (k == 0 || k + 1 == writes.size())) return rolledAtEnd(array, *loop, k == 0);
+      std::optional<passes::SlotRun> run = passes::slotRun(*writes[k], loop, &diags_);
+      if (!run) return;
+      covered.push_back({run->lowest(), run->count, k});
     }
-    const Op& assembly = *current->uses().front().user;
-    if (int64_t(written.size()) != grid[0] * grid[1]) return reportMissing(array, assembly, grid, written);
+    std::sort(covered.begin(), covered.end(),
+              [](const Covered& a, const Covered& b) { return std::tie(a.lo, a.place) < std::tie(b.lo, b.place); });
+    if (!onceEach(array, writes, covered)) return;
+    const std::vector<int64_t>& grid = array.get(attr::grid);
+    int64_t count = 0;
+    for (const Covered& c : covered) count += c.count;
+    if (count != grid[0] * grid[1]) return reportMissing(array, *chain.assembly, grid, covered);
     for (size_t i = 0; i < writes.size(); ++i)
       writes[i]->set(attr::phase, writes.size() == 1 ? RegionPhase::InitLast
                                   : i == 0            ? RegionPhase::Init
@@ -120,19 +123,48 @@ class RegionDeriver {
                                                            : RegionPhase::Middle);
   }
 
-  std::optional<std::vector<int64_t>> constantSlot(const Op& write) {
-    std::vector<int64_t> slot;
-    for (const Expr& e : write.get(attr::index)) {
-      if (!e.isConst()) {
-        diags_.report(Diag::RegionSlotDynamic, write.loc(),
-                      "this slot write's index " + text(e) +
-                          " is not a compile-time constant; write slots inside loops with constant bounds "
-                          "(they are unrolled) or with constant indices");
-        return std::nullopt;
+  // One sweep over the runs sorted by their first ordinal: a run that starts before the
+  // furthest end so far overlaps an earlier one. Of the overlaps, the one whose later write
+  // comes first in the chain is reported, with the other write.
+  bool onceEach(const Op& array, const std::vector<Op*>& writes, const std::vector<Covered>& covered) {
+    std::optional<std::pair<size_t, size_t>> twice;  // (second writer, first writer) by chain place
+    int64_t slot = 0;
+    const Covered* furthest = nullptr;
+    for (const Covered& c : covered) {
+      if (furthest && c.lo < furthest->lo + furthest->count) {
+        const auto pair = std::minmax(c.place, furthest->place);
+        if (!twice || pair.second < twice->first) {
+          twice = std::make_pair(pair.second, pair.first);
+          slot = c.lo;
+        }
       }
-      slot.push_back(e.constValue());
+      if (!furthest || c.lo + c.count > furthest->lo + furthest->count) furthest = &c;
     }
-    return slot;
+    if (!twice) return true;
+    Diagnostic& d = diags_.report(Diag::RegionSlotTwice, writes[twice->first]->loc(),
+                                  "slot " + passes::slotText(slot, array.get(attr::grid)) + " of tile array " +
+                                      name(array) + " is written a second time; write each slot exactly once");
+    passes::addNote(d, writes[twice->second]->loc(), "first written here");
+    return false;
+  }
+
+  // Why the chain does not reach an assembly.
+  void broken(const Op& array, const ArrayChain& chain) {
+    if (chain.stop) return escape(array, *chain.stop);
+    if (chain.end->uses().empty())
+      diags_.report(Diag::RegionEscape, array.loc(),
+                    "tile array " + name(array) + " is never assembled; finish it with assembly(" +
+                        sourceText(array.result(), diags_.sources()) + ") once every slot is written");
+    // more than one use: the verifier's linearity error
+  }
+
+  // A rolled loop's writes are all MIDDLE: the array's first and last writes are peeled.
+  void rolledAtEnd(const Op& array, const Op& loop, bool first) {
+    const std::string which = first ? "first" : "last";
+    diags_.report(Diag::RegionEscape, loop.loc(),
+                  "tile array " + name(array) + " gets its " + which +
+                      " write from this rolled loop, whose iterations all write in the middle of the array; peel "
+                      "the loop's " + which + " iteration (linx-peel), or unroll it");
   }
 
   void escape(const Op& array, const Op& user) {
@@ -146,17 +178,24 @@ class RegionDeriver {
                                     "(run mark-resource-loops and unroll-loops first)"));
   }
 
+  // The gaps between the sorted runs (which do not overlap), the first ones named.
   void reportMissing(const Op& array, const Op& assembly, const std::vector<int64_t>& grid,
-                     const std::map<std::vector<int64_t>, Op*>& written) {
+                     const std::vector<Covered>& covered) {
     std::vector<std::string> missing;
-    size_t count = 0;
-    for (int64_t i = 0; i < grid[0]; ++i)
-      for (int64_t j = 0; j < grid[1]; ++j)
-        if (!written.count({i, j}) && count++ < kListedItems) missing.push_back(shapeText({i, j}));
+    int64_t count = 0, next = 0;
+    auto gap = [&](int64_t end) {
+      for (int64_t o = next; o < end && missing.size() < kListedItems; ++o) missing.push_back(passes::slotText(o, grid));
+      count += end - next;
+    };
+    for (const Covered& c : covered) {
+      gap(c.lo);
+      next = c.lo + c.count;
+    }
+    gap(grid[0] * grid[1]);
     Diagnostic& d = diags_.report(Diag::RegionSlotMissing, assembly.loc(),
                                   "tile array " + name(array) + " is assembled with " + std::to_string(count) +
                                       " of its " + std::to_string(grid[0] * grid[1]) + " slots never written (" +
-                                      listText(missing, "and", count) + "); write every slot before assembly");
+                                      listText(missing, "and", size_t(count)) + "); write every slot before assembly");
     passes::addNote(d, array.loc(), "the array is created here");
   }
 

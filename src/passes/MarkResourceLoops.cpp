@@ -4,7 +4,8 @@
 // needs constant bounds: a runtime bound is E0623, as is a resource picked by a runtime
 // size. A loop that carries a tile array is unrolled too: every slot write has its own
 // phase (the first initializes the array, the last completes it), which a rolled body
-// cannot encode; a runtime trip count there is E1005. Loops that only compute offsets, or
+// cannot encode; a runtime trip count there is E1005. The rolled MIDDLE of a peeled loop
+// (linx-peel, `rolled`) stays: its writes are all middle ones. Loops that only compute offsets, or
 // read partition-view slots, stay loops, whatever their bounds. The decision follows
 // from what the loop variable reaches or the loop carries, not from whether the bound is
 // a literal. Linear in the ops times the loop nesting depth.
@@ -67,7 +68,7 @@ class MarkResourceLoops final : public Pass {
   static void markArrayLoop(Op& loop, const std::unordered_set<const Value*>& arrays, DiagnosticEngine& diags) {
     bool carries = false;
     for (unsigned i = 0; i < loop.numOperands(); ++i) carries = carries || arrays.count(loop.operand(i));
-    if (!carries) return;
+    if (!carries || isRolled(loop)) return;
     if (!hasConstantBounds(loop)) {
       diags.report(Diag::RegionLoop, loop.loc(),
                    "this loop writes slots of a tile array, so it is unrolled (each write has its own phase), "

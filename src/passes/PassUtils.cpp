@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/Describe.h"
 #include "ir/OpDefs.h"
 
 namespace tilec::passes {
@@ -163,6 +164,49 @@ void bindInExprs(ir::Op& op, const ir::Value* v, const ir::Expr& e) {
     for (unsigned i = 0; i < o.numRegions(); ++i)
       for (const auto& arg : o.body(i).args()) retype(arg.get());
   });
+}
+
+std::vector<ir::Op*> cloneIteration(ir::OpBuilder& b, const ir::Op& loop, const ir::Expr& iv,
+                                    std::vector<ir::Value*>& carried) {
+  using namespace ir;
+  const Block& body = loop.body();
+  Value* ivValue = madeFrom(b.createValue(OpKind::IndexExpr, {}, {{"value", iv}}, body.arg(0)->type(), body.arg(0)->name()),
+                            body.arg(0));
+  ValueMapping mapping{{body.arg(0), ivValue}};
+  for (unsigned i = 1; i < body.numArgs(); ++i) mapping[body.arg(i)] = carried[i - 1];
+  std::vector<Op*> copies;
+  for (const auto& op : body.ops()) {
+    if (op->kind() == OpKind::Yield) {
+      for (unsigned i = 0; i < op->numOperands(); ++i) {
+        auto it = mapping.find(op->operand(i));
+        carried[i] = it == mapping.end() ? op->operand(i) : it->second;
+      }
+      continue;
+    }
+    copies.push_back(b.clone(*op, mapping));
+    bindInExprs(*copies.back(), ivValue, iv);
+  }
+  // Operands may still read the arith.index; expressions hold the value itself.
+  Op* index = ivValue->definingOp();
+  if (ivValue->hasUses()) copies.insert(copies.begin(), index);
+  else index->parentBlock()->erase(index);
+  return copies;
+}
+
+bool checkIteration(const std::vector<ir::Op*>& copies, const ir::Op& loop, const ir::Expr& iv, const char* how,
+                    DiagnosticEngine& diags) {
+  std::optional<ir::OpError> error;
+  const ir::Op* culprit = nullptr;
+  for (ir::Op* copy : copies)
+    copy->walk([&](ir::Op& o) {
+      if (!error && (error = ir::verifyOp(o))) culprit = &o;
+    });
+  if (!error) return true;
+  Diagnostic& d = diags.report(error->id, culprit->loc(), error->message);
+  addNote(d, loop.loc(),
+          "in the iteration " + ir::sourceText(loop.body().arg(0), diags.sources()) + " = " + ir::exprText(iv) +
+              " of this loop, which is " + how);
+  return false;
 }
 
 void addNote(Diagnostic& d, SourceRange range, std::string message) {

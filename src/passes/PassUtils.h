@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "ir/Builder.h"
 #include "ir/IR.h"
 #include "ir/OpDefs.h"
 #include "support/Diagnostics.h"
@@ -62,6 +63,20 @@ void addNamedScalars(const ir::Op& op, std::set<const ir::Value*>& out);
 // Every mention of `v` inside the attributes and types of `op` and its nested ops becomes `e`
 // (operands are left alone).
 void bindInExprs(ir::Op& op, const ir::Value* v, const ir::Expr& e);
+
+// One iteration of `loop`'s body copied at b's insertion point: its variable bound to `iv`
+// (through an arith.index in operands, the expression itself in attributes and types), its
+// carried values read from `carried`, which then holds what the copy yields. Returns the
+// ops it made, in order (the yield is not copied; the arith.index only if read). Linear in the body. unroll-loops and linx-peel copy
+// iterations with it.
+std::vector<ir::Op*> cloneIteration(ir::OpBuilder& b, const ir::Op& loop, const ir::Expr& iv,
+                                    std::vector<ir::Value*>& carried);
+// A rule that held for the symbolic loop variable can fail for one of its values (a load
+// at `i * 9` runs past its tensor when i = 7): reports the first op of `copies` (nested
+// ones included) that breaks its rules, with a note naming the iteration ("i = 7 of this
+// loop, which is unrolled": `how` is "unrolled"); false if there is one.
+bool checkIteration(const std::vector<ir::Op*>& copies, const ir::Op& loop, const ir::Expr& iv, const char* how,
+                    DiagnosticEngine& diags);
 
 // Where a note about `v` should point: its defining op, or its block's owner.
 SourceRange definitionLoc(const ir::Value* v);

@@ -96,47 +96,13 @@ class UnrollLoops final : public Pass {
                          " ops (--max-ops); make the loop serial, or unroll a smaller inner loop");
   }
 
-  // Reports the first op of `copy` (nested ones included) that breaks its rules now that the
-  // loop variable is `iv`; false if there is one.
-  static bool checkCopy(Op& copy, const Op& loop, int64_t iv, DiagnosticEngine& diags) {
-    std::optional<OpError> error;
-    const Op* culprit = nullptr;
-    copy.walk([&](Op& o) {
-      if (!error && (error = verifyOp(o))) culprit = &o;
-    });
-    if (!error) return true;
-    Diagnostic& d = diags.report(error->id, culprit->loc(), error->message);
-    passes::addNote(d, loop.loc(),
-                    "in the iteration " + sourceText(loop.body().arg(0), diags.sources()) + " = " + std::to_string(iv) +
-                        " of this loop, which is unrolled");
-    return false;
-  }
-
   static bool unroll(Op& loop, const TripCount& trip, DiagnosticEngine& diags) {
-    Block& body = loop.body();
     std::vector<Value*> carried = loop.operands();
     OpBuilder b = OpBuilder::before(loop);
     for (int64_t k = 0; k < trip.trips; ++k) {
       const Expr iv = Expr::constant(trip.lb + k * trip.step);
-      Value* ivValue = passes::madeFrom(
-          b.createValue(OpKind::IndexExpr, {}, {{"value", iv}}, body.arg(0)->type(), body.arg(0)->name()), body.arg(0));
-      ValueMapping mapping{{body.arg(0), ivValue}};
-      for (unsigned i = 1; i < body.numArgs(); ++i) mapping[body.arg(i)] = carried[i - 1];
-      for (const auto& op : body.ops()) {
-        if (op->kind() == OpKind::Yield) {
-          for (unsigned i = 0; i < op->numOperands(); ++i) {
-            auto it = mapping.find(op->operand(i));
-            carried[i] = it == mapping.end() ? op->operand(i) : it->second;
-          }
-          continue;
-        }
-        Op* copy = b.clone(*op, mapping);
-        passes::bindInExprs(*copy, ivValue, iv);
-        if (!checkCopy(*copy, loop, *iv.asConst(), diags)) return false;
-      }
-      // Operands may still read the arith.index; expressions hold the constant itself.
-      Op* index = ivValue->definingOp();
-      if (!ivValue->hasUses()) index->parentBlock()->erase(index);
+      if (!passes::checkIteration(passes::cloneIteration(b, loop, iv, carried), loop, iv, "unrolled", diags))
+        return false;
     }
     for (unsigned i = 0; i < loop.numResults(); ++i) loop.result(i)->replaceAllUsesWith(carried[i]);
     loop.parentBlock()->erase(&loop);

@@ -33,9 +33,20 @@ class Planner {
         visit(*ops[i], nextWork(ops, i + 1));
         continue;
       }
+      carry(*ops[i]);
       blocks_.push_back(loopEntry(PlanEntry::LoopBegin, *ops[i]));
       visitBlock(ops[i]->body());
       blocks_.push_back(loopEntry(PlanEntry::LoopEnd, *ops[i]));
+    }
+  }
+
+  // The only tile a rolled loop carries is a tile array (linx-legality): its body
+  // argument and the loop's result are that array, one queue entry.
+  void carry(const Op& loop) {
+    for (unsigned i = 0; i < loop.numOperands(); ++i) {
+      const Value* array = identityOf(loop.operand(i));
+      identity_[loop.body().arg(i + 1)] = array;
+      identity_[loop.result(i)] = array;
     }
   }
 

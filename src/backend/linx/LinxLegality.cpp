@@ -27,6 +27,7 @@
 #include "ir/Regions.h"
 #include "passes/Pass.h"
 #include "passes/PassUtils.h"
+#include "passes/SlotRuns.h"
 
 namespace tilec::linx {
 namespace {
@@ -57,7 +58,7 @@ class Checker {
                  "arithmetic");
         if (op.kind() == OpKind::For)
           for (const Value* r : op.results())
-            if (r->type().isTile())
+            if (r->type().isTile() && !isRolledArray(op, r))
               return report(Diag::LinxNoForm, op,
                             "this loop has a runtime trip count, so it stays rolled, and it carries a tile from one "
                             "iteration to the next, whose place in the tile queue would change with every "
@@ -75,6 +76,14 @@ class Checker {
       case LinxForm::Fresh: return checkFresh(op);
       case LinxForm::Scalar: return;
     }
+  }
+
+  // A rolled loop (linx-peel) carries its tile array's one queue entry, which no iteration
+  // moves: its writes reuse the entry INIT made before the loop.
+  bool isRolledArray(const Op& loop, const Value* result) {
+    if (!arrays_) arrays_ = tileArrayValues(f_);
+    const bool* rolled = loop.find(attr::rolled);
+    return rolled && *rolled && arrays_->count(result);
   }
 
   // A created tile is only a place to insert into: the first TINSERT allocates it.
@@ -173,17 +182,22 @@ class Checker {
   void checkOrder(const Op& array) {
     const TileLayout& layout = array.result()->type().layout();
     if (layout.cells != CubeCells::M16 && layout.cells != CubeCells::M32) return;
-    std::optional<ArrayChain> chain = arrayChain(array);
-    if (!chain) return;  // derive-regions reported why
-    for (size_t k = 0; k < chain->writes.size(); ++k) {
-      const Op& write = *chain->writes[k];
-      std::optional<int64_t> ordinal = slotOrdinal(write);
-      if (!ordinal || *ordinal == int64_t(k)) continue;
-      const auto& index = write.get(attr::index);
-      return report(Diag::LinxSlotOrder, write,
-                    "slot [" + std::to_string(index[0].constValue()) + ", " + std::to_string(index[1].constValue()) +
-                        "] (ordinal " + std::to_string(*ordinal) + ") is written where ordinal " + std::to_string(k) +
-                        " is next, but a " + layoutText(layout) +
+    const ArrayChain chain = arrayChain(array);
+    int64_t next = 0;  // the ordinal the next write must start at
+    for (const Op* write : chain.writes) {
+      std::optional<passes::SlotRun> run = passes::slotRun(*write, rolledLoopOf(*write), nullptr);
+      if (!run) return;  // derive-regions reported why
+      // A descending run starts in place and writes its second slot out of place.
+      const int64_t wrong = run->first != next ? run->first : run->count > 1 && run->stride != 1 ? run->first - 1 : -1;
+      if (wrong < 0) {
+        next += run->count;
+        continue;
+      }
+      const int64_t expected = wrong == run->first ? next : next + 1;
+      return report(Diag::LinxSlotOrder, *write,
+                    "slot " + passes::slotText(wrong, array.get(attr::grid)) + " (ordinal " + std::to_string(wrong) +
+                        ") is written where ordinal " + std::to_string(expected) + " is next, but a " +
+                        layoutText(layout) +
                         " tile array is assembled as a gap-free prefix of its CELLs from CELL 0 (a CUBE generation "
                         "faults a writer that would leave a gap); write its slots in ordinal order, row by row");
     }
@@ -197,6 +211,7 @@ class Checker {
   Function& f_;
   DiagnosticEngine& diags_;
   std::set<std::string> proven_;
+  std::optional<std::unordered_set<const Value*>> arrays_;  // tileArrayValues, once it is asked
 };
 
 class LinxLegality final : public Pass {

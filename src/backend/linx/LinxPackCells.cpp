@@ -42,16 +42,16 @@ class CellPacker {
     const int64_t n = kCellBytes / slots->slotBytes;
     const bool rows = grid[1] == 1;  // a column of slots packs down the rows, else along a row
     if ((rows ? grid[0] : grid[1]) % n != 0) return;
-    std::optional<ArrayChain> chain = arrayChain(array);
-    if (!chain || int64_t(chain->writes.size()) != grid[0] * grid[1]) return;
-    const std::vector<Op*>& writes = chain->writes;
+    const ArrayChain chain = arrayChain(array);
+    if (!chain.assembly || int64_t(chain.writes.size()) != grid[0] * grid[1]) return;
+    const std::vector<Op*>& writes = chain.writes;
     for (size_t k = 0; k < writes.size(); ++k)
       if (slotOrdinal(*writes[k]) != std::optional<int64_t>(int64_t(k))) return;
     const std::vector<int64_t> coarse = rows ? std::vector<int64_t>{grid[0] / n, 1} : std::vector<int64_t>{grid[0], grid[1] / n};
     if (!proveSlots(parent, coarse, why)) return;
 
     array.set(attr::grid, coarse);
-    chain->assembly->set(attr::grid, coarse);
+    chain.assembly->set(attr::grid, coarse);
     for (size_t start = 0; start < writes.size(); start += size_t(n))
       packRun(std::vector<Op*>(writes.begin() + long(start), writes.begin() + long(start) + n), coarse, rows,
               start == 0, start + size_t(n) == writes.size());

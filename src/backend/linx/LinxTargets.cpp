@@ -15,6 +15,7 @@ namespace {
 PassRegistry passes() {
   PassRegistry r;
   r.addAll(targetNeutralPasses());
+  r.add("linx-peel", &createLinxPeelPass);
   r.add("linx-unroll", &createLinxUnrollPass);
   r.add("linx-align-rows", &createLinxAlignRowsPass);
   r.add("linx-pack-cells", &createLinxPackCellsPass);
@@ -24,9 +25,9 @@ PassRegistry passes() {
   return r;
 }
 
-const std::vector<std::string> kPipeline = {"verify",          "mark-resource-loops", "linx-unroll",  "unroll-loops",
-                                            "derive-regions",  "linx-align-rows",     "linx-pack-cells",
-                                            "linx-legality",   "linx-offsets",        "linx-hands"};
+const std::vector<std::string> kPipeline = {"verify",          "linx-peel",       "mark-resource-loops", "linx-unroll",
+                                            "unroll-loops",    "derive-regions",  "linx-align-rows",     "linx-pack-cells",
+                                            "linx-legality",   "linx-offsets",    "linx-hands"};
 
 }  // namespace
 

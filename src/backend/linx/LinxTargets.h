@@ -10,6 +10,7 @@
 namespace tilec::linx {
 
 // The linx-only passes (one file each in this directory).
+std::unique_ptr<Pass> createLinxPeelPass();
 std::unique_ptr<Pass> createLinxUnrollPass();
 std::unique_ptr<Pass> createLinxAlignRowsPass();
 std::unique_ptr<Pass> createLinxPackCellsPass();

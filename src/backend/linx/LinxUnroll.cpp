@@ -2,8 +2,10 @@
 // its source tiles by position in the relative tile queue (T#1 is the tile bound last), and
 // in a rolled loop that position changes from one iteration to the next; unrolled, every
 // block has fixed sources. A loop whose bounds are runtime values stays, and linx-legality
-// rejects it with the reason. Linear.
+// rejects it with the reason, unless it carries no tile; so does the rolled MIDDLE of a
+// peeled slot-writing loop (linx-peel), whose array keeps one place in the queue. Linear.
 #include "backend/linx/LinxTargets.h"
+#include "ir/Regions.h"
 #include "passes/Pass.h"
 
 namespace tilec::linx {
@@ -20,7 +22,7 @@ class LinxUnroll final : public Pass {
   bool run(Module& m, PassContext&) override {
     for (auto& f : m.functions())
       f->walk([](Op& op) {
-        if (op.kind() == OpKind::For && op.find(attr::lb)->isConst() && op.find(attr::ub)->isConst() &&
+        if (op.kind() == OpKind::For && !isRolled(op) && op.find(attr::lb)->isConst() && op.find(attr::ub)->isConst() &&
             op.find(attr::step)->isConst())
           op.set(attr::mode, LoopMode::Unroll);
       });
