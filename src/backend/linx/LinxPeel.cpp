@@ -11,13 +11,17 @@
 //    (passes/SlotRuns.h: an index affine in the loop variable, a constant trip count), not
 //    by enumerating the iterations;
 //  - its bounds are runtime values (no copy of it can be unrolled; then a failed proof is
-//    the error, naming the slot), or it runs more than kUnrolledWrites times.
+//    the error, naming the slot), or it runs more than kUnrolledWrites times and its slots
+//    are whole CELLs (linx-pack-cells packs smaller ones only when they are unrolled).
 // Shorter loops with constant bounds are left to linx-unroll: their blocks get constant
 // offsets and need no register, and the listing barely grows. Loops are taken innermost
 // first; a loop around a peeled one no longer has one write in its body and is unrolled.
 // Linear: each loop is looked at once, and a peel copies its body twice.
+#include <string>
 #include <vector>
 
+#include "backend/linx/LinxLayout.h"
+#include "backend/linx/LinxModel.h"
 #include "backend/linx/LinxTargets.h"
 #include "ir/Regions.h"
 #include "passes/Pass.h"
@@ -60,6 +64,7 @@ class Peeler {
     const Op* write = loopSlotWrite(loop, 0);
     if (!write) return;
     const bool constant = loop.get(attr::lb).isConst() && loop.get(attr::ub).isConst();
+    if (constant && subCell(*write)) return;  // unrolled, so linx-pack-cells can pack its writes
     if (constant) {
       const std::optional<passes::SlotRun> run = passes::slotRun(*write, &loop, nullptr);
       if (run && run->count > kUnrolledWrites) peel(loop, run->count);
@@ -67,6 +72,13 @@ class Peeler {
     }
     const std::optional<passes::SlotRun> run = passes::slotRun(*write, &loop, &diags_);
     if (run && run->count > 0) peel(loop, run->count);
+  }
+
+  // A slot smaller than a CELL is no B.ASSEMBLE writer; linx-pack-cells packs runs of
+  // such writes into carriers, which it does for unrolled writes only.
+  static bool subCell(const Op& write) {
+    std::string why;
+    return storageBytes(write.operand(1)->type(), why).value_or(0) < kCellBytes;
   }
 
   // INIT before the loop, LAST after it; the loop keeps iterations 1 .. count - 2.
