@@ -5,10 +5,10 @@
 // size. A loop that carries a tile array is unrolled too: every slot write has its own
 // phase (the first initializes the array, the last completes it), which a rolled body
 // cannot encode; a runtime trip count there is E1005. The rolled MIDDLE of a peeled loop
-// (linx-peel, `rolled`) stays: its writes are all middle ones. Loops that only compute offsets, or
-// read partition-view slots, stay loops, whatever their bounds. The decision follows
-// from what the loop variable reaches or the loop carries, not from whether the bound is
-// a literal. Linear in the ops times the loop nesting depth.
+// (linx-peel, `rolled`), whose writes are all middle ones, stays. Loops that only compute
+// offsets, or read partition-view slots, stay loops, whatever their bounds. The decision
+// follows from what the loop variable reaches or the loop carries, not from whether the
+// bound is a literal. Linear in the ops times the loop nesting depth.
 #include <string>
 #include <unordered_set>
 #include <vector>

@@ -35,7 +35,8 @@ struct PlannedBlock {
   const ir::Value* array = nullptr;    // the tile array that write builds
 };
 
-// Requires every op of a block form and loops that carry no tile (linx-legality).
+// Requires every op of a block form and loops that carry no tile but a rolled loop's tile
+// array (linx-legality).
 std::vector<PlannedBlock> planBlocks(const ir::Function& f);
 
 // The op whose `buffers` attribute holds the hand of a pushed tile (its index in kHandNames).

@@ -7,7 +7,9 @@
 // hand is the result's `buffers` attribute, so --emit-ir shows it; a tile no hand can
 // keep in reach is E1105. A rolled loop (a runtime trip count) lists its body once: tiles
 // live when it starts keep their hands to themselves until it ends, so their places stay
-// the same in every iteration, and the body binds its tiles to the other hands. A tile
+// the same in every iteration, and the body binds its tiles to the other hands; so does
+// the rolled MIDDLE of a peeled slot-writing loop, whose array (bound by INIT before the
+// loop, its generation open until LAST after it) is live when it starts. A tile
 // array's INIT opens a generation on its hand that its LAST write closes; until then no
 // other tile may be bound to that hand (the hardware faults an ordinary destination, or a
 // second INIT, on a hand with an open generation), so the tiles made between a slot write

@@ -3,7 +3,9 @@
 //    (E1104). The relative tile queue (T#k) names
 //    a source by how many tiles were bound after it, so no branch stays, and a loop that
 //    stays rolled (a runtime trip count; linx-unroll unrolls the others) carries no tile
-//    (E1104): a carried tile's place would change from one iteration to the next.
+//    (E1104): a carried tile's place would change from one iteration to the next. The
+//    rolled MIDDLE of a peeled slot-writing loop (linx-peel) carries its tile array, one
+//    queue entry INIT made before the loop, which no iteration moves.
 //  - Every tile a block binds is 2-D and its storage is a SizeCode the binder may give:
 //    128 B .. 64 KiB for Local, .. 256 KiB for Shared (E1102); a tile stored row-major has
 //    rows of whole 32-byte units (E1109; linx-align-rows pads the ones it can).
@@ -12,7 +14,8 @@
 //    slots a bijection over the parent's CELLs; a slot is at least one CELL (E1103), and
 //    its size and the parent's are SizeCodes (E1102).
 //  - The slots of a cube_m16/m32 array are written in ordinal order (E1107): a CUBE
-//    generation covers a gap-free prefix of its CELLs. Other layouts' slots may come in
+//    generation covers a gap-free prefix of its CELLs. A rolled loop's write is a run of
+//    slots (passes/SlotRuns.h), in order when it starts at the next ordinal and ascends. Other layouts' slots may come in
 //    any order: their generation checks only overlap and coverage.
 // Each (parent type, grid) pair is proven once: linear in the kernel plus its tiles.
 #include <set>
