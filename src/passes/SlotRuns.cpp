@@ -10,13 +10,15 @@ using Wide = __int128;  // index arithmetic over a trip count of up to 2^63 cann
 // One axis of a loop's slot index: its value in the first iteration and its change per
 // iteration.
 struct AxisStep {
-  int64_t base = 0, delta = 0;
+  int64_t base = 0;
+  Wide delta = 0;  // the coefficient times the step: past int64 for extreme constants
 };
 
 class RunProver {
  public:
-  RunProver(const Op& write, const Op& loop, DiagnosticEngine* diags)
-      : write_(write), loop_(loop), var_(loop.body().arg(0)), grid_(write.get(attr::grid)), diags_(diags) {}
+  RunProver(const Op& write, const std::vector<Expr>& index, const Op& loop, DiagnosticEngine* diags)
+      : write_(write), index_(index), loop_(loop), var_(loop.body().arg(0)), grid_(write.get(attr::grid)),
+        diags_(diags) {}
 
   std::optional<SlotRun> prove() {
     const std::optional<int64_t> step = loop_.get(attr::step).asConst();
@@ -29,25 +31,28 @@ class RunProver {
     const Expr trips = Expr::max(Expr::constant(0), Expr::ceilDiv(loop_.get(attr::ub) - loop_.get(attr::lb), Expr::constant(step_)));
     AxisStep axes[2];
     for (int axis = 0; axis < 2; ++axis)
-      if (!axisStep(write_.get(attr::index)[size_t(axis)], axes[axis])) return std::nullopt;
+      if (!axisStep(index_[size_t(axis)], axes[axis])) return std::nullopt;
     if (!trips.isConst()) return unknownTrips(trips, axes);
     const int64_t count = trips.constValue();
     if (count == 0) return SlotRun{0, 1, 0};
     for (int axis = 0; axis < 2; ++axis)
       if (std::optional<int64_t> k = firstOutside(axes[axis], grid_[size_t(axis)], count)) return outside(*k, axes);
-    const Wide stride = Wide(axes[0].delta) * grid_[1] + axes[1].delta;
-    if (count > 1 && stride == 0)
+    const int64_t first = axes[0].base * grid_[1] + axes[1].base;
+    if (count == 1) return SlotRun{first, 1, 1};
+    // Both slots of the first two iterations are inside the grid: each delta is below its extent.
+    const Wide stride = axes[0].delta * grid_[1] + axes[1].delta;
+    if (stride == 0)
       return fail(Diag::RegionSlotTwice, write_,
                   "every iteration of this loop writes slot " + slotAt(0, axes) + " of tile array " + array() +
                       ", which may be written once; index the slot with the loop variable " + loopVar());
-    if (count > 1 && stride != 1 && stride != -1)
+    if (stride != 1 && stride != -1)
       return fail(Diag::RegionLoop, write_,
                   "consecutive iterations of this loop write slots " + slotAt(0, axes) + " and " + slotAt(1, axes) +
                       " of tile array " + array() + ", " + std::to_string(int64_t(stride)) +
                       " ordinals apart, but a loop that stays rolled must write consecutive slots; write the slots "
                       "along a row of the grid (down a one-column grid), or give the loop constant bounds so it is "
                       "unrolled");
-    return SlotRun{axes[0].base * grid_[1] + axes[1].base, int64_t(stride), count};
+    return SlotRun{first, int64_t(stride), count};
   }
 
  private:
@@ -72,14 +77,17 @@ class RunProver {
                "constant slot in the first iteration (for j in s .. s + n, write a[j - s, 0])");
       return false;
     }
-    out = {*base, int64_t(Wide(*coefficient) * step_)};
+    out = {*base, Wide(*coefficient) * step_};
     return true;
   }
 
   // The first iteration whose index on this axis leaves 0..extent-1, if any.
   static std::optional<int64_t> firstOutside(const AxisStep& a, int64_t extent, int64_t count) {
     if (a.base < 0 || a.base >= extent) return 0;
-    const Wide last = a.base + Wide(a.delta) * (count - 1);
+    if (count == 1) return std::nullopt;
+    // |delta| below the extent keeps the product in range; a larger one leaves at once.
+    if (a.delta >= extent || -a.delta >= extent) return 1;
+    const Wide last = a.base + a.delta * (count - 1);
     if (last >= 0 && last < extent) return std::nullopt;  // an affine index between two ends inside
     const Wide k = a.delta > 0 ? (Wide(extent) - a.base + a.delta - 1) / a.delta : Wide(a.base) / -a.delta + 1;
     return int64_t(k);
@@ -104,12 +112,22 @@ class RunProver {
   }
 
   std::string slotAt(int64_t k, const AxisStep* axes) const {
-    auto at = [&](const AxisStep& a) { return std::to_string(int64_t(a.base + Wide(a.delta) * k)); };
+    auto at = [&](const AxisStep& a) { return wideText(a.base + a.delta * k); };
     return "[" + at(axes[0]) + ", " + at(axes[1]) + "]";
   }
 
   std::string iterationText(int64_t k) const {
-    return text(loop_.get(attr::lb) + Expr::constant(int64_t(Wide(k) * step_)));
+    return text(loop_.get(attr::lb) + Expr::constant(k) * step_);
+  }
+
+  // Decimal text of a number that may not fit int64 (a slot far outside the grid).
+  static std::string wideText(Wide v) {
+    if (v >= INT64_MIN && v <= INT64_MAX) return std::to_string(int64_t(v));
+    std::string digits;
+    const bool negative = v < 0;
+    for (unsigned __int128 u = negative ? -(unsigned __int128)v : (unsigned __int128)v; u; u /= 10)
+      digits.insert(digits.begin(), char('0' + int(u % 10)));
+    return (negative ? "-" : "") + digits;
   }
 
   std::optional<SlotRun> fail(Diag id, const Op& at, const std::string& message) {
@@ -122,6 +140,7 @@ class RunProver {
   static std::string text(const Expr& e) { return exprText(e); }
 
   const Op& write_;
+  const std::vector<Expr>& index_;
   const Op& loop_;
   const Value* var_;
   const std::vector<int64_t>& grid_;
@@ -132,7 +151,7 @@ class RunProver {
 }  // namespace
 
 std::optional<SlotRun> slotRun(const Op& write, const Op* loop, DiagnosticEngine* diags) {
-  if (loop) return RunProver(write, *loop, diags).prove();
+  if (loop) return RunProver(write, write.get(attr::index), *loop, diags).prove();
   const auto& index = write.get(attr::index);
   for (const Expr& e : index)
     if (!e.isConst()) {
@@ -144,6 +163,11 @@ std::optional<SlotRun> slotRun(const Op& write, const Op* loop, DiagnosticEngine
       return std::nullopt;
     }
   return SlotRun{index[0].constValue() * write.get(attr::grid)[1] + index[1].constValue(), 0, 1};
+}
+
+std::optional<SlotRun> slotRunAt(const Op& write, const std::vector<Expr>& index, const Op& loop,
+                                 DiagnosticEngine* diags) {
+  return RunProver(write, index, loop, diags).prove();
 }
 
 std::string slotText(int64_t ordinal, const std::vector<int64_t>& grid) {

@@ -31,6 +31,11 @@ struct SlotRun {
 // given, so a pass can also just ask.
 std::optional<SlotRun> slotRun(const ir::Op& write, const ir::Op* loop, DiagnosticEngine* diags);
 
+// The same for the write in the body of `loop` as if its index were `index`: a pass
+// deciding about a loop inside loops still to be unrolled asks with their variables bound.
+std::optional<SlotRun> slotRunAt(const ir::Op& write, const std::vector<ir::Expr>& index, const ir::Op& loop,
+                                 DiagnosticEngine* diags);
+
 // The slot of an ordinal in `grid`, as "[i, j]".
 std::string slotText(int64_t ordinal, const std::vector<int64_t>& grid);
 

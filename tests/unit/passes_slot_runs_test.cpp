@@ -128,3 +128,31 @@ TEST_CASE("slot runs: the chain of an array runs through a rolled loop") {
   REQUIRE(chain.writes.size() == 1);
   CHECK(rolledLoopOf(*chain.writes[0]) != nullptr);
 }
+
+TEST_CASE("slot runs: a coefficient times the step past 64 bits is no run") {
+  // 67280421310721 * 274177 = 2^64 + 1: wrapped to 64 bits it would look like a stride of 1.
+  const char* text =
+      "func @k(%x: tensor<f32, [1, 32]> in) incore {\n"
+      "  %a = region.array {grid = [2, 1]} : tile<f32, [2, 32]>\n"
+      "  %r = scf.for %j = 0 to 548354 step 274177 iter_args(%c = %a) -> (tile<f32, [2, 32]>) {\n"
+      "    %t = tile.load %x {offsets = [0, 0]} : tile<f32, [1, 32]>\n"
+      "    %w = region.insert %c, %t {grid = [2, 1], index = [67280421310721 * %j, 0]} : tile<f32, [2, 32]>\n"
+      "    scf.yield %w\n"
+      "  } {rolled = true}\n"
+      "  %z = region.assembly %r {grid = [2, 1]} : tile<f32, [2, 32]>\n"
+      "}\n";
+  testing::ParsedTir parsed("t.tir", text);
+  REQUIRE(parsed.module);
+  Op* loop = nullptr;
+  Op* write = nullptr;
+  parsed.module->functions().front()->walk([&](Op& op) {
+    if (op.kind() == OpKind::For) loop = &op;
+    if (op.kind() == OpKind::RegionInsert) write = &op;
+  });
+  REQUIRE((loop && write));
+  CHECK_FALSE(passes::slotRun(*write, loop, nullptr).has_value());
+  CHECK(parsed.diags.all().empty());
+  CHECK_FALSE(passes::slotRun(*write, loop, &parsed.diags).has_value());
+  REQUIRE(parsed.diags.all().size() == 1);
+  CHECK(parsed.diags.all()[0].id == Diag::RegionIndex);
+}

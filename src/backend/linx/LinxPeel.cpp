@@ -15,7 +15,9 @@
 //    are whole CELLs (linx-pack-cells packs smaller ones only when they are unrolled).
 // Shorter loops with constant bounds are left to linx-unroll: their blocks get constant
 // offsets and need no register, and the listing barely grows. Loops are taken innermost
-// first; a loop around a peeled one no longer has one write in its body and is unrolled.
+// first; a loop around a peeled one no longer has one write in its body and is unrolled,
+// so the decision binds the variables of the loops around that will be unrolled to their
+// first values, and derive-regions proves every copy once they are constants.
 // Linear: each loop is looked at once, and a peel copies its body twice.
 #include <string>
 #include <vector>
@@ -65,13 +67,28 @@ class Peeler {
     if (!write) return;
     const bool constant = loop.get(attr::lb).isConst() && loop.get(attr::ub).isConst();
     if (constant && subCell(*write)) return;  // unrolled, so linx-pack-cells can pack its writes
+    const std::vector<Expr> index = firstOuterIteration(loop, write->get(attr::index));
     if (constant) {
-      const std::optional<passes::SlotRun> run = passes::slotRun(*write, &loop, nullptr);
+      const std::optional<passes::SlotRun> run = passes::slotRunAt(*write, index, loop, nullptr);
       if (run && run->count > kUnrolledWrites) peel(loop, run->count);
       return;  // otherwise unrolled, and each copy's write is proven on its own
     }
-    const std::optional<passes::SlotRun> run = passes::slotRun(*write, &loop, &diags_);
+    const std::optional<passes::SlotRun> run = passes::slotRunAt(*write, index, loop, &diags_);
     if (run && run->count > 0) peel(loop, run->count);
+  }
+
+  // The index with the variables of the loops around that will be unrolled (constant
+  // bounds: mark-resource-loops unrolls a loop that carries the array) at their first
+  // values. Those copies' indices are constants only after unroll-loops, where
+  // derive-regions proves each; here the loop's shape is what decides.
+  static std::vector<Expr> firstOuterIteration(const Op& loop, std::vector<Expr> index) {
+    for (Expr& e : index)
+      e = e.substitute([&](const Value* v) {
+        const Op* outer = loopOf(v);
+        return outer && outer != &loop && outer->get(attr::lb).isConst() && outer->get(attr::ub).isConst() ? outer->get(attr::lb)
+                                                                                          : Expr();
+      });
+    return index;
   }
 
   // A slot smaller than a CELL is no B.ASSEMBLE writer; linx-pack-cells packs runs of
