@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/linx/LinxCarriers.h"
 #include "backend/linx/LinxLayout.h"
 #include "backend/linx/LinxTargets.h"
 #include "ir/Builder.h"
@@ -53,44 +54,22 @@ class CellPacker {
     array.set(attr::grid, coarse);
     chain.assembly->set(attr::grid, coarse);
     for (size_t start = 0; start < writes.size(); start += size_t(n))
-      packRun(std::vector<Op*>(writes.begin() + long(start), writes.begin() + long(start) + n), coarse, rows,
-              start == 0, start + size_t(n) == writes.size());
+      packCarrier(std::vector<Op*>(writes.begin() + long(start), writes.begin() + long(start) + n), coarse, rows,
+                  start == 0, start + size_t(n) == writes.size());
   }
 
   // The n writes of one carrier: inserts into a created carrier, then one slot write.
-  void packRun(const std::vector<Op*>& run, const std::vector<int64_t>& coarse, bool rows, bool first, bool last) {
-    const Type& slot = run.front()->operand(1)->type();
+  static void packCarrier(const std::vector<Op*>& run, const std::vector<int64_t>& coarse, bool rows, bool first, bool last) {
     const int64_t n = int64_t(run.size());
-    // The n fragments side by side; across them the carrier keeps the fragments' valid
-    // extent (a padded column's one valid column).
-    const Type carrierType =
-        rows ? slot.withShape({slot.shape()[0] * n, slot.shape()[1]}, {Expr::constant(slot.shape()[0] * n), slot.valid()[1]})
-             : slot.withShape({slot.shape()[0], slot.shape()[1] * n}, {slot.valid()[0], Expr::constant(slot.shape()[1] * n)});
-    Value* carrier = OpBuilder::before(*run.front()).createValue(OpKind::Create, {}, {}, carrierType, "carrier");
     const auto& fine = run.front()->get(attr::index);
     const int64_t fineRow = fine[0].constValue(), fineCol = fine[1].constValue();
-    for (int64_t k = 0; k < n; ++k) {
-      Op& write = *run[size_t(k)];
-      const std::vector<Expr> at = rows ? std::vector<Expr>{Expr::constant(k * slot.shape()[0]), Expr::constant(0)}
-                                        : std::vector<Expr>{Expr::constant(0), Expr::constant(k * slot.shape()[1])};
-      carrier = OpBuilder::before(write).createValue(OpKind::Assemble, {carrier, write.operand(1)}, {attr::offsets(at)},
-                                                     {}, "carrier");
-      if (k + 1 < n) {
-        write.result()->replaceAllUsesWith(write.operand(0));
-        write.parentBlock()->erase(&write);
-      }
-    }
-    Op& slotWrite = *run.back();
     const std::vector<Expr> index = rows ? std::vector<Expr>{Expr::constant(fineRow / n), Expr::constant(0)}
                                          : std::vector<Expr>{Expr::constant(fineRow), Expr::constant(fineCol / n)};
-    Op* packed = OpBuilder::before(slotWrite).create(
-        OpKind::RegionInsert, {slotWrite.operand(0), carrier},
-        {attr::grid(coarse), attr::index(index),
-         attr::phase(first && last ? RegionPhase::InitLast : first ? RegionPhase::Init : last ? RegionPhase::Last : RegionPhase::Middle)},
-        {}, slotWrite.result()->name());
-    passes::madeFrom(packed->result(), slotWrite.result());
-    slotWrite.result()->replaceAllUsesWith(packed->result());
-    slotWrite.parentBlock()->erase(&slotWrite);
+    packRun(run, coarse, index, rows)
+        ->set(attr::phase, first && last ? RegionPhase::InitLast
+                           : first       ? RegionPhase::Init
+                           : last        ? RegionPhase::Last
+                                         : RegionPhase::Middle);
   }
 
   Function& f_;
