@@ -76,7 +76,9 @@ class Peeler {
     const std::optional<passes::SlotRun> run = passes::slotRunAt(*write, index, loop, constant ? nullptr : &diags_);
     if (!run || run->count == 0) return;  // constant bounds: unrolled, each copy's write proven on its own
     const int64_t perCell = fragmentsPerCell(*write);
-    if (perCell > 1 && packable(loop, *run, perCell)) {
+    // The carriers' slots are counted from the run proven here, so no variable of a loop
+    // around may move them.
+    if (perCell > 1 && index == write->get(attr::index) && packable(loop, *run, perCell)) {
       if (constant && run->count / perCell <= kUnrolledWrites) return;  // unrolled; linx-pack-cells packs it
       packIterations(loop, perCell, run->count / perCell);
       return peel(loop, run->count / perCell);
