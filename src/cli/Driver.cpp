@@ -399,11 +399,12 @@ bool Driver::emit(const ir::Module& m, OutputBuffer& os) {
 int Driver::runKernel(const ir::Function& f) {
   activity_.stage = txnStream_ ? "running the TXN stream" : "running the kernel";
   interp::RunRequest request{opts_.runArgs, opts_.runOutputs, opts_.randomInputs, runLimits(), {}};
-  if (txnStream_ && !streamFitsTarget(*txnStream_, opts_.txnStream, module_->target(), diags_)) return failure();
-  if (txnStream_)
+  if (txnStream_) {
+    if (!streamFitsTarget(*txnStream_, opts_.txnStream, module_->target(), diags_)) return failure();
     request.execute = [&](std::vector<interp::RtValue>& args, DiagnosticEngine& diags) {
       return runStream(*txnStream_, opts_.txnStream, f, args, diags);
     };
+  }
   const interp::RunOutcome outcome = interp::runKernel(f, request, diags_, activity_.written);
   if (outcome.kind == interp::RunOutcome::Kind::Usage) return reportUsageError(outcome.usage);
   diags_.flush();

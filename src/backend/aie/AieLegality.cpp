@@ -208,7 +208,7 @@ class SequenceLegality {
     std::optional<tilec_txn::Transfer> t =
         shaped ? constantTransfer(atZero, bits, [](const Value*) { return std::nullopt; }) : std::nullopt;
     if (t) {
-      t->pushes = std::max(op.has(attr::pushes) ? op.get(attr::pushes) : 1, op.has(attr::split) ? op.get(attr::split) : 1);
+      t->pushes = queueEntries(op);
       tilec_txn::shimBdFields(*t, why);
     }
     if (!why.empty()) {

@@ -1,5 +1,6 @@
 #include "backend/aie/AieOps.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +28,12 @@ bool drains(const ir::Op& op) {
     case AieChannel::None: break;
   }
   throw std::logic_error(std::string(op.name()) + " uses no shim channel");
+}
+
+int64_t queueEntries(const ir::Op& op) {
+  const int64_t* pushes = op.find(ir::attr::pushes);
+  const int64_t* split = op.find(ir::attr::split);
+  return std::max(pushes ? *pushes : 1, split ? *split : 1);
 }
 
 }  // namespace tilec::aie

@@ -44,5 +44,8 @@ const AieOpInfo* findAieOp(ir::OpKind k);
 const AieOpInfo& aieOp(const ir::Op& op);
 // Whether the channel a transfer or wait uses moves data to the host (S2MM).
 bool drains(const ir::Op& op);
+// The queue entries a transfer takes (assign-bds plans them, the writers lay out within
+// them): the pushes of a long repeat (`pushes`), or one per piece of a split = n.
+int64_t queueEntries(const ir::Op& op);
 
 }  // namespace tilec::aie

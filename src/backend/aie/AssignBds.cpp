@@ -15,7 +15,6 @@
 // `spare_bds`) and N queue entries, one per piece, until it is waited for. Every decision is
 // an attribute (`bd`, `spare_bds`, `token`) or a dma.wait op in the IR; a `bd` the source gave is kept
 // (E0907 when it is out of range or busy). Linear in the ops.
-#include <algorithm>
 #include <array>
 #include <deque>
 #include <map>
@@ -123,12 +122,6 @@ class BdAssignment {
         Op* at = body.terminator();
         insertWait(key, body, at, queue.back().transfer->loc(), WaitReason::BodyEnd);
       }
-  }
-
-  // A long repeat's pushes; a split at dispatch pushes each of its pieces.
-  static int64_t queueEntries(const Op& op) {
-    const int64_t pushes = op.has(attr::pushes) ? op.get(attr::pushes) : 1;
-    return std::max(pushes, op.has(attr::split) ? op.get(attr::split) : 1);
   }
 
   int64_t queued(const ChannelKey& key) {

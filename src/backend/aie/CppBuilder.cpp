@@ -5,7 +5,6 @@
 // it by compiling the builder). Loops stay loops; what the compiler could not check for
 // runtime sizes (descriptor fields, walks inside the buffers, tiler requirements,
 // overflow) is checked at dispatch and refuses with the source location. Linear in the ops.
-#include <algorithm>
 #include <cctype>
 #include <ostream>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "backend/aie/AieTargets.h"
 #include "backend/aie/AieOps.h"
 #include "backend/aie/TxnRuntimeText.h"
+#include "ir/Describe.h"
 
 namespace tilec::aie {
 namespace {
@@ -127,7 +127,8 @@ class BuilderWriter {
     return out + "\"";
   }
 
-  std::string where(const Op& op) const { return quoted(std::string(op.name()) + " at " + location(op) + ": "); }
+  // The op as its source spelled it ('fill(...)'), and where.
+  std::string where(const Op& op) const { return quoted(describe(op, sources_) + " at " + location(op) + ": "); }
 
   // file:line:column, with the file's base name: the header does not depend on where it was built.
   std::string location(const Op& op) const {
@@ -249,11 +250,7 @@ class BuilderWriter {
     }
     std::string elements = "int64_t(1)";
     for (const Expr& d : tensor->type().dims()) elements = "a.mul(" + elements + ", " + cpp(d) + ")";
-    // The queue entries assign-bds planned: a long repeat's pushes, or a split's pieces.
-    const int64_t* pushes = op.find(attr::pushes);
-    const int64_t* split = op.find(attr::split);
-    const int64_t entries = std::max(pushes ? *pushes : 1, split ? *split : 1);
-    if (entries > 1) line(depth + 1, "t.pushes = " + std::to_string(entries) + ";");
+    if (const int64_t entries = queueEntries(op); entries > 1) line(depth + 1, "t.pushes = " + std::to_string(entries) + ";");
     line(depth + 1, "const int64_t elements = " + elements + ";");
     checkArith(depth + 1, op);
     line(depth + 1, "tilec_txn::ShimTask task;");

@@ -3,7 +3,6 @@
 // runtime builders will share. Loops run here (the stream has none), so a loop whose
 // bound is a runtime value is E0906. Every decision (descriptor, token, waits) was made by
 // a pass and is read from the IR. Linear in the size of the stream written.
-#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -137,7 +136,7 @@ class SequenceWriter final : public SequenceRunner {
       if (!stopped()) throw std::logic_error(std::string(op.name()) + " reached the TXN writer without a descriptor's pattern");
       return;
     }
-    t->pushes = std::max(op.has(attr::pushes) ? op.get(attr::pushes) : 1, op.has(attr::split) ? op.get(attr::split) : 1);
+    t->pushes = queueEntries(op);
     const auto& c = op.get(attr::channel);
     const int64_t* bd = op.find(attr::bd);
     if (!bd) throw std::logic_error(std::string(op.name()) + " has no descriptor; run assign-bds first");
