@@ -6,6 +6,10 @@
 # built by `all`, that depends on them. `TARGET <name>` may be written instead of <name>.
 # Each command writes a depfile, so editing a file the kernel imports recompiles exactly
 # the kernels that import it.
+#
+# Every kernel's command is also written to ${CMAKE_BINARY_DIR}/tilec_compile_commands.json,
+# a compilation database in compile_commands.json's format (CMake's own covers only C and
+# C++), where `tilec lsp` finds each file's -I, -D and --target (docs/lsp.md).
 include_guard(GLOBAL)
 
 # Depfile paths are absolute; CMP0116 NEW makes Ninja builds read them through CMake's
@@ -63,6 +67,43 @@ macro(_tilec_check_kernel_arguments)
   endif()
 endmacro()
 
+# A JSON string of `value`; paths hold no control characters.
+function(_tilec_json_string value out_var)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  set(${out_var} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
+# Adds one command to the compilation database; the first call arranges for the file to
+# be written once the top-level CMakeLists.txt has been read, with every call's entries.
+function(_tilec_add_compile_command input output)
+  set(arguments "\"$<TARGET_FILE:tilec::tilec>\"")
+  foreach(arg IN LISTS ARGN)
+    _tilec_json_string("${arg}" quoted)
+    string(APPEND arguments ", ${quoted}")
+  endforeach()
+  _tilec_json_string("${CMAKE_CURRENT_BINARY_DIR}" directory)
+  _tilec_json_string("${input}" file)
+  _tilec_json_string("${output}" output)
+  get_property(entries GLOBAL PROPERTY _TILEC_COMPILE_COMMANDS)
+  if(entries)
+    string(APPEND entries ",\n")
+  endif()
+  string(APPEND entries "  {\"directory\": ${directory}, \"file\": ${file}, \"output\": ${output},\n"
+                        "   \"arguments\": [${arguments}]}")
+  set_property(GLOBAL PROPERTY _TILEC_COMPILE_COMMANDS "${entries}")
+  get_property(scheduled GLOBAL PROPERTY _TILEC_COMPILE_COMMANDS_SCHEDULED)
+  if(NOT scheduled)
+    set_property(GLOBAL PROPERTY _TILEC_COMPILE_COMMANDS_SCHEDULED TRUE)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _tilec_write_compile_commands)
+  endif()
+endfunction()
+
+function(_tilec_write_compile_commands)
+  get_property(entries GLOBAL PROPERTY _TILEC_COMPILE_COMMANDS)
+  file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/tilec_compile_commands.json" CONTENT "[\n${entries}\n]\n")
+endfunction()
+
 function(tilec_add_kernels)
   cmake_parse_arguments(PARSE_ARGV 0 kernels "" "TARGET;TARGET_ARCH;OUTPUT_DIR;EXTENSION"
                         "SOURCES;OPTIONS;INCLUDE_DIRECTORIES")
@@ -90,10 +131,12 @@ function(tilec_add_kernels)
       message(FATAL_ERROR "tilec_add_kernels(${kernels_TARGET}): two sources compile to ${output}; "
                           "put one of them in another tilec_add_kernels call with its own OUTPUT_DIR")
     endif()
+    set(arguments "${input}" -o "${output}" -MD -MF "${output}.d" --target=${kernels_TARGET_ARCH} ${include_flags}
+                  ${kernels_OPTIONS})
+    _tilec_add_compile_command("${input}" "${output}" ${arguments})
     add_custom_command(
       OUTPUT "${output}"
-      COMMAND tilec::tilec "${input}" -o "${output}" -MD -MF "${output}.d"
-              --target=${kernels_TARGET_ARCH} ${include_flags} ${kernels_OPTIONS}
+      COMMAND tilec::tilec ${arguments}
       DEPENDS "${input}" tilec::tilec
       DEPFILE "${output}.d"
       COMMENT "tilec: compiling ${source}"

@@ -241,15 +241,21 @@ bool runPipeline(ir::Module& m, const target::TargetDesc& target, DiagnosticEngi
 
 }  // namespace
 
-Analysis::Analysis(const std::string& path, std::string text, const FileReader& read, const target::TargetDesc& target)
+Analysis::Analysis(const std::string& path, std::string text, const FileReader& read, const AnalysisFlags& flags)
     : sources_(std::make_unique<SourceManager>()) {
+  const target::TargetDesc& target = *flags.target;
   root_ = sources_->addBuffer(path, std::move(text));
   DiagnosticEngine diags(*sources_);
-  std::unique_ptr<ast::Module> program = frontend::parseProgram(*sources_, root_, diags, {{}, read});
+  frontend::Defines defines;
+  const std::vector<std::unique_ptr<ast::Module>> defineDecls =
+      frontend::parseDefines(*sources_, flags.defines, diags, defines);
+  firstImport_ = static_cast<FileId>(sources_->fileCount());
+  std::unique_ptr<ast::Module> program =
+      frontend::parseProgram(*sources_, root_, diags, {flags.includeDirs, read});
   Recorder recorder;
   std::unique_ptr<ir::Module> module;
   if (program && !diags.hasErrors())
-    module = frontend::lower(*program, diags, *target.model, defaultLimits(), {}, &recorder);
+    module = frontend::lower(*program, diags, *target.model, defaultLimits(), defines, &recorder);
   if (module) runPipeline(*module, target, diags);
   diagnostics_ = diags.all();
 
@@ -287,8 +293,7 @@ FileId Analysis::fileRead(const ast::Import& i) const {
 
 std::vector<std::string> Analysis::importedFiles() const {
   std::vector<std::string> files;
-  for (FileId f = 0; f < sources_->fileCount(); ++f)
-    if (f != root_) files.push_back(sources_->name(f));
+  for (FileId f = firstImport_; f < sources_->fileCount(); ++f) files.push_back(sources_->name(f));
   return files;
 }
 

@@ -37,11 +37,18 @@ struct Symbol {
   std::vector<Symbol> children;
 };
 
+// What `tilec FILE --target=T -I DIR -D NAME=VALUE` would be given besides the file.
+struct AnalysisFlags {
+  const target::TargetDesc* target = nullptr;  // checks and compiles it (its model and default pipeline)
+  std::vector<std::string> includeDirs;        // where imports are looked for after the file's directory
+  std::vector<std::string> defines;            // NAME=VALUE, NAME an identifier
+};
+
 class Analysis {
  public:
   // `path` names the document (imports resolve against its directory); `read` serves
-  // imports; `target` checks and compiles it (its model and its default pipeline).
-  Analysis(const std::string& path, std::string text, const FileReader& read, const target::TargetDesc& target);
+  // imports.
+  Analysis(const std::string& path, std::string text, const FileReader& read, const AnalysisFlags& flags);
   Analysis(const Analysis&) = delete;
   Analysis& operator=(const Analysis&) = delete;
 
@@ -49,6 +56,8 @@ class Analysis {
   FileId root() const { return root_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   const std::vector<Symbol>& symbols() const { return symbols_; }
+  // Whether `file` holds a -D value rather than program text.
+  bool fromFlags(FileId file) const { return file != root_ && file < firstImport_; }
   // The path of every file the program read besides the root.
   std::vector<std::string> importedFiles() const;
 
@@ -75,6 +84,7 @@ class Analysis {
   FileId fileRead(const ast::Import& i) const;
   std::unique_ptr<SourceManager> sources_;
   FileId root_ = kNoFile;
+  FileId firstImport_ = kNoFile;  // the files before it are the root and the -D values
   std::vector<Diagnostic> diagnostics_;
   std::vector<Name> names_;
   std::vector<Hover> tileExprs_;

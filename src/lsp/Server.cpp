@@ -1,6 +1,7 @@
 #include "lsp/Server.h"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,9 +9,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "lsp/Analysis.h"
+#include "lsp/CompileFlags.h"
 #include "lsp/Positions.h"
 #include "lsp/Transport.h"
 #include "lsp/Uri.h"
@@ -29,6 +32,7 @@ enum ErrorCode : int {
   kInvalidParams = -32602,
   kInternalError = -32603,
   kServerNotInitialized = -32002,
+  kRequestCancelled = -32800,
 };
 
 struct RequestError : std::runtime_error {
@@ -81,27 +85,66 @@ std::optional<std::string> readFromDisk(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// The flags a document is analysed with, where they came from, and what was wrong with them.
+struct DocumentFlags {
+  AnalysisFlags analysis;
+  std::string origin;
+  std::vector<std::string> problems;
+};
+
 struct Document {
   std::string uri, path, canonicalPath, text;
-  std::unique_ptr<Analysis> analysis;  // null until the first analysis succeeds
+  DocumentFlags flags;
+  std::unique_ptr<Analysis> analysis;  // null until analysed, and while the text is too large
 };
+
+// Documents above this size are not analysed (the analysis is linear, but a 50 MB file
+// would still hold the single thread for half a minute).
+constexpr size_t kDefaultMaxDocumentBytes = size_t(1) << 20;
+
+// Messages that are waiting to be handled: those the client has already sent.
+constexpr size_t kMaxQueuedMessages = 64;
 
 class Server {
  public:
   Server(std::istream& in, std::ostream& out, const ServerOptions& options) : in_(in), out_(out), options_(options) {}
 
+  // Reads ahead what the client has already sent before handling a message, so that a
+  // request cancelled by a later `$/cancelRequest` is not answered, and documents are
+  // analysed only when no message is waiting: a burst of edits costs one analysis.
   int run() {
     while (!exitCode_) {
-      Incoming message = readMessage(in_);
-      if (message.kind == Incoming::Kind::End) break;
+      if (queue_.empty() && !enqueue()) break;
+      while (queue_.size() < kMaxQueuedMessages && inputWaiting() && enqueue()) {
+      }
+      Incoming message = std::move(queue_.front());
+      queue_.pop_front();
       if (message.kind == Incoming::Kind::BadHeader) respondError(nullptr, kParseError, message.error);
       else handleMessage(message.body);
+      if (queue_.empty() && !inputWaiting()) analyzeStale();
     }
     return exitCode_.value_or(shutdown_ ? 0 : 1);
   }
 
  private:
   // ---- messages
+
+  bool inputWaiting() const { return in_.rdbuf()->in_avail() > 0; }
+
+  // Reads one message into the queue; false at the end of the input. A cancellation is
+  // noted as it is read, so the request it names, already queued, is refused.
+  bool enqueue() {
+    Incoming message = readMessage(in_);
+    if (message.kind == Incoming::Kind::End) return false;
+    if (message.kind == Incoming::Kind::Message && message.body.find("$/cancelRequest") != std::string::npos) {
+      const json cancel = json::parse(message.body, nullptr, false);
+      if (cancel.is_object() && cancel.value("method", json()) == "$/cancelRequest" && cancel.contains("params") &&
+          cancel["params"].is_object() && cancel["params"].contains("id"))
+        cancelled_.insert(cancel["params"]["id"].dump());
+    }
+    queue_.push_back(std::move(message));
+    return true;
+  }
 
   void send(const json& message) {
     out_ << frame(message.dump(-1, ' ', false, json::error_handler_t::replace)) << std::flush;
@@ -123,12 +166,15 @@ class Server {
       return respondError(id, kInvalidRequest, "a message is an object with a string 'method'");
     if (!message.contains("method")) return;  // a response to a request we never send
     const std::string method = message["method"];
-    const json params = message.value("params", json::object());
+    static const json noParams = json::object();
+    const auto given = message.find("params");
+    const json& params = given != message.end() ? *given : noParams;  // not copied: a document may be megabytes
     if (message.contains("id")) handleRequest(id, method, params);
     else handleNotification(method, params);
   }
 
   void handleRequest(const json& id, const std::string& method, const json& params) {
+    if (cancelled_.erase(id.dump())) return respondError(id, kRequestCancelled, "the client cancelled '" + method + "'");
     try {
       json result = answer(method, params);
       send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
@@ -166,16 +212,22 @@ class Server {
       shutdown_ = true;
       return nullptr;
     }
+    analyzeStale();  // a query answers for the text as it is now
     if (method == "textDocument/hover") return hover(params);
     if (method == "textDocument/definition") return definition(params);
     if (method == "textDocument/documentSymbol") return documentSymbols(params);
     throw RequestError(kMethodNotFound, "tilec does not implement '" + method + "'");
   }
 
-  // Unknown notifications, `$/cancelRequest` among them, need no answer and get none.
+  // Unknown notifications need no answer and get none. A `$/cancelRequest` was acted on
+  // when it was read; once it is handled its request has been refused or answered.
   void react(const std::string& method, const json& params) {
     if (method == "exit") {
       exitCode_ = shutdown_ ? 0 : 1;
+      return;
+    }
+    if (method == "$/cancelRequest") {
+      if (params.is_object() && params.contains("id")) cancelled_.erase(params["id"].dump());
       return;
     }
     crashHook(method);
@@ -187,14 +239,21 @@ class Server {
 
   // ---- lifecycle
 
+  // The server counts as initialized only once the request has succeeded: a request that
+  // fails (a bad option, a malformed parameter) leaves it waiting for another `initialize`.
   json initialize(const json& params) {
     if (initialized_) throw RequestError(kInvalidRequest, "'initialize' was sent twice");
-    target_ = &chosenTarget(params.value("initializationOptions", json::object()));
+    if (!params.is_object()) throw RequestError(kInvalidParams, "the parameters of 'initialize' are an object");
+    const json options = params.value("initializationOptions", json());
+    const target::TargetDesc& target = chosenTarget(options);
+    DocumentFlags fallback = fallbackFlags(options, params, target);
+    std::string databasePath = stringOption(options, "compilationDatabasePath");
+    const Encoding encoding = chosenEncoding(params);
+    fallbackFlags_ = std::move(fallback);
+    databasePath_ = std::move(databasePath);
+    encoding_ = encoding;
+    maxDocumentBytes_ = sizeOption(options, "maxDocumentBytes", kDefaultMaxDocumentBytes);
     initialized_ = true;
-    const json offered = params.value("capabilities", json::object())
-                             .value("general", json::object())
-                             .value("positionEncodings", json::array());
-    encoding_ = std::find(offered.begin(), offered.end(), "utf-32") != offered.end() ? Encoding::Utf32 : Encoding::Utf16;
     return {{"capabilities",
              {{"positionEncoding", encodingName(encoding_)},
               {"textDocumentSync", {{"openClose", true}, {"change", kFullSync}}},
@@ -207,6 +266,58 @@ class Server {
   // The target every document is analysed for: `initializationOptions.target`, or the
   // registry's default. A name that is no target refuses the initialize request (the client
   // may send it again), rather than analysing for a target the user did not ask for.
+  static Encoding chosenEncoding(const json& params) {
+    const json capabilities = params.value("capabilities", json::object());
+    if (!capabilities.is_object()) throw RequestError(kInvalidParams, "'capabilities' is an object");
+    const json general = capabilities.value("general", json::object());
+    const json offered = general.is_object() ? general.value("positionEncodings", json::array()) : json::array();
+    const bool utf32 = offered.is_array() && std::find(offered.begin(), offered.end(), "utf-32") != offered.end();
+    return utf32 ? Encoding::Utf32 : Encoding::Utf16;
+  }
+
+  static std::string stringOption(const json& options, const char* name) {
+    if (!options.is_object() || !options.contains(name)) return "";
+    if (!options[name].is_string())
+      throw RequestError(kInvalidParams, std::string("initializationOptions.") + name + " is a string");
+    return options[name];
+  }
+
+  static size_t sizeOption(const json& options, const char* name, size_t byDefault) {
+    if (!options.is_object() || !options.contains(name)) return byDefault;
+    if (!options[name].is_number_unsigned())
+      throw RequestError(kInvalidParams, std::string("initializationOptions.") + name + " is a number of bytes");
+    return options[name].get<size_t>();
+  }
+
+  // `initializationOptions.flags`, for documents that no compilation database or
+  // compile_flags.txt covers; relative -I directories are taken from the workspace root.
+  static DocumentFlags fallbackFlags(const json& options, const json& params, const target::TargetDesc& target) {
+    DocumentFlags flags{{&target, {}, {}}, "initializationOptions.flags", {}};
+    if (!options.is_object() || !options.contains("flags")) return flags;
+    const json& list = options["flags"];
+    std::vector<std::string> args;
+    if (list.is_array())
+      for (const json& a : list)
+        if (a.is_string()) args.push_back(a);
+    if (!list.is_array() || args.size() != list.size())
+      throw RequestError(kInvalidParams, "initializationOptions.flags is an array of strings, e.g. [\"-I\", \"lib\"]");
+    const json root = params.value("rootUri", json());
+    std::error_code ec;
+    const std::string base = root.is_string() ? uriToPath(root) : std::filesystem::current_path(ec).string();
+    CompileFlags parsed = flagsFromArguments(args, base, false);
+    if (!parsed.problems.empty())
+      throw RequestError(kInvalidParams, "initializationOptions.flags: " + parsed.problems.front());
+    if (parsed.target) flags.analysis.target = &namedTarget(*parsed.target, "initializationOptions.flags --target");
+    flags.analysis.includeDirs = std::move(parsed.includeDirs);
+    flags.analysis.defines = std::move(parsed.defines);
+    return flags;
+  }
+
+  static const target::TargetDesc& namedTarget(const std::string& name, const std::string& where) {
+    if (const target::TargetDesc* t = target::findTarget(name)) return *t;
+    throw RequestError(kInvalidParams, where + " \"" + name + "\" names no target; the targets are " + target::targetNames());
+  }
+
   static const target::TargetDesc& chosenTarget(const json& options) {
     if (!options.is_object() || !options.contains("target")) return target::defaultTarget();
     const json& name = options["target"];
@@ -225,7 +336,24 @@ class Server {
     doc.path = uriToPath(uri);
     doc.canonicalPath = canonical(doc.path);
     doc.text = field(item, "text");
-    analyzeWithDependents(doc);
+    doc.flags = flagsFor(doc.path);
+    stale_.insert(uri);
+  }
+
+  // The document's own flags (a compilation database or compile_flags.txt, read when it
+  // opens), else those of `initializationOptions`. A --target there that names no target
+  // is reported on the document, which is then analysed for the server's target.
+  DocumentFlags flagsFor(const std::string& path) const {
+    std::optional<CompileFlags> found = findCompileFlags(path, databasePath_);
+    if (!found) return fallbackFlags_;
+    DocumentFlags flags{{fallbackFlags_.analysis.target, found->includeDirs, found->defines}, found->origin,
+                        found->problems};
+    if (!found->target) return flags;
+    if (const target::TargetDesc* t = target::findTarget(*found->target)) flags.analysis.target = t;
+    else
+      flags.problems.push_back("--target=" + *found->target + " names no target (the targets are " +
+                               target::targetNames() + "); analysed for " + flags.analysis.target->name);
+    return flags;
   }
 
   void change(const json& params) {
@@ -240,7 +368,7 @@ class Server {
       const uint32_t end = std::max(begin, lines.offset(position(field(field(edit, "range"), "end")), encoding_));
       doc.text.replace(begin, end - begin, field(edit, "text").get<std::string>());
     }
-    analyzeWithDependents(doc);
+    stale_.insert(doc.uri);
   }
 
   void close(const std::string& uri) {
@@ -248,8 +376,9 @@ class Server {
     if (it == documents_.end()) return;
     const std::string path = it->second.canonicalPath;
     documents_.erase(it);
+    stale_.erase(uri);
     notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
-    reanalyzeImporters(path);  // they read the file from disk again
+    reanalyze(importersOf({path}));  // they read the file from disk again
   }
 
   Document& document(const std::string& uri) {
@@ -266,25 +395,52 @@ class Server {
     return readFromDisk(path);
   }
 
-  void analyzeWithDependents(Document& doc) {
-    analyze(doc);
-    reanalyzeImporters(doc.canonicalPath);
+  // Analyses the documents whose text changed since their last analysis, then the other
+  // open documents that import one of them, each once.
+  void analyzeStale() {
+    if (stale_.empty()) return;
+    std::set<std::string> changedPaths;
+    for (const std::string& uri : stale_) changedPaths.insert(documents_.at(uri).canonicalPath);
+    std::vector<std::string> order(stale_.begin(), stale_.end());
+    stale_.clear();
+    for (const std::string& uri : importersOf(changedPaths))
+      if (std::find(order.begin(), order.end(), uri) == order.end()) order.push_back(uri);
+    reanalyze(order);
   }
 
-  void reanalyzeImporters(const std::string& canonicalPath) {
-    for (auto& [uri, other] : documents_) {
-      if (other.canonicalPath == canonicalPath || !other.analysis) continue;
-      for (const std::string& file : other.analysis->importedFiles())
-        if (canonical(file) == canonicalPath) {
-          analyze(other);
+  // The open documents, by URI, whose last analysis read one of `canonicalPaths`, or
+  // missed an import (the file may be one of these, new and unsaved, or just closed).
+  std::vector<std::string> importersOf(const std::set<std::string>& canonicalPaths) const {
+    std::vector<std::string> importers;
+    for (const auto& [uri, doc] : documents_) {
+      if (!doc.analysis || canonicalPaths.count(doc.canonicalPath)) continue;
+      if (missedAnImport(*doc.analysis)) {
+        importers.push_back(uri);
+        continue;
+      }
+      for (const std::string& file : doc.analysis->importedFiles())
+        if (canonicalPaths.count(canonical(file))) {
+          importers.push_back(uri);
           break;
         }
     }
+    return importers;
+  }
+
+  static bool missedAnImport(const Analysis& a) {
+    const std::vector<Diagnostic>& all = a.diagnostics();
+    return std::any_of(all.begin(), all.end(), [](const Diagnostic& d) { return d.id == Diag::ImportNotFound; });
+  }
+
+  void reanalyze(const std::vector<std::string>& uris) {
+    for (const std::string& uri : uris) analyze(documents_.at(uri));
   }
 
   void analyze(Document& doc) {
-    doc.analysis = std::make_unique<Analysis>(
-        doc.path, doc.text, [this](const std::string& path) { return readImport(path); }, *target_);
+    doc.analysis.reset();
+    if (doc.text.size() <= maxDocumentBytes_)
+      doc.analysis = std::make_unique<Analysis>(
+          doc.path, doc.text, [this](const std::string& path) { return readImport(path); }, doc.flags.analysis);
     publishDiagnostics(doc);
   }
 
@@ -310,12 +466,14 @@ class Server {
     return {{"uri", uriOf(doc, r.file)}, {"range", range(*doc.analysis, r)}};
   }
 
-  // The analysis of an open document and the byte offset of a request's position in it.
+  // An open document and the byte offset of a request's position in it; the document is
+  // null when it has no analysis (it is too large), and queries on it answer nothing.
   std::pair<const Document*, uint32_t> at(const json& params) {
     const Document& doc = document(field(field(params, "textDocument"), "uri"));
-    if (!doc.analysis) throw RequestError(kInternalError, "'" + doc.uri + "' has not been analyzed");
+    const Position p = position(field(params, "position"));
+    if (!doc.analysis) return {nullptr, 0};
     const LineMap lines(doc.analysis->sources().contents(doc.analysis->root()));
-    return {&doc, lines.offset(position(field(params, "position")), encoding_)};
+    return {&doc, lines.offset(p, encoding_)};
   }
 
   // ---- diagnostics
@@ -324,9 +482,11 @@ class Server {
   // the place itself as related information.
   json diagnostic(const Document& doc, const Diagnostic& d) const {
     const Analysis& a = *doc.analysis;
-    const bool elsewhere = d.range.valid() && d.range.file != a.root();
+    const bool fromFlags = d.range.valid() && a.fromFlags(d.range.file);
+    const bool elsewhere = d.range.valid() && d.range.file != a.root() && !fromFlags;
     std::string message = d.message;
     json related = json::array();
+    if (fromFlags) message = "in the flags of " + doc.flags.origin + ": " + message;
     if (elsewhere) {
       message = "in imported file '" + a.sources().name(d.range.file) + "': " + message;
       related.push_back({{"location", location(doc, d.range)}, {"message", d.message}});
@@ -335,7 +495,8 @@ class Server {
       if (note.range.valid()) related.push_back({{"location", location(doc, note.range)}, {"message", note.message}});
       else message += "\nnote: " + note.message;
     }
-    json out = {{"range", range(a, elsewhere ? a.importLeadingTo(d.range.file) : d.range)},
+    const SourceRange shown = fromFlags ? SourceRange{a.root(), 0, 0} : elsewhere ? a.importLeadingTo(d.range.file) : d.range;
+    json out = {{"range", range(a, shown)},
                 {"severity", severity(d.level)},
                 {"code", diagCode(d.id)},
                 {"source", "tilec"},
@@ -344,9 +505,24 @@ class Server {
     return out;
   }
 
+  // A problem that is no compiler diagnostic (a dropped flag, a document too large to
+  // analyse), shown at the start of the document.
+  static json notice(int severity, const std::string& message) {
+    const json start = {{"line", 0}, {"character", 0}};
+    return {{"range", {{"start", start}, {"end", start}}}, {"severity", severity}, {"source", "tilec"}, {"message", message}};
+  }
+
   void publishDiagnostics(const Document& doc) {
     json list = json::array();
-    for (const Diagnostic& d : doc.analysis->diagnostics()) list.push_back(diagnostic(doc, d));
+    for (const std::string& problem : doc.flags.problems)
+      list.push_back(notice(kSeverityWarning, doc.flags.origin + ": " + problem));
+    if (!doc.analysis)
+      list.push_back(notice(kSeverityInformation,
+                            "not analysed: the document has " + std::to_string(doc.text.size()) +
+                                " bytes, more than the " + std::to_string(maxDocumentBytes_) +
+                                " the server analyses (initializationOptions.maxDocumentBytes)"));
+    else
+      for (const Diagnostic& d : doc.analysis->diagnostics()) list.push_back(diagnostic(doc, d));
     notify("textDocument/publishDiagnostics", {{"uri", doc.uri}, {"diagnostics", list}});
   }
 
@@ -354,6 +530,7 @@ class Server {
 
   json hover(const json& params) {
     auto [doc, offset] = at(params);
+    if (!doc) return nullptr;
     std::optional<Hover> h = doc->analysis->hoverAt(offset);
     if (!h) return nullptr;
     return {{"contents", {{"kind", "markdown"}, {"value", "```tile\n" + h->text + "\n```"}}},
@@ -362,6 +539,7 @@ class Server {
 
   json definition(const json& params) {
     auto [doc, offset] = at(params);
+    if (!doc) return nullptr;
     std::optional<SourceRange> decl = doc->analysis->definitionAt(offset);
     if (!decl) return nullptr;
     return location(*doc, *decl);
@@ -390,7 +568,12 @@ class Server {
   std::ostream& out_;
   const ServerOptions& options_;
   Encoding encoding_ = Encoding::Utf16;
-  const target::TargetDesc* target_ = nullptr;  // set by initialize
+  DocumentFlags fallbackFlags_;                 // initializationOptions: flags and target; set by initialize
+  std::string databasePath_;                    // initializationOptions.compilationDatabasePath
+  size_t maxDocumentBytes_ = kDefaultMaxDocumentBytes;
+  std::deque<Incoming> queue_;                  // read, not yet handled
+  std::set<std::string> cancelled_;             // ids (as JSON text) of requests the client cancelled
+  std::set<std::string> stale_;                 // URIs whose text changed since their analysis
   bool initialized_ = false;
   bool shutdown_ = false;
   std::optional<int> exitCode_;

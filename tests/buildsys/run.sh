@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build-system integration tests: run.sh SCENARIO TILEC BUILD_DIR SOURCE_DIR WORK_ROOT
 #   cmake     install BUILD_DIR, move the prefix, build consumer/ with find_package(tilec)
-#             under Ninja and Unix Makefiles; also tilec_add_kernels' argument errors
+#             under Ninja and Unix Makefiles; the compilation database it writes, read by
+#             `tilec lsp`; also tilec_add_kernels' argument errors
 #   makefile  consumer/Makefile (tilec -MD -MP, -include *.d)
 #   ninja     consumer/build.ninja (depfile = $out.d, deps = gcc)
 #   deb       cpack -G DEB from BUILD_DIR, dpkg -x into a scratch root, run tilec from there
@@ -134,6 +135,22 @@ consume_with() {
   cd "$work"
 }
 
+# The compilation database the module writes gives `tilec lsp` each kernel's flags: with
+# the build directory at the source's build/, where the server looks, a.tile's import of
+# lib/common.tile (found through INCLUDE_DIRECTORIES) is no error (consumer-lsp.json).
+check_compile_commands() {
+  local src=$work/src-lsp database
+  copy_consumer "$src"
+  logged "$src.configure.log" cmake -S "$src" -B "$src/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix"
+  database=$src/build/tilec_compile_commands.json
+  [[ -f $database ]] || fail "configuring wrote no $database"
+  expect_count_in_log "$database" '"file": ' 3
+  expect_in_log "$database" "\"file\": \"$src/a.tile\""
+  expect_in_log "$database" "\"-I\", \"$src/lib\""
+  command -v node >/dev/null || fail "node is missing: run scripts/setup.sh"
+  logged "$work/lsp.log" node "$source_dir/tests/lsp/lsp-session.js" "$tilec" "$source_dir/tests/buildsys/consumer-lsp.json" "$src"
+}
+
 # A project whose only call is CALL must fail to configure with MESSAGE.
 expect_call_rejected() {
   local call=$1 message=$2 dir=$work/bad
@@ -154,6 +171,7 @@ scenario_cmake() {
   install_package
   consume_with Ninja
   consume_with "Unix Makefiles"
+  check_compile_commands
   expect_call_rejected "tilec_add_kernels(k)" "tilec_add_kernels(k): no kernels; list them with SOURCES"
   expect_call_rejected "tilec_add_kernels(k SOURCES k.tile TARGETARCH a5)" \
     "tilec_add_kernels(k): unknown argument(s) 'TARGETARCH;a5'"

@@ -7,15 +7,19 @@
 // A session file holds:
 //   "args":     extra arguments of `tilec lsp` (optional)
 //   "files":    name -> text (a string, or an array of lines joined with "\n"), written
-//               to WORKDIR before the server starts (optional)
-//   "steps":    in order: {"send": message} (framed as JSON-RPC), {"sendRaw": "bytes"}
+//               to WORKDIR before the server starts (optional); a name may have directories
+//   "steps":    in order: {"send": message} (framed as JSON-RPC; an array of messages is
+//               written at once, so the server finds them all waiting), {"sendRaw": "bytes"}
 //               (sent as they are: broken headers, broken JSON), or {"expect": message},
 //               which the server's next message must match. A match is a subset: every
 //               key of an expected object must be in the actual one with a matching value;
 //               arrays must have the same length and match element by element.
 //   "exitCode": what the server must exit with once its input ends (default 0)
-// In every string, ${DIR} is WORKDIR and ${URI:name} the file URI of WORKDIR/name; a
-// string that is exactly ${TEXT:name} becomes the text of file `name`.
+//   "keepWorkdir": true to play the session in WORKDIR as it is (a project made by the
+//               caller), instead of emptying it and writing "files"
+// In every string (file texts too), ${DIR} is WORKDIR and ${URI:name} the file URI of
+// WORKDIR/name; a string that is exactly ${TEXT:name} becomes the text of file `name`
+// (one of "files", else read from WORKDIR).
 // Fails on the first mismatch, on a message nobody expected, if the server exits before
 // the steps are done, or after a timeout.
 'use strict';
@@ -39,7 +43,9 @@ function substitute(value) {
   if (typeof value === 'string') {
     const whole = /^\$\{TEXT:([^}]+)\}$/.exec(value);
     if (whole) {
-      if (!(whole[1] in texts)) fail(`no file '${whole[1]}' in the session`);
+      if (!(whole[1] in texts) && fs.existsSync(path.join(workdir, whole[1])))
+        texts[whole[1]] = fs.readFileSync(path.join(workdir, whole[1]), 'utf8');
+      if (!(whole[1] in texts)) fail(`no file '${whole[1]}' in the session or in ${workdir}`);
       return texts[whole[1]];
     }
     return value
@@ -78,10 +84,13 @@ function mismatch(expected, actual, at) {
   return expected === actual ? null : `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
 }
 
-fs.rmSync(workdir, { recursive: true, force: true });
-fs.mkdirSync(workdir, { recursive: true });
+if (!session.keepWorkdir) {
+  fs.rmSync(workdir, { recursive: true, force: true });
+  fs.mkdirSync(workdir, { recursive: true });
+}
 for (const [name, text] of Object.entries(session.files || {})) {
-  texts[name] = Array.isArray(text) ? text.join('\n') : text;
+  texts[name] = substitute(Array.isArray(text) ? text.join('\n') : text);
+  fs.mkdirSync(path.dirname(path.join(workdir, name)), { recursive: true });
   fs.writeFileSync(path.join(workdir, name), texts[name]);
 }
 
@@ -90,11 +99,15 @@ function frame(message) {
   return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
 }
 
+function frames(messages) {
+  return Array.isArray(messages) ? Buffer.concat(messages.map(frame)) : frame(messages);
+}
+
 // `lsp-session.js --client-stream SESSION.json WORKDIR` writes what the client sends, as
 // bytes, to standard output instead (the seeds of the fuzz_lsp corpus, scripts/fuzz.sh).
 if (tilec === '--client-stream') {
   for (const step of substitute(session.steps)) {
-    if (step.send) fs.writeSync(1, frame(step.send));
+    if (step.send) fs.writeSync(1, frames(step.send));
     else if (step.sendRaw !== undefined) fs.writeSync(1, step.sendRaw);
   }
   process.exit(0);
@@ -149,7 +162,7 @@ async function main() {
   for (let i = 0; i < steps.length; ++i) {
     const step = steps[i];
     if (step.send) {
-      server.stdin.write(frame(step.send));
+      server.stdin.write(frames(step.send));
     } else if (step.sendRaw !== undefined) {
       server.stdin.write(step.sendRaw);
     } else if (step.expect) {
