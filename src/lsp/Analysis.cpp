@@ -135,7 +135,7 @@ class Indexer {
 
   std::vector<Analysis::Name> names(const ast::Module& program) {
     for (const ast::TopDecl& d : program.decls) {
-      if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d)) stmt(**c);
+      if (const auto* c = std::get_if<std::unique_ptr<ast::ConstDecl>>(&d)) stmt(**c, SourceRange{});
       if (const auto* k = std::get_if<std::unique_ptr<ast::Kernel>>(&d)) kernel(**k);
     }
     for (const Use& u : recorded_.uses) {
@@ -146,6 +146,9 @@ class Indexer {
     }
     return std::move(names_);
   }
+
+  // Every declaration, with where it may be used (after names()).
+  std::vector<ScopedName> scoped() { return std::move(scoped_); }
 
   // Every expression that produced a tile, with its type.
   std::vector<Hover> tileExprs() const {
@@ -177,9 +180,16 @@ class Indexer {
     return it == recorded_.exprs.end() ? Snapshot{} : it->second;
   }
 
-  void declare(SourceRange at, std::string hover) {
+  // A declaration at `at`, usable in `visible` (an invalid range: everywhere).
+  void declare(SourceRange at, std::string hover, bool constant, SourceRange visible) {
     declHover_[keyOf(at)] = hover;
+    scoped_.push_back({text(at), hover, constant, visible});
     names_.push_back({at, at, std::move(hover)});
+  }
+
+  // From the end of a declaration to the end of the block that holds it.
+  static SourceRange after(SourceRange decl, SourceRange block) {
+    return block.valid() ? SourceRange{decl.file, decl.end, block.end} : block;
   }
 
   std::string text(SourceRange r) const {
@@ -187,36 +197,38 @@ class Indexer {
   }
 
   void kernel(const ast::Kernel& k) {
-    for (const ast::Param& p : k.params) declare(p.nameRange, "param " + text(p.range));
-    for (const ast::SymbolDecl& s : k.symbols) declare(s.range, "size " + s.name + ": dyn");
-    stmt(*k.body);
+    for (const ast::Param& p : k.params) declare(p.nameRange, "param " + text(p.range), false, k.range);
+    for (const ast::SymbolDecl& s : k.symbols) declare(s.range, "size " + s.name + ": dyn", true, k.range);
+    stmt(*k.body, k.body->range);
   }
 
-  void stmt(const ast::Stmt& s) {
+  // `scope`: the block that holds the statement; invalid at file level.
+  void stmt(const ast::Stmt& s, SourceRange scope) {
     switch (s.kind) {
       case ast::StmtKind::Block:
-        for (const ast::StmtPtr& x : static_cast<const ast::Block&>(s).stmts) stmt(*x);
+        for (const ast::StmtPtr& x : static_cast<const ast::Block&>(s).stmts) stmt(*x, s.range);
         break;
       case ast::StmtKind::Bind: {
         const auto& b = static_cast<const ast::Bind&>(s);
-        declare(b.nameRange, binding(b.isMutable ? BindKind::Var : BindKind::Let, b.name, evaluated(*b.init)));
+        declare(b.nameRange, binding(b.isMutable ? BindKind::Var : BindKind::Let, b.name, evaluated(*b.init)), false,
+                after(b.range, scope));
         break;
       }
       case ast::StmtKind::Const: {
         const auto& c = static_cast<const ast::ConstDecl&>(s);
-        declare(c.nameRange, binding(BindKind::Const, c.name, evaluated(*c.value)));
+        declare(c.nameRange, binding(BindKind::Const, c.name, evaluated(*c.value)), true, after(c.range, scope));
         break;
       }
       case ast::StmtKind::For: {
         const auto& f = static_cast<const ast::For&>(s);
-        declare(f.varRange, binding(BindKind::LoopVar, f.var, {}));
-        stmt(*f.body);
+        declare(f.varRange, binding(BindKind::LoopVar, f.var, {}), false, f.body->range);
+        stmt(*f.body, f.body->range);
         break;
       }
       case ast::StmtKind::If: {
         const auto& i = static_cast<const ast::If&>(s);
-        stmt(*i.thenBlock);
-        if (i.elseStmt) stmt(*i.elseStmt);
+        stmt(*i.thenBlock, i.thenBlock->range);
+        if (i.elseStmt) stmt(*i.elseStmt, i.elseStmt->range);
         break;
       }
       case ast::StmtKind::Assign:
@@ -229,6 +241,7 @@ class Indexer {
   const LiveValues* live_;
   std::map<RangeKey, std::string> declHover_;
   std::vector<Analysis::Name> names_;
+  std::vector<ScopedName> scoped_;
 };
 
 // The target's default pipeline, as `tilec FILE --target=T` runs it before emitting.
@@ -265,6 +278,8 @@ Analysis::Analysis(const std::string& path, std::string text, const FileReader& 
   if (module) live.emplace(*module);
   Indexer indexer(*sources_, recorder, live ? &*live : nullptr);
   names_ = indexer.names(*program);
+  scoped_ = indexer.scoped();
+  indexed_ = true;
   tileExprs_ = indexer.tileExprs();
   for (const ast::Import& i : program->imports)
     if (i.range.file == root_) imports_.push_back({i.range, i.pathRange, i.resolved != kNoFile ? i.resolved : fileRead(i)});
@@ -314,6 +329,19 @@ std::optional<SourceRange> Analysis::definitionAt(uint32_t offset) const {
   for (const RootImport& i : imports_)
     if (contains(i.pathRange, root_, offset) && i.file != kNoFile) return SourceRange{i.file, 0, 0};
   return std::nullopt;
+}
+
+std::vector<ScopedName> Analysis::namesInScopeAt(uint32_t offset) const {
+  std::map<std::string, const ScopedName*> innermost;
+  auto width = [](const ScopedName* n) { return n->visible.valid() ? n->visible.end - n->visible.begin : ~0u; };
+  for (const ScopedName& n : scoped_) {
+    if (n.visible.valid() && !contains(n.visible, root_, offset)) continue;
+    const ScopedName*& best = innermost[n.name];
+    if (!best || width(&n) <= width(best)) best = &n;
+  }
+  std::vector<ScopedName> names;
+  for (const auto& [name, n] : innermost) names.push_back(*n);
+  return names;
 }
 
 // Files are read depth first, so the files an import brings in have the ids from its own

@@ -44,6 +44,14 @@ struct AnalysisFlags {
   std::vector<std::string> defines;            // NAME=VALUE, NAME an identifier
 };
 
+// A name a program may use at some place: what completion offers.
+struct ScopedName {
+  std::string name;
+  std::string detail;  // its hover text: `let t: tile<...>`, `const ROWS = 16`
+  bool constant;       // a `const` or a `where` size, else a variable, parameter or loop variable
+  SourceRange visible;  // where it may be used; invalid for a file constant (everywhere)
+};
+
 class Analysis {
  public:
   // `path` names the document (imports resolve against its directory); `read` serves
@@ -65,6 +73,10 @@ class Analysis {
   std::optional<Hover> hoverAt(uint32_t offset) const;
   // A declaration; for an import's path, the start of that file.
   std::optional<SourceRange> definitionAt(uint32_t offset) const;
+  // The names in scope at `offset`, by name; an inner declaration hides an outer one.
+  std::vector<ScopedName> namesInScopeAt(uint32_t offset) const;
+  // Whether the program parsed, so that names and scopes are known.
+  bool indexed() const { return indexed_; }
 
   // Where a diagnostic in an imported file is shown in the root: the root's import that
   // leads to that file (the start of the root when none is known).
@@ -87,6 +99,8 @@ class Analysis {
   FileId firstImport_ = kNoFile;  // the files before it are the root and the -D values
   std::vector<Diagnostic> diagnostics_;
   std::vector<Name> names_;
+  std::vector<ScopedName> scoped_;
+  bool indexed_ = false;
   std::vector<Hover> tileExprs_;
   std::vector<RootImport> imports_;
   std::vector<Symbol> symbols_;

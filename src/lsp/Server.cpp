@@ -12,7 +12,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "frontend/Keywords.h"
+#include "frontend/Lowering.h"
 #include "lsp/Analysis.h"
+#include "lsp/Calls.h"
 #include "lsp/CompileFlags.h"
 #include "lsp/Positions.h"
 #include "lsp/Transport.h"
@@ -51,6 +54,7 @@ const json& field(const json& j, const char* key) {
 
 constexpr int kSeverityError = 1, kSeverityWarning = 2, kSeverityInformation = 3;
 constexpr int kSymbolFunction = 12, kSymbolVariable = 13, kSymbolConstant = 14;
+constexpr int kCompletionFunction = 3, kCompletionVariable = 6, kCompletionKeyword = 14, kCompletionConstant = 21;
 constexpr int kFullSync = 1;
 constexpr int kLogError = 1;
 
@@ -95,7 +99,10 @@ struct DocumentFlags {
 struct Document {
   std::string uri, path, canonicalPath, text;
   DocumentFlags flags;
-  std::unique_ptr<Analysis> analysis;  // null until analysed, and while the text is too large
+  std::shared_ptr<const Analysis> analysis;  // null until analysed, and while the text is too large
+  // The last analysis of a text that parsed: completion offers its names while the text
+  // being typed does not parse.
+  std::shared_ptr<const Analysis> indexed;
 };
 
 // Documents above this size are not analysed (the analysis is linear, but a 50 MB file
@@ -216,6 +223,9 @@ class Server {
     if (method == "textDocument/hover") return hover(params);
     if (method == "textDocument/definition") return definition(params);
     if (method == "textDocument/documentSymbol") return documentSymbols(params);
+    if (method == "textDocument/completion") return completion(params);
+    if (method == "textDocument/signatureHelp") return signatureHelp(params);
+    if (method == "textDocument/codeAction") return codeActions(params);
     throw RequestError(kMethodNotFound, "tilec does not implement '" + method + "'");
   }
 
@@ -259,7 +269,10 @@ class Server {
               {"textDocumentSync", {{"openClose", true}, {"change", kFullSync}}},
               {"hoverProvider", true},
               {"definitionProvider", true},
-              {"documentSymbolProvider", true}}},
+              {"documentSymbolProvider", true},
+              {"completionProvider", {{"triggerCharacters", json::array()}}},
+              {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {" "}}}},
+              {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
             {"serverInfo", {{"name", "tilec"}, {"version", TILEC_VERSION}}}};
   }
 
@@ -439,8 +452,9 @@ class Server {
   void analyze(Document& doc) {
     doc.analysis.reset();
     if (doc.text.size() <= maxDocumentBytes_)
-      doc.analysis = std::make_unique<Analysis>(
+      doc.analysis = std::make_shared<const Analysis>(
           doc.path, doc.text, [this](const std::string& path) { return readImport(path); }, doc.flags.analysis);
+    if (doc.analysis && doc.analysis->indexed()) doc.indexed = doc.analysis;
     publishDiagnostics(doc);
   }
 
@@ -478,8 +492,14 @@ class Server {
 
   // ---- diagnostics
 
-  // A diagnostic in an imported file shows at the import that brings the file in, with
-  // the place itself as related information.
+  // Where a diagnostic shows in the document: a diagnostic in an imported file at the
+  // import that brings the file in, one in a -D value at the start.
+  static SourceRange shownAt(const Analysis& a, const Diagnostic& d) {
+    if (!d.range.valid() || d.range.file == a.root()) return d.range;
+    return a.fromFlags(d.range.file) ? SourceRange{a.root(), 0, 0} : a.importLeadingTo(d.range.file);
+  }
+
+  // A diagnostic in an imported file has the place itself as related information.
   json diagnostic(const Document& doc, const Diagnostic& d) const {
     const Analysis& a = *doc.analysis;
     const bool fromFlags = d.range.valid() && a.fromFlags(d.range.file);
@@ -495,8 +515,7 @@ class Server {
       if (note.range.valid()) related.push_back({{"location", location(doc, note.range)}, {"message", note.message}});
       else message += "\nnote: " + note.message;
     }
-    const SourceRange shown = fromFlags ? SourceRange{a.root(), 0, 0} : elsewhere ? a.importLeadingTo(d.range.file) : d.range;
-    json out = {{"range", range(a, shown)},
+    json out = {{"range", range(a, shownAt(a, d))},
                 {"severity", severity(d.level)},
                 {"code", diagCode(d.id)},
                 {"source", "tilec"},
@@ -562,6 +581,80 @@ class Server {
     if (doc.analysis)
       for (const Symbol& s : doc.analysis->symbols()) list.push_back(symbol(*doc.analysis, s));
     return list;
+  }
+
+  // ---- editing
+
+  // Offered in this order: the names in scope at the cursor, the built-ins, the keywords.
+  json completion(const json& params) {
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
+    const uint32_t offset = LineMap(doc.text).offset(position(field(params, "position")), encoding_);
+    json items = json::array();
+    if (doc.indexed)
+      for (const ScopedName& n : doc.indexed->namesInScopeAt(offset))
+        items.push_back({{"label", n.name},
+                         {"kind", n.constant ? kCompletionConstant : kCompletionVariable},
+                         {"detail", n.detail},
+                         {"sortText", "0" + n.name}});
+    for (const frontend::BuiltinSig& b : frontend::builtins())
+      items.push_back({{"label", b.name}, {"kind", kCompletionFunction}, {"detail", b.usage}, {"sortText", std::string("1") + b.name}});
+    for (const std::string& k : frontend::keywords())
+      if (!frontend::findBuiltin(k)) items.push_back({{"label", k}, {"kind", kCompletionKeyword}, {"sortText", "2" + k}});
+    return {{"isIncomplete", false}, {"items", items}};
+  }
+
+  // The built-in whose call the cursor is in, from the text as typed (it need not parse).
+  json signatureHelp(const json& params) {
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
+    const uint32_t offset = LineMap(doc.text).offset(position(field(params, "position")), encoding_);
+    const std::optional<CallSite> site = callAt(doc.text, offset);
+    const frontend::BuiltinSig* builtin = site ? frontend::findBuiltin(site->callee) : nullptr;
+    if (!builtin) return nullptr;
+    const std::vector<UsageParameter> parameters = usageParameters(builtin->usage);
+    json labels = json::array();
+    for (const UsageParameter& p : parameters) labels.push_back({{"label", {p.begin, p.end}}});  // ASCII: bytes are code units
+    json signature = {{"label", builtin->usage}, {"parameters", labels}};
+    const std::optional<unsigned> active = activeParameter(parameters, *site);
+    if (active) signature["activeParameter"] = *active;
+    return {{"signatures", {signature}}, {"activeSignature", 0}, {"activeParameter", active ? json(*active) : json()}};
+  }
+
+  // A quickfix for each diagnostic shown in the range that carries an edit (a misspelled
+  // name, a forgotten `let`, ...): the compiler's own fixes, as `--diagnostics-format=json`
+  // has them.
+  json codeActions(const json& params) {
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
+    json actions = json::array();
+    if (!doc.analysis) return actions;
+    const Analysis& a = *doc.analysis;
+    const LineMap lines(a.sources().contents(a.root()));
+    const json& wanted = field(params, "range");
+    const uint32_t begin = lines.offset(position(field(wanted, "start")), encoding_);
+    const uint32_t end = lines.offset(position(field(wanted, "end")), encoding_);
+    for (const Diagnostic& d : a.diagnostics()) {
+      const SourceRange shown = shownAt(a, d);
+      if (d.fixes.empty() || !shown.valid() || shown.end < begin || shown.begin > end) continue;
+      json edits = json::object();
+      for (const FixIt& fix : d.fixes)
+        edits[uriOf(doc, fix.range.file)].push_back({{"range", range(a, fix.range)}, {"newText", fix.replacement}});
+      actions.push_back({{"title", fixTitle(a, d)},
+                         {"kind", "quickfix"},
+                         {"diagnostics", {diagnostic(doc, d)}},
+                         {"isPreferred", true},
+                         {"edit", {{"changes", edits}}}});
+    }
+    return actions;
+  }
+
+  // "Replace 'lod' with 'load'", "Insert 'let '", "Remove '...'"; several edits are named
+  // by the diagnostic they fix.
+  static std::string fixTitle(const Analysis& a, const Diagnostic& d) {
+    if (d.fixes.size() != 1) return "Fix " + std::string(diagCode(d.id)) + ": " + d.message;
+    const FixIt& fix = d.fixes.front();
+    const std::string old(a.sources().contents(fix.range.file).substr(fix.range.begin, fix.range.end - fix.range.begin));
+    if (old.empty()) return "Insert '" + fix.replacement + "'";
+    if (fix.replacement.empty()) return "Remove '" + old + "'";
+    return "Replace '" + old + "' with '" + fix.replacement + "'";
   }
 
   std::istream& in_;

@@ -55,7 +55,7 @@ function substitute(value) {
   if (Array.isArray(value)) return value.map(substitute);
   if (value && typeof value === 'object') {
     const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = substitute(v);
+    for (const [k, v] of Object.entries(value)) out[substitute(k)] = substitute(v);
     return out;
   }
   return value;

@@ -127,3 +127,91 @@ TEST_CASE("lsp server: a document above the size limit is reported and not analy
   CHECK(diagnostics[1].empty());  // shrunk below the limit: analysed again
   CHECK(reply(replies, 4)->at("result")["contents"]["value"] == "```tile\nparam y: out f32[16, 16]\n```");
 }
+
+namespace {
+
+const char* const kTypos =
+    "const ROWS = 16;\n"
+    "kernel k(x: in f32[16, 16], y: out f32[16, 16]) {\n"
+    "  let t = lod(x, [0, 0], [ROWS, 16]);\n"
+    "  for r in 0 .. 2 {\n"
+    "    let inner = t;\n"
+    "  }\n"
+    "  store(y, [0, 0], tt);\n"
+    "}\n";
+
+json at(int id, const std::string& method, int line, int character, json extra = json::object()) {
+  json params = {{"textDocument", {{"uri", kUri}}}, {"position", {{"line", line}, {"character", character}}}};
+  params.update(extra);
+  return request(id, method, std::move(params));
+}
+
+// The completion items' labels, each with its kind.
+std::map<std::string, int> labels(const json& result) {
+  std::map<std::string, int> out;
+  for (const json& item : result["items"]) out[item["label"]] = item["kind"];
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lsp server: completion offers the names in scope at the cursor, the built-ins and the keywords") {
+  const std::vector<json> replies =
+      play({initialize(1), didOpen(kTypos), at(2, "textDocument/completion", 4, 4), at(3, "textDocument/completion", 6, 2),
+            didChange(2, std::string(kTypos) + "kernel broken("), at(4, "textDocument/completion", 4, 4)});
+  const std::map<std::string, int> inLoop = labels(reply(replies, 2)->at("result"));
+  CHECK(inLoop.at("ROWS") == 21);
+  CHECK(inLoop.at("x") == 6);
+  CHECK(inLoop.at("t") == 6);
+  CHECK(inLoop.at("r") == 6);
+  CHECK(inLoop.at("load") == 3);
+  CHECK(inLoop.at("unroll") == 14);
+  CHECK(inLoop.at("let") == 14);
+  CHECK(!inLoop.count("inner"));  // declared after the cursor
+  const std::map<std::string, int> afterLoop = labels(reply(replies, 3)->at("result"));
+  CHECK(!afterLoop.count("r"));
+  CHECK(!afterLoop.count("inner"));
+  CHECK(afterLoop.count("t"));
+  // While the text does not parse, the names of the last text that did.
+  CHECK(labels(reply(replies, 4)->at("result")) == inLoop);
+  for (const json& item : reply(replies, 2)->at("result")["items"])
+    if (item["label"] == "load") CHECK(item["detail"] == "load(tensor, [offsets], [shape], valid = [...], space = ..., layout = ...)");
+}
+
+TEST_CASE("lsp server: signature help names the built-in and the argument being typed") {
+  const std::string typing = "kernel k(x: in f32[16, 16]) {\n  let t = load(x, [0, 0], [16, 16], space = \n";
+  const std::vector<json> replies =
+      play({initialize(1), didOpen(typing), at(2, "textDocument/signatureHelp", 1, 18), at(3, "textDocument/signatureHelp", 1, 27),
+            at(4, "textDocument/signatureHelp", 1, 45), at(5, "textDocument/signatureHelp", 1, 5)});
+  const json first = reply(replies, 2)->at("result");
+  CHECK(first["signatures"][0]["label"] == "load(tensor, [offsets], [shape], valid = [...], space = ..., layout = ...)");
+  CHECK(first["activeParameter"] == 1);
+  CHECK(first["signatures"][0]["parameters"][1]["label"] == json::array({13, 22}));  // "[offsets]"
+  CHECK(reply(replies, 3)->at("result")["activeParameter"] == 2);  // inside the [16, 16] list
+  CHECK(reply(replies, 4)->at("result")["activeParameter"] == 4);  // space = ...
+  CHECK(reply(replies, 5)->at("result").is_null());                // not in a call
+}
+
+TEST_CASE("lsp server: a diagnostic with a fix has a quickfix code action that makes the edit") {
+  const std::vector<json> replies = play(
+      {initialize(1), didOpen(kTypos),
+       request(2, "textDocument/codeAction",
+               {{"textDocument", {{"uri", kUri}}},
+                {"range", {{"start", {{"line", 2}, {"character", 10}}}, {"end", {{"line", 2}, {"character", 10}}}}},
+                {"context", {{"diagnostics", json::array()}}}}),
+       request(3, "textDocument/codeAction",
+               {{"textDocument", {{"uri", kUri}}},
+                {"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 7}, {"character", 0}}}}},
+                {"context", {{"diagnostics", json::array()}}}})});
+  const json one = reply(replies, 2)->at("result");
+  REQUIRE(one.size() == 1);
+  CHECK(one[0]["title"] == "Replace 'lod' with 'load'");
+  CHECK(one[0]["kind"] == "quickfix");
+  CHECK(one[0]["diagnostics"][0]["code"] == "E0711");
+  CHECK(one[0]["edit"]["changes"][kUri] ==
+        json::parse(R"([{"range": {"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 13}}, "newText": "load"}])"));
+  // The whole file: both typos.
+  const json all = reply(replies, 3)->at("result");
+  REQUIRE(all.size() == 2);
+  CHECK(all[1]["title"] == "Replace 'tt' with 't'");
+}
