@@ -18,6 +18,7 @@ packages=(
   file      # which CPack's .deb generator runs to find the binaries for dpkg-shlibdeps
   chromium fonts-dejavu-core  # the report tests render --emit=report pages headless
   python3-numpy  # tests/lit/interp checks --run against NumPy (run with /usr/bin/python3)
+  neovim  # editors/neovim drives a headless nvim (0.7 on Debian 12) as a client of tilec lsp
 )
 # A machine with its own Node.js (nodesource's, say) already has npm; only a machine
 # without one takes Debian's nodejs and npm.
