@@ -327,7 +327,7 @@ std::unique_ptr<ir::Module> Driver::buildFromTir() {
 
 void Driver::buildPipeline(PropSet initialProperties) {
   passManager_ = std::make_unique<PassManager>(passContext_, initialProperties, opts_.target->passes);
-  for (const std::string& name : opts_.pipeline) passManager_->addPass(opts_.target->passes.create(name));
+  passManager_->addPasses(opts_.pipeline);
 
   activity_.passes = passManager_.get();
   crash_.preparePassScripts(*passManager_);

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "frontend/Ast.h"
@@ -149,6 +150,8 @@ class Indexer {
 
   // Every declaration, with where it may be used (after names()).
   std::vector<ScopedName> scoped() { return std::move(scoped_); }
+  // The memory space of every tile binding without a written type (after names()).
+  std::vector<SpaceHint> spaceHints() { return std::move(spaceHints_); }
 
   // Every expression that produced a tile, with its type.
   std::vector<Hover> tileExprs() const {
@@ -187,6 +190,12 @@ class Indexer {
     names_.push_back({at, at, std::move(hover)});
   }
 
+  void hintSpace(SourceRange name, const Snapshot& s) {
+    const ir::Value* v = s.kind == ValKind::Tile && s.ref && live_ ? live_->find(*s.ref) : nullptr;
+    if (!v || !v->type().isTile() || v->type().space() == ir::kNoSpace) return;
+    spaceHints_.push_back({name, v->type().spaceName(), ir::annotationText(v->type())});
+  }
+
   // From the end of a declaration to the end of the block that holds it.
   static SourceRange after(SourceRange decl, SourceRange block) {
     return block.valid() ? SourceRange{decl.file, decl.end, block.end} : block;
@@ -212,6 +221,7 @@ class Indexer {
         const auto& b = static_cast<const ast::Bind&>(s);
         declare(b.nameRange, binding(b.isMutable ? BindKind::Var : BindKind::Let, b.name, evaluated(*b.init)), false,
                 after(b.range, scope));
+        if (!b.type) hintSpace(b.nameRange, evaluated(*b.init));
         break;
       }
       case ast::StmtKind::Const: {
@@ -242,13 +252,14 @@ class Indexer {
   std::map<RangeKey, std::string> declHover_;
   std::vector<Analysis::Name> names_;
   std::vector<ScopedName> scoped_;
+  std::vector<SpaceHint> spaceHints_;
 };
 
 // The target's default pipeline, as `tilec FILE --target=T` runs it before emitting.
 bool runPipeline(ir::Module& m, const target::TargetDesc& target, DiagnosticEngine& diags) {
   PassContext context{diags};
   PassManager passes(context, PropSSA, target.passes);
-  for (const std::string& name : target.pipeline) passes.addPass(target.passes.create(name));
+  passes.addPasses(target.pipeline);
   return passes.run(m);
 }
 
@@ -269,6 +280,7 @@ Analysis::Analysis(const std::string& path, std::string text, const FileReader& 
   std::unique_ptr<ir::Module> module;
   if (program && !diags.hasErrors())
     module = frontend::lower(*program, diags, *target.model, defaultLimits(), defines, &recorder);
+  lowered_ = module != nullptr;
   if (module) runPipeline(*module, target, diags);
   diagnostics_ = diags.all();
 
@@ -279,6 +291,7 @@ Analysis::Analysis(const std::string& path, std::string text, const FileReader& 
   Indexer indexer(*sources_, recorder, live ? &*live : nullptr);
   names_ = indexer.names(*program);
   scoped_ = indexer.scoped();
+  spaceHints_ = indexer.spaceHints();
   indexed_ = true;
   tileExprs_ = indexer.tileExprs();
   for (const ast::Import& i : program->imports)
@@ -329,6 +342,22 @@ std::optional<SourceRange> Analysis::definitionAt(uint32_t offset) const {
   for (const RootImport& i : imports_)
     if (contains(i.pathRange, root_, offset) && i.file != kNoFile) return SourceRange{i.file, 0, 0};
   return std::nullopt;
+}
+
+std::vector<SourceRange> Analysis::referencesAt(uint32_t offset) const {
+  const Name* at = nullptr;
+  for (const Name& n : names_)
+    if (contains(n.at, root_, offset)) {
+      at = &n;
+      break;
+    }
+  if (!at) return {};
+  std::set<RangeKey> uses;  // a use in an unrolled loop is resolved once per copy
+  for (const Name& n : names_)
+    if (keyOf(n.decl) == keyOf(at->decl) && keyOf(n.at) != keyOf(at->decl)) uses.insert(keyOf(n.at));
+  std::vector<SourceRange> all{at->decl};
+  for (const RangeKey& k : uses) all.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k)});
+  return all;
 }
 
 std::vector<ScopedName> Analysis::namesInScopeAt(uint32_t offset) const {

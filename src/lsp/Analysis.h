@@ -52,6 +52,13 @@ struct ScopedName {
   SourceRange visible;  // where it may be used; invalid for a file constant (everywhere)
 };
 
+// What the pipeline made of a `let` or `var` whose type is not written: shown after its name.
+struct SpaceHint {
+  SourceRange after;     // the name
+  std::string space;     // `vec`, `mat`, `left`, ...
+  std::string type;      // the whole type, as hover shows it
+};
+
 class Analysis {
  public:
   // `path` names the document (imports resolve against its directory); `read` serves
@@ -77,6 +84,15 @@ class Analysis {
   std::vector<ScopedName> namesInScopeAt(uint32_t offset) const;
   // Whether the program parsed, so that names and scopes are known.
   bool indexed() const { return indexed_; }
+  // Whether the frontend checked and lowered the program without error: every use of
+  // every name was resolved.
+  bool lowered() const { return lowered_; }
+  // The declaration of the name at `offset` and every use of it the program makes, in
+  // any of its files (the declaration first, then in file and offset order); empty when
+  // `offset` is on no name.
+  std::vector<SourceRange> referencesAt(uint32_t offset) const;
+  // The memory space of each tile `let` and `var` of the root without a written type.
+  const std::vector<SpaceHint>& spaceHints() const { return spaceHints_; }
 
   // Where a diagnostic in an imported file is shown in the root: the root's import that
   // leads to that file (the start of the root when none is known).
@@ -100,7 +116,8 @@ class Analysis {
   std::vector<Diagnostic> diagnostics_;
   std::vector<Name> names_;
   std::vector<ScopedName> scoped_;
-  bool indexed_ = false;
+  std::vector<SpaceHint> spaceHints_;
+  bool indexed_ = false, lowered_ = false;
   std::vector<Hover> tileExprs_;
   std::vector<RootImport> imports_;
   std::vector<Symbol> symbols_;

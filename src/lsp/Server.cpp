@@ -12,6 +12,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "frontend/Frontend.h"
 #include "frontend/Keywords.h"
 #include "frontend/Lowering.h"
 #include "lsp/Analysis.h"
@@ -54,6 +55,7 @@ const json& field(const json& j, const char* key) {
 
 constexpr int kSeverityError = 1, kSeverityWarning = 2, kSeverityInformation = 3;
 constexpr int kSymbolFunction = 12, kSymbolVariable = 13, kSymbolConstant = 14;
+constexpr int kInlayType = 1;
 constexpr int kCompletionFunction = 3, kCompletionVariable = 6, kCompletionKeyword = 14, kCompletionConstant = 21;
 constexpr int kFullSync = 1;
 constexpr int kLogError = 1;
@@ -226,6 +228,9 @@ class Server {
     if (method == "textDocument/completion") return completion(params);
     if (method == "textDocument/signatureHelp") return signatureHelp(params);
     if (method == "textDocument/codeAction") return codeActions(params);
+    if (method == "textDocument/references") return references(params);
+    if (method == "textDocument/rename") return rename(params);
+    if (method == "textDocument/inlayHint") return inlayHints(params);
     throw RequestError(kMethodNotFound, "tilec does not implement '" + method + "'");
   }
 
@@ -272,7 +277,10 @@ class Server {
               {"documentSymbolProvider", true},
               {"completionProvider", {{"triggerCharacters", json::array()}}},
               {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {" "}}}},
-              {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
+              {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+              {"referencesProvider", true},
+              {"renameProvider", true},
+              {"inlayHintProvider", true}}},
             {"serverInfo", {{"name", "tilec"}, {"version", TILEC_VERSION}}}};
   }
 
@@ -655,6 +663,62 @@ class Server {
     if (old.empty()) return "Insert '" + fix.replacement + "'";
     if (fix.replacement.empty()) return "Remove '" + old + "'";
     return "Replace '" + old + "' with '" + fix.replacement + "'";
+  }
+
+  json references(const json& params) {
+    auto [doc, offset] = at(params);
+    json list = json::array();
+    if (!doc) return list;
+    const bool withDeclaration = params.value("context", json::object()).value("includeDeclaration", true);
+    const std::vector<SourceRange> all = doc->analysis->referencesAt(offset);
+    for (size_t i = withDeclaration ? 0 : 1; i < all.size(); ++i) list.push_back(location(*doc, all[i]));
+    return list;
+  }
+
+  // Renames the name at the cursor: its declaration and every use, in the document and the
+  // files it imports. Refused while the frontend reports an error (a use it did not reach
+  // would keep the old name) and for a new name that is no name of the language.
+  json rename(const json& params) {
+    auto [doc, offset] = at(params);
+    const std::string newName = field(params, "newName");
+    if (!doc) throw RequestError(kInvalidRequest, "the document is not analysed (it is too large)");
+    const std::vector<SourceRange> all = doc->analysis->referencesAt(offset);
+    if (all.empty()) throw RequestError(kInvalidRequest, "there is no name to rename here");
+    if (!doc->analysis->lowered())
+      throw RequestError(kInvalidRequest, "rename needs a program the compiler checks without error; fix the errors first");
+    if (!isName(newName))
+      throw RequestError(kInvalidParams, "'" + newName + "' is not a name: a letter or '_', then letters, digits or '_', not a keyword or type");
+    json changes = json::object();
+    for (const SourceRange& r : all)
+      changes[uriOf(*doc, r.file)].push_back({{"range", range(*doc->analysis, r)}, {"newText", newName}});
+    return {{"changes", changes}};
+  }
+
+  // What a `-D NAME=0` accepts as NAME: the parser's own idea of a name.
+  static bool isName(const std::string& name) {
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    frontend::Defines defines;
+    const auto modules = frontend::parseDefines(sm, {name + "=0"}, diags, defines);
+    return !diags.hasErrors() && defines.size() == 1 && defines.count(name);
+  }
+
+  // After each tile `let` and `var` of the document without a written type: the memory
+  // space the target's pipeline put it in (`: vec`), the whole type as the tooltip.
+  json inlayHints(const json& params) {
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
+    json hints = json::array();
+    if (!doc.analysis) return hints;
+    const Analysis& a = *doc.analysis;
+    for (const SpaceHint& h : a.spaceHints()) {
+      if (h.after.file != a.root()) continue;
+      hints.push_back({{"position", range(a, h.after)["end"]},
+                       {"label", ": " + h.space},
+                       {"kind", kInlayType},
+                       {"tooltip", h.type},
+                       {"paddingLeft", false}});
+    }
+    return hints;
   }
 
   std::istream& in_;

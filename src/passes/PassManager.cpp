@@ -18,6 +18,10 @@ PassManager::PassManager(PassContext& ctx, PropSet initialProperties, const Pass
 
 void PassManager::addPass(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
 
+void PassManager::addPasses(const std::vector<std::string>& names) {
+  for (const std::string& name : names) addPass(known_.create(name));
+}
+
 void PassManager::addInstrumentation(std::unique_ptr<PassInstrumentation> instrumentation) {
   instrumentations_.push_back(std::move(instrumentation));
 }

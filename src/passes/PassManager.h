@@ -40,6 +40,9 @@ class PassManager {
   PassManager(PassContext& ctx, PropSet initialProperties, const PassRegistry& known);
 
   void addPass(std::unique_ptr<Pass> pass);
+  // Adds the passes of `known` with these names, in order: a target's pipeline (its
+  // default, or --passes), as the driver and the language server both run it.
+  void addPasses(const std::vector<std::string>& names);
   void addInstrumentation(std::unique_ptr<PassInstrumentation> instrumentation);
 
   // Why the pipeline cannot run from the initial properties (a pass whose required
