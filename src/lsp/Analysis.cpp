@@ -69,13 +69,17 @@ struct Use {
 
 class Recorder final : public frontend::LowerObserver {
  public:
-  void evaluated(const ast::Expr& e, const frontend::Val& v) override { exprs[keyOf(e.range)] = snapshot(v); }
+  void evaluated(const ast::Expr& e, const frontend::Val& v) override {
+    exprs[keyOf(e.range)] = snapshot(v);
+    if (e.kind == ast::ExprKind::Call) callees.insert(keyOf(static_cast<const ast::Call&>(e).calleeRange));
+  }
   void resolved(SourceRange use, const frontend::Binding& b) override {
     uses.push_back({use, b.declRange, b.kind, b.name, snapshot(b.val)});
   }
   // The last evaluation of each range: the outermost expression when several share one.
   std::map<RangeKey, Snapshot> exprs;
   std::vector<Use> uses;
+  std::set<RangeKey> callees;
 };
 
 // Every value of the module after the passes, by function and id, and by the op it comes from.
@@ -143,7 +147,8 @@ class Indexer {
       auto decl = declHover_.find(keyOf(u.decl));
       const bool fixed = u.kind != BindKind::Let && u.kind != BindKind::Var;  // its declaration says it all
       names_.push_back({u.at, u.decl,
-                        fixed && decl != declHover_.end() ? decl->second : binding(u.kind, u.name, u.value)});
+                        fixed && decl != declHover_.end() ? decl->second : binding(u.kind, u.name, u.value),
+                        nameKind(u.kind)});
     }
     return std::move(names_);
   }
@@ -183,11 +188,16 @@ class Indexer {
     return it == recorded_.exprs.end() ? Snapshot{} : it->second;
   }
 
+  static NameKind nameKind(BindKind k) {
+    if (k == BindKind::Param) return NameKind::Parameter;
+    return k == BindKind::Const || k == BindKind::Size ? NameKind::Constant : NameKind::Variable;
+  }
+
   // A declaration at `at`, usable in `visible` (an invalid range: everywhere).
-  void declare(SourceRange at, std::string hover, bool constant, SourceRange visible) {
+  void declare(SourceRange at, std::string hover, BindKind kind, SourceRange visible) {
     declHover_[keyOf(at)] = hover;
-    scoped_.push_back({text(at), hover, constant, visible});
-    names_.push_back({at, at, std::move(hover)});
+    scoped_.push_back({text(at), hover, nameKind(kind) == NameKind::Constant, visible});
+    names_.push_back({at, at, std::move(hover), nameKind(kind)});
   }
 
   void hintSpace(SourceRange name, const Snapshot& s) {
@@ -206,8 +216,8 @@ class Indexer {
   }
 
   void kernel(const ast::Kernel& k) {
-    for (const ast::Param& p : k.params) declare(p.nameRange, "param " + text(p.range), false, k.range);
-    for (const ast::SymbolDecl& s : k.symbols) declare(s.range, "size " + s.name + ": dyn", true, k.range);
+    for (const ast::Param& p : k.params) declare(p.nameRange, "param " + text(p.range), BindKind::Param, k.range);
+    for (const ast::SymbolDecl& s : k.symbols) declare(s.range, "size " + s.name + ": dyn", BindKind::Size, k.range);
     stmt(*k.body, k.body->range);
   }
 
@@ -219,19 +229,19 @@ class Indexer {
         break;
       case ast::StmtKind::Bind: {
         const auto& b = static_cast<const ast::Bind&>(s);
-        declare(b.nameRange, binding(b.isMutable ? BindKind::Var : BindKind::Let, b.name, evaluated(*b.init)), false,
-                after(b.range, scope));
+        const BindKind kind = b.isMutable ? BindKind::Var : BindKind::Let;
+        declare(b.nameRange, binding(kind, b.name, evaluated(*b.init)), kind, after(b.range, scope));
         if (!b.type) hintSpace(b.nameRange, evaluated(*b.init));
         break;
       }
       case ast::StmtKind::Const: {
         const auto& c = static_cast<const ast::ConstDecl&>(s);
-        declare(c.nameRange, binding(BindKind::Const, c.name, evaluated(*c.value)), true, after(c.range, scope));
+        declare(c.nameRange, binding(BindKind::Const, c.name, evaluated(*c.value)), BindKind::Const, after(c.range, scope));
         break;
       }
       case ast::StmtKind::For: {
         const auto& f = static_cast<const ast::For&>(s);
-        declare(f.varRange, binding(BindKind::LoopVar, f.var, {}), false, f.body->range);
+        declare(f.varRange, binding(BindKind::LoopVar, f.var, {}), BindKind::LoopVar, f.body->range);
         stmt(*f.body, f.body->range);
         break;
       }
@@ -288,6 +298,8 @@ Analysis::Analysis(const std::string& path, std::string text, const FileReader& 
   if (!program) return;
   std::optional<LiveValues> live;
   if (module) live.emplace(*module);
+  for (const RangeKey& k : recorder.callees)
+    if (std::get<0>(k) == root_) builtinCalls_.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k)});
   Indexer indexer(*sources_, recorder, live ? &*live : nullptr);
   names_ = indexer.names(*program);
   scoped_ = indexer.scoped();
@@ -358,6 +370,21 @@ std::vector<SourceRange> Analysis::referencesAt(uint32_t offset) const {
   std::vector<SourceRange> all{at->decl};
   for (const RangeKey& k : uses) all.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k)});
   return all;
+}
+
+std::vector<NameToken> Analysis::nameTokens() const {
+  std::map<RangeKey, NameToken> tokens;  // ordered by place; a name resolved once per unrolled copy is one token
+  for (const Name& n : names_) {
+    if (n.at.file != root_) continue;
+    const auto kind = n.kind == NameKind::Parameter ? NameToken::Kind::Parameter
+                      : n.kind == NameKind::Constant ? NameToken::Kind::Constant
+                                                     : NameToken::Kind::Variable;
+    tokens[keyOf(n.at)] = {n.at, kind, keyOf(n.at) == keyOf(n.decl)};
+  }
+  for (const SourceRange& c : builtinCalls_) tokens[keyOf(c)] = {c, NameToken::Kind::Builtin, false};
+  std::vector<NameToken> ordered;
+  for (const auto& [key, token] : tokens) ordered.push_back(token);
+  return ordered;
 }
 
 std::vector<ScopedName> Analysis::namesInScopeAt(uint32_t offset) const {

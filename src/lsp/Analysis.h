@@ -52,6 +52,17 @@ struct ScopedName {
   SourceRange visible;  // where it may be used; invalid for a file constant (everywhere)
 };
 
+// What a name stands for, as semantic highlighting tells them apart.
+enum class NameKind { Parameter, Variable, Constant };
+
+// A piece of the root that semantic highlighting colours: a name, or a built-in's name
+// where it is called.
+struct NameToken {
+  SourceRange range;
+  enum class Kind { Parameter, Variable, Constant, Builtin } kind;
+  bool declaration;
+};
+
 // What the pipeline made of a `let` or `var` whose type is not written: shown after its name.
 struct SpaceHint {
   SourceRange after;     // the name
@@ -91,6 +102,8 @@ class Analysis {
   // any of its files (the declaration first, then in file and offset order); empty when
   // `offset` is on no name.
   std::vector<SourceRange> referencesAt(uint32_t offset) const;
+  // The names and built-in calls of the root, in order, each once.
+  std::vector<NameToken> nameTokens() const;
   // The memory space of each tile `let` and `var` of the root without a written type.
   const std::vector<SpaceHint>& spaceHints() const { return spaceHints_; }
 
@@ -102,6 +115,7 @@ class Analysis {
     SourceRange at;    // the name as written: a use or a declaration
     SourceRange decl;  // the declaration it names
     std::string hover;
+    NameKind kind;
   };
   struct RootImport {
     SourceRange range, pathRange;
@@ -117,6 +131,7 @@ class Analysis {
   std::vector<Name> names_;
   std::vector<ScopedName> scoped_;
   std::vector<SpaceHint> spaceHints_;
+  std::vector<SourceRange> builtinCalls_;  // the callee of every call the frontend lowered
   bool indexed_ = false, lowered_ = false;
   std::vector<Hover> tileExprs_;
   std::vector<RootImport> imports_;

@@ -231,6 +231,7 @@ class Server {
     if (method == "textDocument/references") return references(params);
     if (method == "textDocument/rename") return rename(params);
     if (method == "textDocument/inlayHint") return inlayHints(params);
+    if (method == "textDocument/semanticTokens/full") return semanticTokens(params);
     throw RequestError(kMethodNotFound, "tilec does not implement '" + method + "'");
   }
 
@@ -280,7 +281,11 @@ class Server {
               {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
               {"referencesProvider", true},
               {"renameProvider", true},
-              {"inlayHintProvider", true}}},
+              {"inlayHintProvider", true},
+              {"semanticTokensProvider",
+               {{"legend", {{"tokenTypes", {"parameter", "variable", "function"}},
+                            {"tokenModifiers", {"declaration", "readonly", "defaultLibrary"}}}},
+                {"full", true}}}}},
             {"serverInfo", {{"name", "tilec"}, {"version", TILEC_VERSION}}}};
   }
 
@@ -719,6 +724,36 @@ class Server {
                        {"paddingLeft", false}});
     }
     return hints;
+  }
+
+  // Names as what they stand for (parameter, variable, constant: readonly) and built-ins
+  // where they are called (function, defaultLibrary); the TextMate grammar colours the
+  // rest. Only what the frontend lowered has a meaning to show.
+  json semanticTokens(const json& params) {
+    enum Type { kParameter, kVariable, kFunction };
+    enum Modifier { kDeclaration = 1, kReadonly = 2, kDefaultLibrary = 4 };
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
+    json data = json::array();
+    if (!doc.analysis) return {{"data", data}};
+    const Analysis& a = *doc.analysis;
+    const LineMap lines(a.sources().contents(a.root()));
+    Position previous{0, 0};
+    for (const NameToken& t : a.nameTokens()) {
+      const Position start = lines.position(t.range.begin, encoding_), end = lines.position(t.range.end, encoding_);
+      if (end.line != start.line) continue;  // names are one line; a token may not span two
+      int type = kVariable, modifiers = t.declaration ? kDeclaration : 0;
+      if (t.kind == NameToken::Kind::Parameter) type = kParameter;
+      if (t.kind == NameToken::Kind::Constant) modifiers |= kReadonly;
+      if (t.kind == NameToken::Kind::Builtin) {
+        type = kFunction;
+        modifiers |= kDefaultLibrary;
+      }
+      const uint32_t deltaLine = start.line - previous.line;
+      data.insert(data.end(), {deltaLine, deltaLine ? start.character : start.character - previous.character,
+                               end.character - start.character, type, modifiers});
+      previous = start;
+    }
+    return {{"data", data}};
   }
 
   std::istream& in_;
