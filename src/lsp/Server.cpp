@@ -265,10 +265,11 @@ class Server {
     DocumentFlags fallback = fallbackFlags(options, params, target);
     std::string databasePath = stringOption(options, "compilationDatabasePath");
     const Encoding encoding = chosenEncoding(params);
+    const size_t maxDocumentBytes = sizeOption(options, "maxDocumentBytes", kDefaultMaxDocumentBytes);
     fallbackFlags_ = std::move(fallback);
     databasePath_ = std::move(databasePath);
     encoding_ = encoding;
-    maxDocumentBytes_ = sizeOption(options, "maxDocumentBytes", kDefaultMaxDocumentBytes);
+    maxDocumentBytes_ = maxDocumentBytes;
     initialized_ = true;
     return {{"capabilities",
              {{"positionEncoding", encodingName(encoding_)},
@@ -289,9 +290,6 @@ class Server {
             {"serverInfo", {{"name", "tilec"}, {"version", TILEC_VERSION}}}};
   }
 
-  // The target every document is analysed for: `initializationOptions.target`, or the
-  // registry's default. A name that is no target refuses the initialize request (the client
-  // may send it again), rather than analysing for a target the user did not ask for.
   static Encoding chosenEncoding(const json& params) {
     const json capabilities = params.value("capabilities", json::object());
     if (!capabilities.is_object()) throw RequestError(kInvalidParams, "'capabilities' is an object");
@@ -344,6 +342,9 @@ class Server {
     throw RequestError(kInvalidParams, where + " \"" + name + "\" names no target; the targets are " + target::targetNames());
   }
 
+  // The target of documents whose flags name none: `initializationOptions.target`, or the
+  // registry's default. A name that is no target refuses the initialize request (the client
+  // may send it again), rather than analysing for a target the user did not ask for.
   static const target::TargetDesc& chosenTarget(const json& options) {
     if (!options.is_object() || !options.contains("target")) return target::defaultTarget();
     const json& name = options["target"];
