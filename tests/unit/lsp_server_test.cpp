@@ -215,3 +215,16 @@ TEST_CASE("lsp server: a diagnostic with a fix has a quickfix code action that m
   REQUIRE(all.size() == 2);
   CHECK(all[1]["title"] == "Replace 'tt' with 't'");
 }
+
+TEST_CASE("lsp server: completion offers the constants of imported files") {
+  const json openCommon = notification(
+      "textDocument/didOpen", {{"textDocument",
+                                {{"uri", "file:///nonexistent/common.tile"}, {"languageId", "tile"}, {"version", 1},
+                                 {"text", "const COLS = 16;\n"}}}});
+  const std::string importer = std::string("import \"common.tile\";\n") + kGood;
+  const std::vector<json> replies =
+      play({initialize(1), openCommon, didOpen(importer), at(2, "textDocument/completion", 2, 2)});
+  const std::map<std::string, int> names = labels(reply(replies, 2)->at("result"));
+  CHECK(names.at("COLS") == 21);
+  CHECK(names.at("x") == 6);
+}
