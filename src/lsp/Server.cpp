@@ -709,15 +709,19 @@ class Server {
     return !diags.hasErrors() && defines.size() == 1 && defines.count(name);
   }
 
-  // After each tile `let` and `var` of the document without a written type: the memory
-  // space the target's pipeline put it in (`: vec`), the whole type as the tooltip.
+  // After each tile `let` and `var` in the range without a written type: the memory space
+  // the target's pipeline put it in (`: vec`), the whole type as the tooltip.
   json inlayHints(const json& params) {
     const Document& doc = document(field(field(params, "textDocument"), "uri"));
     json hints = json::array();
     if (!doc.analysis) return hints;
     const Analysis& a = *doc.analysis;
+    const LineMap lines(a.sources().contents(a.root()));
+    const json& wanted = field(params, "range");
+    const uint32_t begin = lines.offset(position(field(wanted, "start")), encoding_);
+    const uint32_t end = lines.offset(position(field(wanted, "end")), encoding_);
     for (const SpaceHint& h : a.spaceHints()) {
-      if (h.after.file != a.root()) continue;
+      if (h.after.file != a.root() || h.after.end < begin || h.after.end > end) continue;
       hints.push_back({{"position", range(a, h.after)["end"]},
                        {"label", ": " + h.space},
                        {"kind", kInlayType},
