@@ -62,6 +62,14 @@ local checks = {
     expect(labels.load.detail:find('^load%(tensor'), 'load has the detail ' .. tostring(labels.load.detail))
   end },
 
+  { 'signature help', function()
+    vim.api.nvim_win_set_cursor(0, { 5, 19 })
+    local result = request('textDocument/signatureHelp', vim.lsp.util.make_position_params())
+    expect(result and result.signatures[1].label == 'store(tensor, [offsets], tile)',
+           'signature help gave ' .. vim.inspect(result))
+    expect(result.activeParameter == 2, 'the active parameter is ' .. tostring(result.activeParameter))
+  end },
+
   { 'code action', function()
     local d = vim.lsp.diagnostic.get_line_diagnostics(buf, 3)
     expect(#d == 1, 'expected one LSP diagnostic on line 4, got ' .. #d)
