@@ -189,6 +189,8 @@ class HelpFormatter final : public CLI::FormatterBase {
     out += "USAGE: tilec [options] <input>\n\n  <input> is a .tile or .tir file; '-' reads standard input\n\n";
     out += "       tilec txn-run <input> --stream <file> [--arg ...] [--out ...]\n\n"
            "  runs an AIE TXN stream on .npy host buffers, named and shaped by <input>'s kernel\n\n";
+    out += "       tilec fmt [--check] <file>...\n\n"
+           "  rewrites .tile files in the canonical layout (--check: only says which are not)\n\n";
     out += "OPTIONS:\n";
     for (const CLI::Option* opt : app->get_options()) {
       if (opt->get_group().empty() || opt->get_positional()) continue;

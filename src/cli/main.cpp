@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cli/Driver.h"
+#include "cli/Fmt.h"
 #include "cli/Options.h"
 #include "lsp/Server.h"
 
@@ -73,6 +74,7 @@ struct Invocation {
 int compile(int argc, char** argv) {
   // The language server analyses documents with the compiler, so it gets the same big stack.
   if (argc > 1 && std::string_view(argv[1]) == "lsp") return tilec::lsp::runLsp(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "fmt") return tilec::cli::runFmt(argc - 1, argv + 1);
   tilec::cli::ParseResult parsed = tilec::cli::parseOptions(argc, argv);
   if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
   tilec::cli::Driver driver(std::move(std::get<tilec::cli::Options>(parsed)));
