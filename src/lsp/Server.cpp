@@ -12,6 +12,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "frontend/Format.h"
 #include "frontend/Frontend.h"
 #include "frontend/Keywords.h"
 #include "frontend/Lowering.h"
@@ -232,6 +233,7 @@ class Server {
     if (method == "textDocument/rename") return rename(params);
     if (method == "textDocument/inlayHint") return inlayHints(params);
     if (method == "textDocument/semanticTokens/full") return semanticTokens(params);
+    if (method == "textDocument/formatting") return formatting(params);
     throw RequestError(kMethodNotFound, "tilec does not implement '" + method + "'");
   }
 
@@ -286,7 +288,8 @@ class Server {
               {"semanticTokensProvider",
                {{"legend", {{"tokenTypes", {"parameter", "variable", "function"}},
                             {"tokenModifiers", {"declaration", "readonly", "defaultLibrary"}}}},
-                {"full", true}}}}},
+                {"full", true}}},
+              {"documentFormattingProvider", true}}},
             {"serverInfo", {{"name", "tilec"}, {"version", TILEC_VERSION}}}};
   }
 
@@ -759,6 +762,18 @@ class Server {
       previous = start;
     }
     return {{"data", data}};
+  }
+
+  // The whole document replaced by its formatted text; no edit when it is formatted or
+  // does not parse (its diagnostics already say why).
+  json formatting(const json& params) {
+    const Document& doc = document(field(field(params, "textDocument"), "uri"));
+    const std::optional<std::string> formatted = frontend::formatTile(doc.text);
+    if (!formatted || *formatted == doc.text) return json::array();
+    const Position end = LineMap(doc.text).position(uint32_t(doc.text.size()), encoding_);
+    const json whole = {{"start", {{"line", 0}, {"character", 0}}},
+                        {"end", {{"line", end.line}, {"character", end.character}}}};
+    return json::array({{{"range", whole}, {"newText", *formatted}}});
   }
 
   std::istream& in_;
