@@ -1,5 +1,6 @@
 #include "cli/Fmt.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -54,17 +55,20 @@ std::optional<std::string> readSource(const std::string& path, DiagnosticEngine&
 
 // E0012 at the first byte where `original` and its formatted text part, with the line
 // as it reads formatted (the two agree up to there, so that line starts at the same place).
-void reportUnformatted(const SourceManager& sm, FileId file, const std::string& original,
+void reportUnformatted(const SourceManager& sm, FileId file, const std::string& path, const std::string& original,
                        const std::string& formatted, DiagnosticEngine& diags) {
   size_t at = 0;
   while (at < original.size() && at < formatted.size() && original[at] == formatted[at]) ++at;
   const size_t lineStart = at == 0 ? 0 : formatted.rfind('\n', at - 1) + 1;
   const size_t lineEnd = std::min(formatted.find('\n', at), formatted.size());
-  const std::string wanted = formatted.substr(lineStart, lineEnd - lineStart);
+  size_t shown = std::min<size_t>(lineEnd - lineStart, 120);  // a message quotes a bounded piece of source
+  while (lineStart + shown < lineEnd && (static_cast<unsigned char>(formatted[lineStart + shown]) & 0xC0) == 0x80)
+    --shown;  // not inside a character
+  const std::string wanted = formatted.substr(lineStart, shown) + (lineStart + shown < lineEnd ? "..." : "");
   const uint32_t offset = uint32_t(std::min(at, sm.contents(file).size()));
   diags.report(Diag::NotFormatted, {file, offset, offset},
                "'" + sm.name(file) + "' is not formatted: formatted, this line reads '" + wanted +
-                   "'; run 'tilec fmt " + sm.name(file) + "' to rewrite it");
+                   "'; run 'tilec fmt " + path + "' to rewrite it");
 }
 
 // Formats one file; false when it fails or (with --check) is not formatted.
@@ -76,7 +80,7 @@ bool formatOne(const std::string& path, bool check, SourceManager& sm, Diagnosti
   if (!formatted) return false;
   if (check) {
     if (*formatted == *original) return true;
-    reportUnformatted(sm, file, *original, *formatted, diags);
+    reportUnformatted(sm, file, path, *original, *formatted, diags);
     return false;
   }
   if (*formatted == *original && path != "-") return true;  // untouched: no new inode, no new time stamp
