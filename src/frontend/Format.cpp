@@ -22,7 +22,7 @@ namespace {
 using grammar::TileLexer;
 
 constexpr unsigned kIndent = 2;        // per block
-constexpr unsigned kContinuation = 4;  // a statement's later lines, outside brackets
+constexpr unsigned kContinuation = 4;  // a statement's later lines: outside brackets, or in one that ends its line
 
 struct Comment {
   std::string_view text;    // a line comment without its trailing blanks
