@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """tilec fmt over every .tile file of the repository (samples/ and tests/).
 
-For each file that parses, the formatted text must be
+For each file that parses and that formatting changes, the formatted text must be
   - formatted already: formatting it again changes nothing;
   - the same program: the same tokens in the same order (--emit=tokens without positions),
     and, where the original compiles (for the default target, else npu1, else linx), the
     same IR after the pipeline (--emit-ir), byte for byte;
   - the same comments, in the same order (a line comment's trailing blanks aside).
-A file that does not parse must be refused: exit 1 with a coded diagnostic.
+A file formatted already needs none of that; a sample (samples/) formatted already must also
+come back from its text with every line's indentation removed. A file that does not parse
+must be refused: exit 1 with a coded diagnostic.
 Prints how many files were already formatted and the slowest format.
 
 usage: check-corpus.py TILEC SOURCE_DIR WORKDIR
 """
+import concurrent.futures
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 TARGETS = [[], ['--target=npu1'], ['--target=linx']]
@@ -64,6 +68,14 @@ def compiled_ir(tilec, path, include):
     return None, None
 
 
+STATS_LOCK = threading.Lock()
+
+
+def count(stats, key, value=1):
+    with STATS_LOCK:
+        stats[key] += value
+
+
 def check(tilec, path, work, stats):
     original = open(path, 'rb').read()
     start = time.monotonic()
@@ -72,18 +84,29 @@ def check(tilec, path, work, stats):
     if first.returncode != 0:
         if first.returncode != 1 or not re.search(rb'error\[E\d{4}\]', first.stderr):
             return f'refused without a coded diagnostic (exit {first.returncode}): {first.stderr[:300]!r}'
-        stats['refused'] += 1
+        count(stats, 'refused')
         return None
-    stats['formatted'] += 1
-    stats['unchanged'] += first.stdout == original
-    if elapsed > stats['slowest'][0]:
-        stats['slowest'] = (elapsed, path, len(original))
+    count(stats, 'formatted')
+    with STATS_LOCK:
+        if elapsed > stats['slowest'][0]:
+            stats['slowest'] = (elapsed, path, len(original))
+    if first.stdout == original:
+        # Formatted already: the checks below hold trivially. The samples are also formatted
+        # from their text without indentation, which must come back as it was.
+        count(stats, 'unchanged')
+        if os.sep + 'samples' + os.sep in path:
+            flat = b'\n'.join(line.lstrip(b' ') for line in original.split(b'\n'))
+            if run([tilec, 'fmt', '-'], flat).stdout != original:
+                return 'formatting the text without its indentation does not give it back'
+            count(stats, 'reindented')
+        return None
     second = run([tilec, 'fmt', '-'], first.stdout)
     if second.returncode != 0 or second.stdout != first.stdout:
         return 'formatting the formatted text changes it again'
     if comments(first.stdout) != comments(original):
         return 'the comments differ after formatting'
-    copy = os.path.join(work, os.path.basename(path))
+    # Named after the whole path: two threads may check files of the same name at once.
+    copy = os.path.join(work, path.replace(os.sep, '_'))
     with open(copy, 'wb') as f:
         f.write(first.stdout)
     if tokens(tilec, path) != tokens(tilec, copy):
@@ -91,7 +114,7 @@ def check(tilec, path, work, stats):
     flags, before = compiled_ir(tilec, path, os.path.dirname(path))
     if flags is None:
         return None
-    stats['compiled'] += 1
+    count(stats, 'compiled')
     r = run([tilec, copy, '--emit-ir', '-o', '-', '-I', os.path.dirname(path)] + flags)
     if r.returncode != 0 or r.stdout != before:
         return f'the IR differs after formatting (flags {flags})'
@@ -104,15 +127,15 @@ def main():
     os.makedirs(work)
     paths = sorted(os.path.join(d, f) for top in ('samples', 'tests')
                    for d, _, files in os.walk(os.path.join(source, top)) for f in files if f.endswith('.tile'))
-    stats = {'refused': 0, 'formatted': 0, 'unchanged': 0, 'compiled': 0, 'slowest': (0.0, '', 0)}
-    failures = []
-    for path in paths:
-        problem = check(tilec, path, work, stats)
-        if problem:
-            failures.append(f'{os.path.relpath(path, source)}: {problem}')
+    stats = {'refused': 0, 'formatted': 0, 'unchanged': 0, 'reindented': 0, 'compiled': 0,
+             'slowest': (0.0, '', 0)}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        problems = list(pool.map(lambda p: check(tilec, p, work, stats), paths))
+    failures = [f'{os.path.relpath(p, source)}: {problem}' for p, problem in zip(paths, problems) if problem]
     seconds, slowest, size = stats['slowest']
     print(f'{len(paths)} files: {stats["formatted"]} formatted ({stats["unchanged"]} already were, '
-          f'{stats["compiled"]} compiled to the same IR), {stats["refused"]} refused with a diagnostic; '
+          f'{stats["reindented"]} samples re-indented from flat text, '
+          f'{stats["compiled"]} changed ones compiled to the same IR), {stats["refused"]} refused with a diagnostic; '
           f'slowest {seconds * 1000:.0f} ms ({os.path.relpath(slowest, source)}, {size} bytes)')
     for f in failures:
         print('FAIL ' + f)
