@@ -3,7 +3,7 @@
 -- with TILEC (the compiler) and KERNEL (a copy of typo.tile) in the environment. It uses
 -- the 0.7 API only (vim.lsp.start_client and buf_attach_client; vim.lsp.start came in
 -- 0.8). Each entry of `checks` is one feature; a failure exits with status 1 and says
--- which. Adding a feature (formatting, say) is one more entry.
+-- which. Adding a feature is one more entry.
 local tilec, kernel = os.getenv('TILEC'), os.getenv('KERNEL')
 local TIMEOUT_MS = 20000
 
@@ -84,6 +84,14 @@ local checks = {
     local line = vim.api.nvim_buf_get_lines(buf, 3, 4, true)[1]
     expect(line == '  let t = load(x, [0, 0], [16, 128]);', 'after the fix the line is ' .. line)
     expect(diagnostics_become(0), 'the fixed buffer still has ' .. #vim.diagnostic.get(buf) .. ' diagnostics')
+  end },
+
+  { 'formatting', function()
+    -- Neovim 0.7's own formatting command, as a user runs it (:lua vim.lsp.buf.formatting_sync()).
+    vim.api.nvim_buf_set_lines(buf, 4, 5, true, { 'store( y,[0,0] ,t ) ;' })
+    vim.lsp.buf.formatting_sync(nil, TIMEOUT_MS)
+    local line = vim.api.nvim_buf_get_lines(buf, 4, 5, true)[1]
+    expect(line == '  store(y, [0, 0], t);', 'after formatting the line is ' .. line)
   end },
 }
 
