@@ -93,7 +93,8 @@ void* compileOnThread(void* arg) {
 
 int main(int argc, char** argv) {
   // A reader that stops early (`tilec k.tile -o - | head -1`) makes the write fail with
-  // EPIPE, which is reported and exits 1, rather than killing the process mid-write.
+  // EPIPE, which writeFileAtomically takes as written, rather than killing the process
+  // mid-write: the exit status is the same whether the reader left before the write or not.
   std::signal(SIGPIPE, SIG_IGN);
   rerunWithLargeHeap(argv);
   Invocation inv{argc, argv};

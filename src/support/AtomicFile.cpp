@@ -47,9 +47,15 @@ bool isSpecialFile(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+// A pipe whose reader has stopped reading (`tilec k.tile -o - | head -1`) fails the write
+// with EPIPE, or not, depending only on whether the reader exited before the write: the
+// reader took what it wanted either way, so both count as written, and the exit status
+// does not depend on that timing.
+bool written(bool ok) { return ok || errno == EPIPE; }
+
 bool writeInPlace(const std::string& path, const FileWriter& write, std::string& error) {
   int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
-  bool ok = fd >= 0 && write(fd);
+  bool ok = fd >= 0 && written(write(fd));
   if (!ok) error = errnoText();
   if (fd >= 0) ::close(fd);
   return ok;
@@ -63,7 +69,7 @@ bool writeFileAtomically(const std::string& path, std::string_view contents, std
 
 bool writeFileAtomically(const std::string& path, const FileWriter& write, std::string& error) {
   if (path == "-") {
-    if (write(STDOUT_FILENO)) return true;
+    if (written(write(STDOUT_FILENO))) return true;
     error = "cannot write to standard output: " + errnoText();
     return false;
   }
