@@ -62,7 +62,10 @@ Driver::Driver(Options options)
   configureLogging(opts_.logLevel);
   diags_.setStream(&std::cerr);
   diags_.setFormat(opts_.diagnosticsFormat);
-  diags_.setWarningsAsErrors(opts_.warningsAsErrors);
+  diags_.setWarningPolicy(opts_.warnings);
+  diags_.setErrorLimit(opts_.errorLimit);
+  diags_.setFixItLines(opts_.fixItLines);
+  diags_.setParseableFixIts(opts_.parseableFixIts);
   diags_.setColor(opts_.diagnosticsFormat == DiagFormat::Text &&
                   shouldUseColor(opts_.color, ColorEnvironment::current()));
 }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/Listings.h"
+#include "cli/WarningFlags.h"
 #include "passes/Pass.h"
 #include "passes/PassInstrumentations.h"
 #include "target/Registry.h"
@@ -31,13 +32,32 @@ constexpr int64_t kMaxBlocks = 4096;     // --blocks: far above any chip's cores
 
 int usageError(const std::string& message) { return reportUsageError(message); }
 
+
+
 DiagFormat diagFormat(const std::string& name) {
   return name == "json" ? DiagFormat::Json : name == "sarif" ? DiagFormat::Sarif : DiagFormat::Text;
 }
 
+// Usage errors follow --diagnostics-format=json (as diagnostic E0014), which is looked for
+// before the options are parsed, since the parse itself may fail.
+DiagFormat usageErrorFormat = DiagFormat::Text;
+
+DiagFormat requestedFormat(const std::vector<std::string>& args) {
+  const std::string option = "--diagnostics-format";
+  DiagFormat format = DiagFormat::Text;
+  for (size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+    if (args[i] == option && i + 1 < args.size()) format = diagFormat(args[i + 1]);
+    else if (args[i].compare(0, option.size() + 1, option + "=") == 0) format = diagFormat(args[i].substr(option.size() + 1));
+  }
+  return format;
+}
+
 
 // Options spelled with one dash, as compilers do; rewriteArgsForCli11 maps them to CLI11's.
-const std::set<std::string> kSingleDashOptions = {"fsyntax-only", "Werror", "MD", "MF", "MT", "MQ", "MP"};
+const std::set<std::string> kSingleDashOptions = {"fsyntax-only", "ferror-limit", "fno-diagnostics-fixit-info",
+                                                   "fdiagnostics-parseable-fixits", "MD", "MF", "MT", "MQ", "MP"};
+// clang's: the most errors shown (-ferror-limit) when none is given.
+constexpr int64_t kDefaultErrorLimit = 19;
 
 // The raw values CLI11 fills; resolve() turns them into Options.
 struct RawOptions {
@@ -47,10 +67,13 @@ struct RawOptions {
   std::string optLevel;  // accepted for build systems' sake: every level runs the same pipeline
   int64_t blocks = 0, subblocks = 0;
   std::vector<std::string> runArgs, runOutputs, defines, includeDirs, targetFlags;
+  std::vector<std::string> warningFlags;  // the values of -W, in order
+  int64_t errorLimit = kDefaultErrorLimit;
   Limits limits;
   bool run = false, decode = false, encode = false, txnRun = false;
   std::vector<std::string> printIrBefore, printIrAfter, depTargets, depQuoted;
-  bool passesGiven = false, syntaxOnly = false, werror = false, md = false, mp = false;
+  bool passesGiven = false, syntaxOnly = false, noWarnings = false, md = false, mp = false;
+  bool noFixItLines = false, parseableFixIts = false;
   bool verbose = false, printIrAfterAll = false, verifyEach = false, verifyRoundTrip = false, timePasses = false, debugCrashSignal = false;
   bool version = false, listPasses = false, listDiagnostics = false, listTargets = false,
        listBuiltins = false;
@@ -89,12 +112,31 @@ void declareOptions(CLI::App& app, RawOptions& raw) {
       ->check(CLI::IsMember({"0", "1", "2", "3", "s", "z", "fast"}))
       ->type_name("<level>");
   app.add_flag("--fsyntax-only", raw.syntaxOnly, "check the input only; write nothing");
-  app.add_flag("--Werror", raw.werror, "report warnings as errors");
+  app.add_option("-W", raw.warningFlags,
+                 "warnings as clang takes them: -Werror (every warning is an error; also --Werror), -Wno-error, "
+                 "-Werror=CODE (this warning is an error), -Wno-error=CODE (this one stays a warning), -Wno-CODE "
+                 "(suppress it); CODE is a warning's code or name (E0723, unused-result); the last flag for a "
+                 "code wins (tilec --list-diagnostics lists them)")
+      ->allow_extra_args(false)
+      ->type_name("<rule>");
+  app.add_flag("-w", raw.noWarnings, "suppress every warning (over any -W flag, as in clang)");
+  app.add_option("--ferror-limit", raw.errorLimit,
+                 "show at most <n> errors, then a note (E0013) that the rest are held back; 0 shows all "
+                 "(default " + std::to_string(kDefaultErrorLimit) + ", as clang's)")
+      ->check(CLI::Range(int64_t(0), int64_t(1) << 31).description(""))
+      ->type_name("<n>");
   app.add_option("--diagnostics-format", raw.diagnosticsFormat,
-                 "diagnostics as text (default), JSON Lines, or one SARIF 2.1.0 log at the end")
+                 "diagnostics as text (default), JSON Lines, or one SARIF 2.1.0 log at the end; also rustc's "
+                 "--error-format=human|json")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->type_name("<text|json|sarif>");
-  app.add_option("--color", raw.color, "color diagnostics (default auto: on a terminal, unless NO_COLOR)")
+  app.add_flag("--fno-diagnostics-fixit-info", raw.noFixItLines,
+               "text diagnostics: no line under the caret showing a fix's replacement");
+  app.add_flag("--fdiagnostics-parseable-fixits", raw.parseableFixIts,
+               "text diagnostics: after each, its fixes as clang's machine-readable fix-it lines");
+  app.add_option("--color", raw.color,
+                 "color diagnostics (default auto: on a terminal, unless NO_COLOR); also clang's "
+                 "-f[no-]diagnostics-color[=V] and -f[no-]color-diagnostics")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->type_name("<auto|always|never>");
   app.add_flag("--MD", raw.md, "write a make depfile next to the output (<output>.d)");
@@ -216,13 +258,14 @@ class HelpFormatter final : public CLI::FormatterBase {
     for (const std::string& n : names) spelling += (spelling.empty() ? "" : ", ") + n;
     if (!longNames.empty() && longNames[0] == "emit-ir") return spelling + "[=<pass>]";
     if (spelling == "-O") return "-O<level>";  // joined, as compilers write it
+    if (spelling == "-W") return "-W<rule>";
     if (!longNames.empty() && (longNames[0] == "verify-semantics" || longNames[0] == "random-inputs" ||
                                longNames[0] == "shuffle-blocks"))
       return spelling + "[=<seed>]";
     std::string value = opt.get_type_name();
     value = value.substr(0, value.find(":{"));  // IsMember appends the choices; <a|b> names them
     if (value.empty()) return spelling;         // a flag
-    bool joined = spelling.rfind("--", 0) == 0;
+    bool joined = spelling.rfind("--", 0) == 0 || spelling.rfind("-f", 0) == 0;  // --x=V, -fx=V
     return spelling + (joined ? "=" : " ") + value;
   }
 };
@@ -467,6 +510,12 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   Options o;
   o.commandLine = std::move(commandLine);
   o.input = raw.input;
+  std::variant<WarningPolicy, std::string> warnings = parseWarningFlags(raw.warningFlags, raw.noWarnings);
+  if (const std::string* problem = std::get_if<std::string>(&warnings)) return usageError(*problem);
+  o.warnings = std::get<WarningPolicy>(std::move(warnings));
+  o.errorLimit = static_cast<unsigned>(raw.errorLimit);
+  o.fixItLines = !raw.noFixItLines;
+  o.parseableFixIts = raw.parseableFixIts;
   if (raw.decode || raw.encode) return resolveCodec(raw, std::move(o));
   if (!raw.inputKind.empty()) o.inputKind = raw.inputKind == "tir" ? InputKind::Tir : InputKind::Tile;
   o.target = raw.target.empty() ? &target::defaultTarget() : target::findTarget(raw.target);
@@ -474,7 +523,6 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
     return usageError("--target=" + raw.target + " names no target; the targets are " + target::targetNames() +
                       " (see tilec --list-targets)");
   o.kernel = raw.kernel;
-  o.warningsAsErrors = raw.werror;
   o.diagnosticsFormat = diagFormat(raw.diagnosticsFormat);
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
@@ -519,6 +567,7 @@ std::vector<std::string> optionSpellings(const CLI::App& app) {
     for (const std::string& s : opt->get_snames()) names.push_back("-" + s);
     for (const std::string& l : opt->get_lnames()) names.push_back((kSingleDashOptions.count(l) ? "-" : "--") + l);
   }
+  for (const std::string& alias : aliasSpellings()) names.push_back(alias);
   return names;
 }
 
@@ -538,6 +587,13 @@ std::string unexpectedArgument(const CLI::App& app, const CLI::ExtrasError& e) {
 }  // namespace
 
 int reportUsageError(const std::string& message) {
+  if (usageErrorFormat == DiagFormat::Json) {
+    const SourceManager noSources;
+    const Diagnostic d{Level::Error, Diag::UsageError,
+                       "usage error: " + message + "; run 'tilec --help' for the list of options", {}, {}, {}};
+    std::cerr << DiagnosticEngine(noSources).renderJson(d) << '\n';
+    return kExitUsage;
+  }
   std::cerr << "tilec: usage error: " << message << "\nrun 'tilec --help' for the list of options\n";
   return kExitUsage;
 }
@@ -547,8 +603,11 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   // `tilec txn-run ...` is the compiler's command line with one more flag; the word only
   // says how to read it.
   const bool txnRun = argc > 1 && std::string(argv[1]) == "txn-run";
-  std::vector<std::string> args =
+  ArgvRewrite rewritten =
       rewriteArgsForCli11(std::vector<std::string>(commandLine.begin() + (txnRun ? 2 : 1), commandLine.end()));
+  usageErrorFormat = requestedFormat(rewritten.args);
+  if (!rewritten.usageError.empty()) return usageError(rewritten.usageError);
+  std::vector<std::string> args = std::move(rewritten.args);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
 
   CLI::App app{"tilec, an ahead-of-time compiler from .tile kernels to PTO assembly", "tilec"};

@@ -47,7 +47,10 @@ struct Options {
   std::string kernel;  // --kernel: the one function to keep; empty keeps all
   std::vector<std::string> pipeline;  // resolved: --passes or the default, cut at --emit-ir=<pass>
   bool syntaxOnly = false;
-  bool warningsAsErrors = false;
+  WarningPolicy warnings;  // -w, -W...
+  unsigned errorLimit = 0;  // -ferror-limit: 0 shows every error
+  bool fixItLines = true;        // -fno-diagnostics-fixit-info turns off
+  bool parseableFixIts = false;  // -fdiagnostics-parseable-fixits
   DiagFormat diagnosticsFormat = DiagFormat::Text;
   ColorMode color = ColorMode::Auto;
   DepFileOptions depfile;

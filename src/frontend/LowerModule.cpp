@@ -1,6 +1,7 @@
 // Module-level lowering: file constants, kernels, parameters and symbolic sizes,
 // plus the scope table and the small helpers every part of the lowering uses.
 #include <algorithm>
+#include <cctype>
 
 #include "frontend/Frontend.h"
 #include "frontend/Lowering.h"
@@ -110,7 +111,69 @@ std::vector<std::string> Scopes::visibleNames() const {
 // ---------------------------------------------------------------- helpers
 
 Diagnostic& Lowerer::error(Diag id, SourceRange at, std::string message) {
-  return diags_.report(id, at, std::move(message));
+  Diagnostic& d = diags_.report(id, at, std::move(message));
+  noteDefinesIn(at, d);
+  return d;
+}
+
+namespace {
+
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+// An error in source that names a constant or size a -D set may be the -D's doing (-D N=0
+// makes a dim zero): each such name gets a note that shows the -D as it was typed, the
+// caret under its value.
+void Lowerer::noteDefinesIn(SourceRange at, Diagnostic& d) {
+  if (definedValues_.empty() || !at.valid()) return;
+  const std::string source = text(at);
+  std::set<std::string> noted;
+  for (size_t i = 0; i < source.size();) {
+    size_t end = i;
+    while (end < source.size() && identifierChar(source[end])) ++end;
+    const std::string name = source.substr(i, end - i);
+    i = end == i ? i + 1 : end;
+    const auto define = defines_.find(name);
+    const auto declared = definable_.find(name);
+    const Binding* bound = define != defines_.end() && definedValues_.count(name) ? scopes_.lookup(name) : nullptr;
+    if (!bound || declared == definable_.end() || !(bound->declRange == declared->second)) continue;  // shadowed
+    const SourceRange value = define->second->value->range;
+    if (value.file == at.file || !noted.insert(name).second) continue;
+    d.notes.push_back({quotedName(name) + " is " + text(value) + " here, from " +
+                           std::string(diags_.sources().lineText(value.file, 1)) + " on the command line",
+                       value});
+  }
+}
+
+// A -D that sets nothing: a name that differs from one it could set only in case is an
+// error (the compile would go on with that one unset, and mean something else than asked);
+// any other is a warning, with the likeliest name meant.
+void Lowerer::reportUnusedDefines() {
+  std::vector<std::string> names;
+  for (const auto& [name, at] : definable_) names.push_back(name);
+  for (const std::string& size : skippedSizes_) names.push_back(size);
+  auto folded = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const auto& [name, decl] : defines_) {
+    if (definedValues_.count(name) || skippedSizes_.count(name)) continue;
+    auto sameButCase = std::find_if(names.begin(), names.end(), [&](const std::string& n) { return folded(n) == folded(name); });
+    if (sameButCase != names.end()) {
+      Diagnostic& d = diags_.report(Diag::DefineCase, decl->nameRange,
+                                    "-D " + name + " sets nothing, and " + quotedName(*sameButCase) +
+                                        " differs from it only in case; names are case-sensitive: write -D " +
+                                        *sameButCase + "=" + text(decl->value->range));
+      if (auto at = definable_.find(*sameButCase); at != definable_.end())
+        d.notes.push_back({quotedName(*sameButCase) + " declared here", at->second});
+      continue;
+    }
+    const std::optional<std::string> near = closestName(name, names);
+    diags_.report(Diag::UnusedDefine, decl->nameRange,
+                  "-D " + name + " names no constant of the program and no 'dyn' size of any kernel; " +
+                      (near ? "did you mean '" + *near + "'?" : std::string("check the spelling, or drop it")));
+  }
 }
 
 std::string Lowerer::text(SourceRange r) const {
@@ -156,11 +219,7 @@ std::unique_ptr<ir::Module> Lowerer::lowerModule(const ast::Module& m) {
     for (const ast::SymbolDecl& size : (*k)->symbols) skippedSizes_.insert(size.name);
   }
   scopes_.pop();
-  for (const auto& [name, decl] : defines_)
-    if (!definedValues_.count(name) && !skippedSizes_.count(name))
-      diags_.report(Diag::UnusedDefine, decl->nameRange,
-                    "-D " + name + " names no constant of the program and no 'dyn' size of any kernel; check the "
-                    "spelling, or drop it");
+  reportUnusedDefines();
   if (diags_.errorCount() > errorsBefore) return nullptr;
   return module;
 }
@@ -192,6 +251,7 @@ Val Lowerer::constantValue(const ast::ConstDecl& c) {
 // The value -D gives `name`, checked against the kind the program declares for it (an
 // integer stands for a float, not the other way round); nullopt when no -D names it.
 std::optional<Val> Lowerer::definedValue(const std::string& name, ValKind declared, SourceRange declaredAt) {
+  definable_.emplace(name, declaredAt);
   auto define = defines_.find(name);
   if (define == defines_.end()) return std::nullopt;
   auto [cached, fresh] = definedValues_.try_emplace(name);

@@ -147,6 +147,8 @@ class Lowerer {
   // messages call it).
   static void nameValue(ir::Value* v, const std::string& name, SourceRange at);
   Diagnostic& error(Diag id, SourceRange at, std::string message);
+  void noteDefinesIn(SourceRange at, Diagnostic& d);
+  void reportUnusedDefines();
   std::string text(SourceRange r) const;
   std::string typeText(const ir::Type& t) const;
 
@@ -303,6 +305,7 @@ class Lowerer {
   std::string kernel_;       // empty: every kernel
   std::map<std::string, Val> definedValues_;  // each -D evaluated once, when first used
   std::set<std::string> skippedSizes_;        // the dyn sizes of the kernels --kernel skips
+  std::map<std::string, SourceRange> definable_;  // every file constant and dyn size a -D could set
   Scopes scopes_;
   // The statement being lowered: its block and its index there.
   struct BlockPosition {

@@ -240,16 +240,18 @@ std::vector<std::unique_ptr<ast::Module>> parseDefines(SourceManager& sm, const 
                                                        DiagnosticEngine& diags, Defines& defines) {
   std::vector<std::unique_ptr<ast::Module>> modules;
   for (const std::string& nameValue : nameValues) {
-    const size_t eq = nameValue.find('=');
-    const std::string declaration = "const " + nameValue.substr(0, eq) + " = " + nameValue.substr(eq + 1) + ";";
-    const FileId file = sm.addBuffer("<command line>", declaration);
+    // Parsed as `const NAME=VALUE;`, shown as typed: "-D NAME=VALUE".
+    const std::string declaration = "const " + nameValue + ";";
+    const uint32_t typedAt = 6, shownAt = 3;
+    const FileId file = sm.addBuffer("<command line>", declaration, ShownAs{"-D " + nameValue, typedAt, shownAt});
     DiagnosticEngine syntax(sm);  // a value that does not parse is E0729 below, not E0101 on pasted text
     std::unique_ptr<ast::Module> m = parse(sm, file, syntax);
     const auto* constant = m && m->decls.size() == 1 && m->imports.empty()
                                ? std::get_if<std::unique_ptr<ast::ConstDecl>>(&m->decls[0])
                                : nullptr;
     if (!constant) {
-      diags.report(Diag::DefineNotExpression, {file, 0, uint32_t(declaration.size())},
+      const uint32_t value = typedAt + uint32_t(nameValue.find('=')) + 1;
+      diags.report(Diag::DefineNotExpression, {file, value, typedAt + uint32_t(nameValue.size())},
                    "-D " + nameValue + " is not NAME=VALUE with VALUE one expression; write e.g. -D M=256");
       continue;
     }

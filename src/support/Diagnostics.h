@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/Source.h"
@@ -25,6 +28,11 @@ const char* diagName(Diag d);        // "DTypeMismatch", the table's identifier
 Level diagDefaultLevel(Diag d);
 const char* diagSummary(Diag d);     // one line, for docs and SARIF rule tables
 std::vector<Diag> allDiags();
+// The name as flags spell it, clang-style: "unused-result" for UnusedResult.
+std::string diagFlagName(Diag d);
+// The diagnostic a flag names by its code or its name, in any case, with or without
+// dashes: E0723, e0723, UnusedResult, unused-result.
+std::optional<Diag> findDiag(std::string_view codeOrName);
 
 struct DiagNote {
   std::string message;
@@ -46,6 +54,17 @@ struct Diagnostic {
   std::vector<FixIt> fixes;  // applied together; empty when no edit is certain enough
 };
 
+// What the command line makes of warnings, as clang's flags do (docs/cli.md, "Warnings").
+// Only codes whose default level is warning are affected; errors stay errors.
+enum class WarningState { Ignored, Warning, Error };
+struct WarningPolicy {
+  bool ignoreAll = false;    // -w: every warning, whatever else is given
+  bool allAsErrors = false;  // -Werror (-Wno-error turns it off)
+  std::map<Diag, WarningState> byCode;  // -Wno-X, -Wno-error=X, -Werror=X: the last for X
+  // The level a diagnostic with this code is reported at; nullopt when it is not reported.
+  std::optional<Level> levelOf(Diag id) const;
+};
+
 // Text and JSON Lines stream each diagnostic as it is reported; SARIF collects them
 // into one log that finishRun() writes.
 enum class DiagFormat { Text, Json, Sarif };
@@ -56,12 +75,22 @@ class DiagnosticEngine {
   explicit DiagnosticEngine(const SourceManager& sm) : sm_(sm) {}
   void setFormat(DiagFormat f) { format_ = f; }
   void setColor(bool on) { color_ = on; }
-  void setWarningsAsErrors(bool on) { werror_ = on; }
+  // Text output: the line under the caret that shows a fix's replacement, as clang's
+  // (-fno-diagnostics-fixit-info hides it), and clang's machine-readable lines
+  // fix-it:"file":{l:c-l:c}:"text" after the diagnostic (-fdiagnostics-parseable-fixits).
+  void setFixItLines(bool on) { fixItLines_ = on; }
+  void setParseableFixIts(bool on) { parseableFixIts_ = on; }
+  void setWarningPolicy(WarningPolicy policy) { policy_ = std::move(policy); }
+  void setWarningsAsErrors(bool on) { policy_.allAsErrors = on; }
+  // After `limit` errors (0: none), later diagnostics are not reported; the first one
+  // held back is replaced by note E0013, which says how to raise the limit.
+  void setErrorLimit(unsigned limit) { errorLimit_ = limit; }
   void setStream(std::ostream* os) { os_ = os; }  // nullptr: collect only
 
   Diagnostic& report(Diag id, SourceRange range, std::string message);
   // Reports a diagnostic and returns it for notes; emitted when the next report
-  // arrives or flush() is called (so notes can still be attached).
+  // arrives or flush() is called (so notes can still be attached). A diagnostic the
+  // warning policy or the error limit holds back is returned too, but never emitted.
   void flush();
   // Ends the run: flushes, and in SARIF format writes the log of every diagnostic.
   void finishRun(int exitCode);
@@ -80,9 +109,14 @@ class DiagnosticEngine {
   const SourceManager& sm_;
   DiagFormat format_ = DiagFormat::Text;
   bool color_ = false;
-  bool werror_ = false;
+  bool fixItLines_ = true;
+  bool parseableFixIts_ = false;
+  WarningPolicy policy_;
+  unsigned errorLimit_ = 0;
+  bool limitReached_ = false;
   std::ostream* os_ = nullptr;
   std::vector<Diagnostic> all_;
+  Diagnostic heldBack_;  // what report() returns for a diagnostic that is not reported
   size_t emitted_ = 0;
   unsigned errors_ = 0, warnings_ = 0;
 };

@@ -41,12 +41,26 @@ FileId SourceManager::addBuffer(std::string name, std::string contents) {
   return static_cast<FileId>(files_.size() - 1);
 }
 
+FileId SourceManager::addBuffer(std::string name, std::string contents, ShownAs shown) {
+  const FileId f = addBuffer(std::move(name), std::move(contents));
+  files_[f]->shown = std::move(shown);
+  return f;
+}
+
+uint32_t SourceManager::shownOffset(FileId f, uint32_t offset) const {
+  const std::optional<ShownAs>& shown = files_.at(f)->shown;
+  if (!shown) return offset;
+  const uint32_t past = offset > shown->from ? offset - shown->from : 0;
+  return std::min<uint32_t>(shown->at + past, static_cast<uint32_t>(shown->text.size()));
+}
+
 const std::string& SourceManager::name(FileId f) const { return files_.at(f)->name; }
 
 std::string_view SourceManager::contents(FileId f) const { return files_.at(f)->text; }
 
 LineCol SourceManager::lineCol(FileId f, uint32_t offset) const {
   const File& file = *files_.at(f);
+  if (file.shown) return LineCol{1, countCodePoints(file.shown->text, 0, shownOffset(f, offset)) + 1};
   offset = std::min<uint32_t>(offset, static_cast<uint32_t>(file.text.size()));
   // The last line start that is <= offset (binary search: line tables can be long).
   auto it = std::upper_bound(file.lineStarts.begin(), file.lineStarts.end(), offset);
@@ -57,6 +71,7 @@ LineCol SourceManager::lineCol(FileId f, uint32_t offset) const {
 
 std::string_view SourceManager::lineText(FileId f, uint32_t line) const {
   const File& file = *files_.at(f);
+  if (file.shown) return line == 1 ? std::string_view(file.shown->text) : std::string_view();
   if (line == 0 || line > file.lineStarts.size()) return {};
   size_t begin = file.lineStarts[line - 1];
   size_t end = line < file.lineStarts.size() ? file.lineStarts[line] - 1 : file.text.size();
