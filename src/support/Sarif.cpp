@@ -24,6 +24,20 @@ bool isFileName(const std::string& name) { return !name.empty() && name.front() 
 
 Json text(std::string s) { return Json{{"text", std::move(s)}}; }
 
+// The diagnostics.md installed with this tilec: found from where the running binary is
+// (<prefix>/bin/tilec reads <prefix>/share/doc/tilec/diagnostics.md, by the install's own
+// relative layout), so a moved prefix or the .deb's /usr names its own copy; a binary that
+// is not installed (the build tree) names the configured prefix's.
+std::string informationUri() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path doc = (exe.parent_path() / TILEC_DOC_FROM_BINDIR / "diagnostics.md").lexically_normal();
+    if (std::filesystem::is_regular_file(doc, ec)) return "file://" + percentEncodePath(doc.generic_string());
+  }
+  return TILEC_DOC_URI;
+}
+
 class SarifWriter {
  public:
   SarifWriter(const SourceManager& sm, const SarifRunInfo& info) : sm_(sm), info_(info) {
@@ -55,7 +69,7 @@ class SarifWriter {
     d["name"] = "tilec";
     d["version"] = TILEC_VERSION;
     d["semanticVersion"] = TILEC_VERSION;
-    d["informationUri"] = TILEC_DOC_URI;
+    d["informationUri"] = informationUri();
     Json rules = Json::array();
     for (Diag id : allDiags()) rules.push_back(rule(id));
     d["rules"] = std::move(rules);

@@ -4,6 +4,7 @@
 #             under Ninja and Unix Makefiles; the compilation database it writes, read by
 #             `tilec lsp`; also tilec_add_kernels' argument errors
 #   makefile  consumer/Makefile (tilec -MD -MP, -include *.d)
+#   makefile-doc  the Makefile of docs/build-systems.md, as written, in place of it
 #   ninja     consumer/build.ninja (depfile = $out.d, deps = gcc)
 #   deb       cpack -G DEB from BUILD_DIR, dpkg -x into a scratch root, run tilec from there
 # Each works in a fresh directory under WORK_ROOT, removed when it ends. The consumer's
@@ -99,6 +100,18 @@ install_package() {
   ! grep -rq "$work/staging" "$work/prefix/lib/cmake" || fail "the installed package names its install prefix"
   [[ $("$work/prefix/bin/tilec" --version | head -1) == "tilec version $version" ]] ||
     fail "the installed tilec reports another version"
+  expect_information_uri "$work/prefix/bin/tilec" "$work/prefix/share/doc/tilec/diagnostics.md"
+}
+
+# A SARIF log names the diagnostics.md installed beside the tilec that wrote it, wherever
+# the prefix was installed or moved to (it named the configured prefix's before).
+expect_information_uri() {
+  local installed=$1 doc=$2 uri
+  "$installed" "$source_dir/samples/softmax.tile" -fsyntax-only --diagnostics-format=sarif 2>"$work/sarif.json" ||
+    fail "$installed failed on softmax.tile"
+  uri=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["tool"]["driver"]["informationUri"])' \
+    "$work/sarif.json")
+  [[ $uri == "file://$doc" && -f $doc ]] || fail "informationUri is '$uri', expected file://$doc (an installed file)"
 }
 
 consume_with() {
@@ -224,6 +237,18 @@ scenario_makefile() {
   ! grep -q common.tile a.pto.d || fail "a.pto.d still lists common.tile"
 }
 
+# The snippet a reader copies must build and rebuild as the tested Makefile does.
+scenario_makefile-doc() {
+  copy_consumer "$work/src"
+  cd "$work/src"
+  awk '/^```make$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$source_dir/docs/build-systems.md" >Makefile
+  grep -q 'include' Makefile || fail "no make snippet in docs/build-systems.md"
+  touch -d "@$source_time" Makefile
+  touch_and_rebuild make
+  expect_in_log "$work/noop.log" "Nothing to be done for 'all'"
+  expect_in_log a.pto.d "^lib/common.tile:$"
+}
+
 scenario_ninja() {
   copy_consumer "$work/src"
   cd "$work/src"
@@ -262,6 +287,7 @@ scenario_deb() {
   [[ $("$installed" --version | head -1) == "tilec version $version" ]] ||
     fail "the packaged tilec does not report version $version"
   "$installed" "$source_dir/samples/softmax.tile" -o "$work/softmax.pto" || fail "the packaged tilec failed"
+  expect_information_uri "$installed" "$work/root/usr/share/doc/tilec/diagnostics.md"
   expect_same_as_direct "$work/softmax.pto" "$source_dir/samples/softmax.tile"
   [[ -f $work/root/usr/share/doc/tilec/README.md && -f $work/root/usr/lib/cmake/tilec/tilecConfig.cmake ]] ||
     fail "the .deb lacks the docs or the CMake package"
@@ -269,7 +295,7 @@ scenario_deb() {
 
 cd "$work"
 case $scenario in
-  cmake | makefile | ninja | deb) "scenario_$scenario" ;;
-  *) fail "unknown scenario (cmake, makefile, ninja, deb)" ;;
+  cmake | makefile | makefile-doc | ninja | deb) "scenario_$scenario" ;;
+  *) fail "unknown scenario (cmake, makefile, makefile-doc, ninja, deb)" ;;
 esac
 echo "PASS ($scenario)"
