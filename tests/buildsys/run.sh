@@ -101,6 +101,24 @@ install_package() {
   [[ $("$work/prefix/bin/tilec" --version | head -1) == "tilec version $version" ]] ||
     fail "the installed tilec reports another version"
   expect_information_uri "$work/prefix/bin/tilec" "$work/prefix/share/doc/tilec/diagnostics.md"
+  [[ -f $work/prefix/share/doc/tilec/images/report.png ]] || fail "cmake --install did not install docs/images"
+  expect_installed_links_resolve "$work/prefix/share/doc/tilec"
+}
+
+# Every relative link of the installed Markdown (README.md's docs/..., the report image,
+# docs' ../editors/...) resolves in the installed tree.
+expect_installed_links_resolve() {
+  local doc=$1 md target bad=()
+  while IFS= read -r md; do
+    while IFS= read -r target; do
+      target=${target#](}
+      target=${target%)}
+      target=${target%%#*}
+      [[ -z $target || $target == *://* || $target == mailto:* ]] && continue
+      [[ -e $(dirname "$md")/$target ]] || bad+=("${md#"$doc"/}: $target")
+    done < <(grep -o '](\([^)]*\))' "$md" || true)
+  done < <(find "$doc" -name '*.md')
+  ((${#bad[@]} == 0)) || fail "links in the installed docs that do not resolve: ${bad[*]}"
 }
 
 # A SARIF log names the diagnostics.md installed beside the tilec that wrote it, wherever
@@ -288,6 +306,7 @@ scenario_deb() {
     fail "the packaged tilec does not report version $version"
   "$installed" "$source_dir/samples/softmax.tile" -o "$work/softmax.pto" || fail "the packaged tilec failed"
   expect_information_uri "$installed" "$work/root/usr/share/doc/tilec/diagnostics.md"
+  expect_installed_links_resolve "$work/root/usr/share/doc/tilec"
   expect_same_as_direct "$work/softmax.pto" "$source_dir/samples/softmax.tile"
   [[ -f $work/root/usr/share/doc/tilec/README.md && -f $work/root/usr/lib/cmake/tilec/tilecConfig.cmake ]] ||
     fail "the .deb lacks the docs or the CMake package"
