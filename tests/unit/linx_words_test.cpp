@@ -342,7 +342,11 @@ TEST_CASE("linx: parse errors") {
         "unexpected 'last' in B.IOT: its operands are sources, mask=, last, ->dst, in that order");
   CHECK(parseError("B.SUBVIEW 0,, a0, 2") == "B.SUBVIEW: operand 2 is empty");
   CHECK(parseError("B.DIM zero, 32, ->lb0") ==
-        "'B.DIM' is not a header word this format holds (B.IOT, B.SUBVIEW, B.ASSEMBLE)");
+        "B.DIM (it binds a loop bound (lb0 ValidCol, lb1 ValidRow, lb2 physical columns)) is a pseudo-instruction of "
+        "tilec's listing: no public source gives its encoding, so it has no word in a binary; remove it to encode the "
+        "header words");
+  CHECK(parseError("B.IOR [a0, a1], []").rfind("B.IOR (it binds the GPR operands", 0) == 0);
+  CHECK(parseError("b.datr e2m1x2, byte0, Null, RNONE, nosat").rfind("b.datr (it binds the data attributes", 0) == 0);
   // Nothing crashes or throws, whatever the text.
   for (const std::string& text : std::vector<std::string>{"", " ", "B.IOT", "B.IOT ,", "B.IOT #", "B.IOT T#", "B.IOT ->", "B.IOT mask=", "B.IOT T#1, mask",
                            "B.IOT T#1, mask=1111, ->", "B.IOT T#1, mask=1111, ->T<>", "B.IOT T#1, mask=1111, ->T<",
@@ -353,13 +357,13 @@ TEST_CASE("linx: parse errors") {
 
 TEST_CASE("linx: decoding errors say why") {
   CHECK(decodeError(0x00000033, B) ==
-        "opcode 0x33 is no block-header word: B.IOT is 0x13, B.SUBVIEW and B.ASSEMBLE 0x53");
+        "opcode 0x33 is no block-header word: B.IOT and B.IOS are 0x13, B.SUBVIEW and B.ASSEMBLE 0x53");
   CHECK(decodeError(0x000006d3, A) == "B.SUBVIEW size code 13 is reserved: 1..12 (128 B .. 256 KiB)");
   CHECK(decodeError(0x000c00d3, B) == "B.SUBVIEW RegSrc 24 is reserved: 0..23 (zero .. x3)");
   CHECK(decodeError(0x00000853, B) ==
         "opcode 0x53 with funct3 0 and bit 11 = 1 is neither B.SUBVIEW (funct3 0, bit 11 0) nor B.ASSEMBLE (funct3 1)");
   CHECK(decodeError(0x00007013, B) ==
-        "opcode 0x13 with funct3 7 is no B.IOT form (4: two sources, 5: one source, 6: destination only)");
+        "opcode 0x13 with funct3 7 is no B.IOT form (4: two sources, 5: one source, 6: destination only; 1 is B.IOS)");
   CHECK(decodeError(0x00006e13, B) == "B.IOT destination-only form (funct3 6) with size code 0 binds nothing");
   CHECK(decodeError(0x040a5e13, B) == "B.IOT form 'destination and one source' has reserved bits set: 0x04000000");
   CHECK(decodeError(0x00105e93, B) == "B.IOT destination hand 1 without a destination (size code 0): it must be 0");
@@ -449,7 +453,7 @@ TEST_CASE("linx: codec errors") {
   CHECK(where == 1);
   encodeFails("linx assemble=A\n\nB.SUBVIEW 0, a0, 2, 2  ; fine\nhello world\n");
   CHECK(where == 4);
-  CHECK(error == "'hello' is not a header word this format holds (B.IOT, B.SUBVIEW, B.ASSEMBLE)");
+  CHECK(error == "'hello' is not a header word this format holds (B.IOT, B.IOS, B.SUBVIEW, B.ASSEMBLE)");
   encodeFails("linx assemble=A\nB.ASSEMBLE 1, 0, zero, 0, 0\n");
   CHECK(where == 2);
   // A header-only listing is an empty binary, and BSTART/BSTOP lines carry nothing.
@@ -466,11 +470,77 @@ TEST_CASE("linx: codec errors") {
   CHECK_FALSE(codec.recognizes(opcode33));
   CHECK_FALSE(codec.decode(opcode33, listing, error, where));
   CHECK(where == 4);
-  CHECK(error == "word 0x00000033: opcode 0x33 is no block-header word: B.IOT is 0x13, B.SUBVIEW and B.ASSEMBLE 0x53");
+  CHECK(error == "word 0x00000033: opcode 0x33 is no block-header word: B.IOT and B.IOS are 0x13, B.SUBVIEW and B.ASSEMBLE 0x53");
 
   CHECK_FALSE(codec.recognizes({}));
   CHECK_FALSE(codec.recognizes({0x00, 0x01, 0x03, 0x06}));  // a TXN 0.1 stream's first word
   const std::vector<uint8_t> revAOnly = {0x53, 0x10, 0x00, 0x80};  // INIT with code 0: revision B only
   REQUIRE(codec.decode(revAOnly, listing, error, where));
   CHECK(listing == "linx assemble=B\nB.ASSEMBLE 1, 0, zero, 0, 0  # 0x80001053\n");
+}
+
+// pto-spec's B.IOS page: SharedTID bits 27:20, SizeCode 18:15, PEMode 11:9, match
+// 0x00001013 under mask 0xf00871ff. The words below are computed from that table.
+TEST_CASE("linx: B.IOS binds Shared registers S0..S255 as sources and destinations") {
+  for (AssembleRev rev : {A, B}) {
+    bothWays("B.IOS mask=1111, ->S255<128B>", 0x0ff09e13, rev);
+    bothWays("B.IOS S1, mask=1111", 0x00101e13, rev);
+    bothWays("B.IOS mask=1100, ->S3<256KB>", 0x00361a13, rev);
+    bothWays("B.IOS S0, mask=0000", 0x00001013, rev);
+  }
+  // pto-spec's example names the size by its code.
+  CHECK(encodeText("B.IOS mask=1111, ->S255<0001>", B) == 0x0ff09e13);
+  CHECK(encodeText("b.ios s7 , MASK = 1110", B) == 0x00701c13);
+  CHECK(decodeText(0x00701c13, B) == "B.IOS S7, mask=1110");
+}
+
+TEST_CASE("linx: B.IOS errors") {
+  CHECK(decodeError(0x10001013, B) == "B.IOS has reserved bits set: 0x10000000");
+  CHECK(decodeError(0x00081013, B) == "B.IOS has reserved bits set: 0x00080000");
+  CHECK(decodeError(0x00069013, B) == "B.IOS destination size code 13 is reserved: 1..12 (128 B .. 256 KiB per PE)");
+  CHECK(parseError("B.IOS S256, mask=1111") == "B.IOS Shared register 256 is out of range: 0..255 (S0 .. S255)");
+  CHECK(parseError("B.IOS mask=1111, ->S1<512KB>") ==
+        "B.IOS destination size '512KB' is not a size: 128B, 256B, 512B, 1KB, 2KB, 4KB, 8KB, 16KB, 32KB, 64KB, 128KB, "
+        "256KB or a size code 1..12");
+  CHECK(parseError("B.IOS mask=1111, ->S1<0>") ==
+        "B.IOS destination size code 0 is reserved: 1..12 (128 B .. 256 KiB per PE)");
+  CHECK(parseError("B.IOS S1, mask=0011") ==
+        "B.IOS mask=0011 has no PEMode encoding: the masks are 0000, 1000, 0100, 0010, 0001, 1100, 1110 and 1111 "
+        "(leftmost is PE0)");
+  CHECK(parseError("B.IOS T#1, mask=1111") == "B.IOS register 'T#1' is not a Shared register: S0 .. S255");
+  CHECK(parseError("B.IOS mask=1111, ->S1") == "B.IOS destination '->S1' is not ->S<n><size>");
+  CHECK(parseError("B.IOS S1") ==
+        "B.IOS takes 2 operands (S<n>, mask=PE_MASK or mask=PE_MASK, ->S<n><size>), not 1");
+  CHECK(encodeError(IosWord{0, 0, 8}) == "B.IOS PEMode 8 is out of range: 0..7");
+  for (const char* text : {"B.IOS ,", "B.IOS S, mask=1111", "B.IOS mask=1111, -><>", "B.IOS mask=1111, ->S<1KB>",
+                           "B.IOS mask=1111, ->S-1<1KB>", "B.IOS mask=1111, -><", "B.IOS S99999999999999999, mask=1111"})
+    parseError(text);
+}
+
+TEST_CASE("linx: the codec carries B.IOS words both ways and refuses pseudo-instructions") {
+  const tilec::target::BinaryCodec& codec = linxCodec();
+  std::vector<uint8_t> bytes, again;
+  std::string error, listing;
+  size_t where = 0;
+  const std::string text =
+      "linx assemble=B\n"
+      "BSTART.VEC TADD, FP32\n"
+      "B.IOT T#1, T#2, mask=1111, last\n"
+      "B.IOS mask=1111, ->S3<256KB>\n"
+      "B.ASSEMBLE 1, 0, zero, 0, 5\n"
+      "BSTOP\n";
+  REQUIRE_MESSAGE(codec.encode(text, bytes, error, where), where << ": " << error);
+  REQUIRE(bytes.size() == 12);
+  CHECK(codec.recognizes(bytes));
+  REQUIRE(codec.decode(bytes, listing, error, where));
+  CHECK(listing ==
+        "linx assemble=B\n"
+        "B.IOT T#1, T#2, mask=1111, last  # 0x04084e13\n"
+        "B.IOS mask=1111, ->S3<256KB>  # 0x00361e13\n"
+        "B.ASSEMBLE 1, 0, zero, 0, 5  # 0x800012d3\n");
+  REQUIRE(codec.encode(listing, again, error, where));
+  CHECK(again == bytes);
+  CHECK_FALSE(codec.encode("linx assemble=B\nB.DIM zero, 32, ->lb0\n", bytes, error, where));
+  CHECK(where == 2);
+  CHECK(error.rfind("B.DIM (it binds a loop bound", 0) == 0);
 }

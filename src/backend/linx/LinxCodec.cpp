@@ -152,7 +152,7 @@ bool encode(const std::string& listing, std::vector<uint8_t>& bytes, std::string
 }  // namespace
 
 const target::BinaryCodec& linxCodec() {
-  static const target::BinaryCodec kCodec{"linx", "LinxISA block-header words (B.IOT, B.SUBVIEW, B.ASSEMBLE)",
+  static const target::BinaryCodec kCodec{"linx", "LinxISA block-header words (B.IOT, B.IOS, B.SUBVIEW, B.ASSEMBLE)",
                                           &recognizes, &decode, &encode};
   return kCodec;
 }

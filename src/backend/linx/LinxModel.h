@@ -31,6 +31,10 @@ constexpr int kHands = int(sizeof(kHandNames)) - 1;
 constexpr int kQueueReach = 16;
 std::string handList();  // "T, U, M, N", for messages
 
+// Shared tiles live in 256 absolute Shared registers, S0..S255, each visible to a core's
+// four PEs.
+constexpr int kSharedRegisters = 256;
+
 // A range modifier's CELL offset: its constant part in an 11-bit immediate, the rest in a
 // register.
 constexpr int kImmBits = 11;

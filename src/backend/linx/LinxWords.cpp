@@ -44,6 +44,20 @@ constexpr uint32_t kIotOpcode = 0x13, kRangeOpcode = 0x53;
 constexpr uint32_t kFunct3Mask = 0x0000707f;
 constexpr uint32_t kSubviewMatch = 0x00000053, kSubviewMask = 0x0000787f;  // bits 14:11 = 0
 constexpr uint32_t kAssembleMatch = 0x00001053;                            // funct3 1
+// B.IOS shares B.IOT's opcode with funct3 1; bits 31:28, 19 and 8:7 are fixed at 0.
+constexpr uint32_t kIosMatch = 0x00001013, kIosMask = 0xf00871ff;
+
+// The header commands without a public encoding (LinxWords.h: pseudoCommand), with what
+// each binds, for the codec's refusal.
+struct PseudoCommand {
+  const char* mnemonic;
+  const char* binds;
+};
+constexpr PseudoCommand kPseudoCommands[] = {
+    {"B.DIM", "a loop bound (lb0 ValidCol, lb1 ValidRow, lb2 physical columns)"},
+    {"B.DATR", "the data attributes (layout, conversion)"},
+    {"B.IOR", "the GPR operands (a GM base and stride, a scalar)"},
+};
 
 // Source H#k's name.
 std::string sourceName(int hand, int k) { return std::string(1, kHandNames[hand]) + "#" + std::to_string(k); }
@@ -67,6 +81,9 @@ const FieldSpec kSelector{"selector", 0, kSelectors - 1, kSelectorBits,
 const FieldSpec kPeMode{"PEMode", 0, 7, 3};
 const FieldSpec kIotSize{"destination size code", 1, kMaxLocalSizeCode, 4,
                          " (" + sizeText(1) + " .. " + sizeText(kMaxLocalSizeCode) + " per PE)"};
+const FieldSpec kShared{"Shared register", 0, kSharedRegisters - 1, 8, " (S0 .. S255)"};
+const FieldSpec kIosSize{"destination size code", 1, kMaxSharedSizeCode, 4,
+                         " (" + sizeText(1) + " .. " + sizeText(kMaxSharedSizeCode) + " per PE)"};
 const FieldSpec kDstHand{"destination hand", 0, kHands - 1, kHandBits, " (" + handList() + ")"};
 
 // ---- fields ----
@@ -134,6 +151,13 @@ std::optional<uint32_t> encodeIot(const IotWord& w, std::string& error) {
   return word;
 }
 
+std::optional<uint32_t> encodeIos(const IosWord& w, std::string& error) {
+  if (!checkField("B.IOS", kShared, w.shared, error) || !checkField("B.IOS", kPeMode, w.peMode, error) ||
+      (w.sizeCode != 0 && !checkField("B.IOS", kIosSize, w.sizeCode, error)))
+    return std::nullopt;
+  return uint32_t(w.shared) << 20 | uint32_t(w.sizeCode) << 15 | uint32_t(w.peMode) << 9 | kIosMatch;
+}
+
 bool checkOffset(const char* insn, int regSrc, int uimm11, std::string& error) {
   return checkField(insn, kRegSrc, regSrc, error) && checkField(insn, kUimm11, uimm11, error);
 }
@@ -177,7 +201,7 @@ std::optional<HeaderWord> decodeIot(uint32_t word, std::string& error) {
   if (!form) {
     error = funct3 == 6 ? "B.IOT destination-only form (funct3 6) with size code 0 binds nothing"
                         : "opcode 0x13 with funct3 " + std::to_string(funct3) +
-                              " is no B.IOT form (4: two sources, 5: one source, 6: destination only)";
+                              " is no B.IOT form (4: two sources, 5: one source, 6: destination only; 1 is B.IOS)";
     return std::nullopt;
   }
   if (uint32_t stray = (word ^ form->match) & form->mask) {
@@ -192,6 +216,16 @@ std::optional<HeaderWord> decodeIot(uint32_t word, std::string& error) {
   w.peMode = int(bits(word, 11, 9));
   w.dstHand = int(bits(word, 8, 7));
   if (!checkIot(w, error)) return std::nullopt;
+  return w;
+}
+
+std::optional<HeaderWord> decodeIos(uint32_t word, std::string& error) {
+  if (uint32_t stray = (word ^ kIosMatch) & kIosMask) {
+    error = "B.IOS has reserved bits set: " + hex(stray);
+    return std::nullopt;
+  }
+  const IosWord w{int(bits(word, 27, 20)), int(bits(word, 18, 15)), int(bits(word, 11, 9))};
+  if (!encodeIos(w, error)) return std::nullopt;
   return w;
 }
 
@@ -240,6 +274,17 @@ std::string printIot(const IotWord& w) {
   std::string out = "B.IOT";
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : " ") + parts[i];
   return out;
+}
+
+std::string sharedName(int shared) { return "S" + std::to_string(shared); }
+
+std::string printIos(const IosWord& w) {
+  const char* mask = peMask(w.peMode);
+  const std::string maskText = std::string("mask=") + (mask ? mask : std::to_string(w.peMode));
+  if (w.sizeCode == 0) return "B.IOS " + sharedName(w.shared) + ", " + maskText;
+  const std::string size = sizeName(w.sizeCode);
+  return "B.IOS " + maskText + ", ->" + sharedName(w.shared) + "<" + (size.empty() ? std::to_string(w.sizeCode) : size) +
+         ">";
 }
 
 std::string printSubview(const SubviewWord& w) {
@@ -382,40 +427,40 @@ bool parseSelector(std::string_view text, int& sel, std::string& error) {
   return true;
 }
 
-bool parseMask(std::string_view text, int& peMode, std::string& error) {
+bool parseMask(const char* insn, std::string_view text, int& peMode, std::string& error) {
   if (!istartsWith(text, "mask")) {
-    error = "B.IOT needs mask=PE_MASK after its sources, not '" + std::string(text) + "'";
+    error = std::string(insn) + " needs mask=PE_MASK after its sources, not '" + std::string(text) + "'";
     return false;
   }
   std::string_view rest = trim(text.substr(4));
   if (rest.empty() || rest[0] != '=') {
-    error = "B.IOT mask is written mask=PE_MASK, not '" + std::string(text) + "'";
+    error = std::string(insn) + " mask is written mask=PE_MASK, not '" + std::string(text) + "'";
     return false;
   }
   rest = trim(rest.substr(1));
   peMode = peModeForMask(rest);
   if (peMode >= 0) return true;
-  error = "B.IOT mask=" + std::string(rest) +
+  error = std::string(insn) + " mask=" + std::string(rest) +
           " has no PEMode encoding: the masks are 0000, 1000, 0100, 0010, 0001, 1100, 1110 and 1111 (leftmost is PE0)";
   return false;
 }
 
 // A size name, or a size code as pto-spec's examples write it (`->T<1>`).
-bool parseSize(std::string_view text, int& code, std::string& error) {
+bool parseSize(const char* insn, const FieldSpec& field, std::string_view text, int& code, std::string& error) {
   for (int c = 1; c <= kMaxSharedSizeCode; ++c)
     if (iequals(text, sizeName(c))) {
       code = c;
       return true;
     }
   if (parseNumber(text)) {
-    if (!parseField("B.IOT", kIotSize, text, code, error)) return false;
-    return code != 0 || checkField("B.IOT", kIotSize, 0, error);  // 0 would mean no destination
+    if (!parseField(insn, field, text, code, error)) return false;
+    return code != 0 || checkField(insn, field, 0, error);  // 0 would mean no destination
   }
   std::string sizes;
-  for (int c = 1; c <= kMaxLocalSizeCode; ++c) sizes += sizeName(c) + ", ";
+  for (int c = field.lo; c <= field.hi; ++c) sizes += sizeName(c) + ", ";
   sizes.resize(sizes.size() - 2);
-  error = "B.IOT destination size '" + std::string(text) + "' is not a size: " + sizes + " or a size code 1.." +
-          std::to_string(kMaxLocalSizeCode);
+  error = std::string(insn) + " destination size '" + std::string(text) + "' is not a size: " + sizes +
+          " or a size code " + std::to_string(field.lo) + ".." + std::to_string(field.hi);
   return false;
 }
 
@@ -427,7 +472,7 @@ bool parseDestination(std::string_view text, IotWord& w, std::string& error) {
     return false;
   }
   w.dstHand = hand;
-  return parseSize(body.substr(2, body.size() - 3), w.sizeCode, error);
+  return parseSize("B.IOT", kIotSize, body.substr(2, body.size() - 3), w.sizeCode, error);
 }
 
 // Sources, mask=, optional last, optional destination: in that order, as LLVM prints them.
@@ -444,7 +489,7 @@ bool parseIot(const Operands& ops, IotWord& w, std::string& error) {
     error = "B.IOT needs mask=PE_MASK after its sources";
     return false;
   }
-  if (!parseMask(ops[i++], w.peMode, error)) return false;
+  if (!parseMask("B.IOT", ops[i++], w.peMode, error)) return false;
   if (i < ops.size() && iequals(ops[i], "last")) {
     w.last = true;
     ++i;
@@ -453,6 +498,33 @@ bool parseIot(const Operands& ops, IotWord& w, std::string& error) {
   if (i == ops.size()) return true;
   error = "unexpected '" + std::string(ops[i]) + "' in B.IOT: its operands are sources, mask=, last, ->dst, in that order";
   return false;
+}
+
+// S0..S255, as a source (`S3`) or a destination's name (`S3` of `->S3<2KB>`).
+bool parseShared(std::string_view text, int& shared, std::string& error) {
+  if (text.size() >= 2 && lower(text[0]) == 's' && allDigits(text.substr(1)))
+    return parseField("B.IOS", kShared, text.substr(1), shared, error);
+  error = "B.IOS register '" + std::string(text) + "' is not a Shared register: S0 .. S255";
+  return false;
+}
+
+// `S<n>, mask=M` (a source) or `mask=M, ->S<n><size>` (a destination), as pto-spec writes them.
+bool parseIos(const Operands& ops, IosWord& w, std::string& error) {
+  if (ops.size() != 2) {
+    error = "B.IOS takes 2 operands (S<n>, mask=PE_MASK or mask=PE_MASK, ->S<n><size>), not " +
+            std::to_string(ops.size());
+    return false;
+  }
+  if (ops[1].substr(0, 2) != "->") return parseShared(ops[0], w.shared, error) && parseMask("B.IOS", ops[1], w.peMode, error);
+  if (!parseMask("B.IOS", ops[0], w.peMode, error)) return false;
+  const std::string_view body = trim(ops[1].substr(2));
+  const size_t open = body.find('<');
+  if (open == std::string_view::npos || body.back() != '>') {
+    error = "B.IOS destination '" + std::string(ops[1]) + "' is not ->S<n><size>";
+    return false;
+  }
+  return parseShared(body.substr(0, open), w.shared, error) &&
+         parseSize("B.IOS", kIosSize, body.substr(open + 1, body.size() - open - 2), w.sizeCode, error);
 }
 
 bool splitOperands(std::string_view rest, Operands& ops, std::string& error) {
@@ -476,6 +548,9 @@ bool operator==(const IotWord& a, const IotWord& b) {
   return a.src0 == b.src0 && a.src1 == b.src1 && a.last == b.last && a.sizeCode == b.sizeCode &&
          a.peMode == b.peMode && a.dstHand == b.dstHand;
 }
+bool operator==(const IosWord& a, const IosWord& b) {
+  return a.shared == b.shared && a.sizeCode == b.sizeCode && a.peMode == b.peMode;
+}
 bool operator==(const SubviewWord& a, const SubviewWord& b) {
   return a.srcSelect == b.srcSelect && a.regSrc == b.regSrc && a.uimm11 == b.uimm11 && a.sizeCode == b.sizeCode;
 }
@@ -485,6 +560,7 @@ bool operator==(const AssembleWord& a, const AssembleWord& b) {
 
 std::optional<uint32_t> encodeWord(const HeaderWord& w, AssembleRev rev, std::string& error) {
   if (const auto* iot = std::get_if<IotWord>(&w)) return encodeIot(*iot, error);
+  if (const auto* ios = std::get_if<IosWord>(&w)) return encodeIos(*ios, error);
   if (const auto* sub = std::get_if<SubviewWord>(&w)) return encodeSubview(*sub, error);
   return encodeAssemble(std::get<AssembleWord>(w), rev, error);
 }
@@ -496,16 +572,17 @@ bool hasHeaderOpcode(uint32_t word) {
 
 std::optional<HeaderWord> decodeWord(uint32_t word, AssembleRev rev, std::string& error) {
   const uint32_t opcode = bits(word, 6, 0);
-  if (opcode == kIotOpcode) return decodeIot(word, error);
+  if (opcode == kIotOpcode) return (word & kFunct3Mask) == kIosMatch ? decodeIos(word, error) : decodeIot(word, error);
   if (opcode == kRangeOpcode) return decodeRange(word, rev, error);
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%02x", unsigned(opcode));
-  error = std::string("opcode ") + buf + " is no block-header word: B.IOT is 0x13, B.SUBVIEW and B.ASSEMBLE 0x53";
+  error = std::string("opcode ") + buf + " is no block-header word: B.IOT and B.IOS are 0x13, B.SUBVIEW and B.ASSEMBLE 0x53";
   return std::nullopt;
 }
 
 std::string printWord(const HeaderWord& w) {
   if (const auto* iot = std::get_if<IotWord>(&w)) return printIot(*iot);
+  if (const auto* ios = std::get_if<IosWord>(&w)) return printIos(*ios);
   if (const auto* sub = std::get_if<SubviewWord>(&w)) return printSubview(*sub);
   return printAssemble(std::get<AssembleWord>(w));
 }
@@ -523,15 +600,27 @@ bool parseWord(std::string_view text, AssembleRev rev, HeaderWord& out, std::str
   bool parsed = false;
   if (iequals(mnemonic, "B.IOT"))
     parsed = parseIot(ops, word.emplace<IotWord>(), error);
+  else if (iequals(mnemonic, "B.IOS"))
+    parsed = parseIos(ops, word.emplace<IosWord>(), error);
   else if (iequals(mnemonic, "B.SUBVIEW"))
     parsed = parseSubview(ops, word.emplace<SubviewWord>(), error);
   else if (iequals(mnemonic, "B.ASSEMBLE"))
     parsed = parseAssemble(ops, rev, word.emplace<AssembleWord>(), error);
+  else if (const char* binds = pseudoCommand(mnemonic))
+    error = std::string(mnemonic) + " (it binds " + binds +
+            ") is a pseudo-instruction of tilec's listing: no public source gives its encoding, so it has no word "
+            "in a binary; remove it to encode the header words";
   else
-    error = "'" + std::string(mnemonic) + "' is not a header word this format holds (B.IOT, B.SUBVIEW, B.ASSEMBLE)";
+    error = "'" + std::string(mnemonic) + "' is not a header word this format holds (B.IOT, B.IOS, B.SUBVIEW, B.ASSEMBLE)";
   if (!parsed || !encodeWord(word, rev, error)) return false;
   out = word;
   return true;
+}
+
+const char* pseudoCommand(std::string_view mnemonic) {
+  for (const PseudoCommand& c : kPseudoCommands)
+    if (iequals(mnemonic, c.mnemonic)) return c.binds;
+  return nullptr;
 }
 
 int sizeCodeForBytes(int64_t bytes) {

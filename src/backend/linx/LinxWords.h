@@ -1,8 +1,9 @@
-// LinxISA block-header words that bind and narrow Local tiles: B.IOT (the Local tile
-// binder, PTO 0.58.3 layout), B.SUBVIEW and B.ASSEMBLE (the range modifiers). Each word
-// is one 32-bit instruction; this file encodes, decodes, prints and parses one at a time,
-// in the assembly spelling LinxISA's LLVM prints (`B.IOT T#1, mask=1111, last, ->T<2KB>`).
-// Sources: pto-spec's B.IOT / B.SUBVIEW / B.ASSEMBLE pages and LinxISA LLVM's MC tests.
+// LinxISA block-header words that bind and narrow tiles: B.IOT (the Local tile binder,
+// PTO 0.58.3 layout), B.IOS (the Shared tile binder), B.SUBVIEW and B.ASSEMBLE (the range
+// modifiers). Each word is one 32-bit instruction; this file encodes, decodes, prints and
+// parses one at a time, in the assembly spelling LinxISA's LLVM prints (`B.IOT T#1,
+// mask=1111, last, ->T<2KB>`). Sources: pto-spec's B.IOT / B.IOS / B.SUBVIEW / B.ASSEMBLE
+// pages and LinxISA LLVM's MC tests.
 // Other B.IOT layouts of the record (v0.57, the 4-bit-mask v0.58 one) are not read.
 #pragma once
 #include <cstdint>
@@ -31,6 +32,15 @@ struct IotWord {
   int dstHand = 0;
 };
 
+// B.IOS: one absolute Shared register S0..S255 (`shared`), a source when sizeCode is 0
+// (`B.IOS S3, mask=1111`), else a destination of 128 B .. 256 KiB per participating PE
+// (`B.IOS mask=1111, ->S3<256KB>`). The word has no L bit: L ends the Local bindings.
+struct IosWord {
+  int shared = 0;
+  int sizeCode = 0;
+  int peMode = 7;
+};
+
 // B.SUBVIEW SrcSelect, RegSrc, uimm11, SubviewSizeCode.
 struct SubviewWord {
   int srcSelect = 0;
@@ -48,13 +58,14 @@ struct AssembleWord {
   int field5 = 0;
 };
 
-using HeaderWord = std::variant<IotWord, SubviewWord, AssembleWord>;
+using HeaderWord = std::variant<IotWord, IosWord, SubviewWord, AssembleWord>;
 
 bool operator==(const IotWord& a, const IotWord& b);
+bool operator==(const IosWord& a, const IosWord& b);
 bool operator==(const SubviewWord& a, const SubviewWord& b);
 bool operator==(const AssembleWord& a, const AssembleWord& b);
 
-// Whether the word's opcode is B.IOT's or the range modifiers' (its other fields unchecked).
+// Whether the word's opcode is the binders' or the range modifiers' (its other fields unchecked).
 bool hasHeaderOpcode(uint32_t word);
 // The word, or nullopt with an error naming the field, its value and the allowed range.
 std::optional<uint32_t> encodeWord(const HeaderWord& w, AssembleRev rev, std::string& error);
@@ -68,6 +79,11 @@ std::string printWord(const HeaderWord& w);
 // The inverse of printWord, then validated by encodeWord. Hands, registers, keywords and
 // mnemonics are case-insensitive; rN and fp are accepted; `->T<5>` names a size by code.
 bool parseWord(std::string_view text, AssembleRev rev, HeaderWord& out, std::string& error);
+
+// The header commands a listing names whose encodings no public source gives (B.DIM,
+// B.DATR, B.IOR): tilec lists them as pseudo-instructions and no codec encodes them.
+// The mnemonic's entry, or nullptr when the mnemonic is none of them.
+const char* pseudoCommand(std::string_view mnemonic);
 
 // SizeCode (PTO 0.58): bytes = 128 << (code - 1), code 1..12 (128 B .. 256 KiB).
 int sizeCodeForBytes(int64_t bytes);  // 0 unless a power of two in 128 B .. 256 KiB
