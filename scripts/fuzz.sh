@@ -31,6 +31,8 @@ dict=$build/tile.dict
   # words the parsers take as names: parallel schedules and loop clauses, the IR's launch,
   # loop modes and loop and buffer attributes (rolled: a peeled loop's MIDDLE, linx-peel)
   printf '%s\n' blocked cyclic blocks parallel_cyclic buffers buffering copies addrs rolled
+  # tile arrays in Shared space (scope = shared, pes = 1100) and the IR attribute pes
+  printf '%s\n' scope shared local pes 1100
   grep -o '"[a-z][a-z0-9_]*"' "$root/src/backend/aie/TxnFormat.cpp" | tr -d '"'
   grep -oh '"[A-Za-z][A-Za-z0-9_.#=-]*"' "$root/src/backend/linx/"*.cpp | tr -d '"'
   printf '%s\n' in out inout where dyn space valid init vec mat left right acc f32 f16 bf16 i8 i32 index incore \

@@ -111,9 +111,11 @@ const std::vector<BuiltinSig>& builtins() {
         {"gather", K::Gather, 2, 2, {}, false, "gather(source, index)", &L::callGather},
         // ---- tile regions (LowerRegions.cpp) ----
         {"partview", K::RegionPart, 2, 2, {}, false, "partview(tile, [rows, columns])", &L::callPartview},
-        {"tile_array", K::RegionArray, 2, 2, {"space", "layout"}, true,
-         "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ..., layout = ...)", &L::callTileArray},
-        {"assembly", K::RegionAssembly, 1, 1, {}, false, "assembly(array)", &L::callAssembly},
+        {"tile_array", K::RegionArray, 2, 2, {"space", "layout", "scope", "pes"}, true,
+         "tile_array<dtype>([rows, columns], [slot rows, slot columns], space = ..., layout = ..., scope = shared, "
+         "pes = 1111)",
+         &L::callTileArray},
+        {"assembly", K::RegionAssembly, 1, 1, {"pes"}, false, "assembly(array, pes = 1111)", &L::callAssembly},
         // ---- runtime sequences (LowerSequence.cpp) ----
         {"tap", K::DmaFill, 4, 4, {}, false, "tap(tensor, offset, [sizes], [strides])", &L::callTap},
         {"simple_tiler", K::DmaFill, 1, 2, {"tile_col_major", "iter_col_major", "repeat"}, false,

@@ -67,15 +67,62 @@ Val Lowerer::callPartview(ir::OpKind, const CallArgs& a) {
   return v;
 }
 
+// The Shared space is the one a target names "shared" (linx's Shared tile cells, bound by
+// B.IOS); a target without one has no use for the scope, which is then a placement hint
+// it ignores, so one kernel compiles for every target.
+constexpr const char* kSharedSpace = "shared";
+
+std::optional<bool> Lowerer::sharedScope(const CallArgs& a, bool spaceGiven) {
+  const ast::Expr* scope = a.kw("scope");
+  const std::string name = !scope ? "local" : text(scope->range);
+  if (name != "local" && name != "shared") {
+    error(Diag::BadKeywordValue, scope->range,
+          quotedName(name) + " is not a tile-array scope; use scope = local (the default) or scope = shared");
+    return std::nullopt;
+  }
+  if (name == "shared" && spaceGiven) {
+    error(Diag::BadKeywordValue, scope->range,
+          "scope = shared places the array in the target's Shared space, and space = places it too; give one of them");
+    return std::nullopt;
+  }
+  if (name == "local" && a.kw("pes")) {
+    error(Diag::BadKeywordValue, a.kw("pes")->range,
+          "pes = names the PEs of a Shared tile array, but this array is local; add scope = shared or remove pes =");
+    return std::nullopt;
+  }
+  return name == "shared";
+}
+
+// Four digits 0 or 1, PE0 leftmost, at least one PE; which masks a target can encode is
+// its own rule (linx-legality).
+std::optional<std::string> Lowerer::peMaskArg(const ast::Expr* e) {
+  if (!e) return std::string("1111");
+  const std::string mask = text(e->range);
+  const bool digits = mask.size() == 4 && mask.find_first_not_of("01") == std::string::npos;
+  if (digits && mask != "0000") return mask;
+  error(Diag::BadKeywordValue, e->range,
+        quotedName(mask) + " is not a PE mask: write four digits 0 or 1, PE0 leftmost, with at least one 1 (pes = 1111 "
+        "is every PE)");
+  return std::nullopt;
+}
+
 Val Lowerer::callTileArray(ir::OpKind kind, const CallArgs& a) {
   std::optional<std::vector<int64_t>> grid = gridArg(a.pos(0), "the tile-array grid");
   std::optional<std::vector<int64_t>> slot = gridArg(a.pos(1), "the slot shape");
   std::optional<ir::SpaceId> space = spaceArg(a.kw("space"));
   std::optional<LayoutChoice> layout = layoutArg(a.kw("layout"));
-  if (!grid || !slot || !space || !layout) return Val::poison(a.call.range);
+  std::optional<bool> shared = sharedScope(a, a.kw("space") != nullptr);
+  std::optional<std::string> pes = peMaskArg(a.kw("pes"));
+  if (!grid || !slot || !space || !layout || !shared || !pes) return Val::poison(a.call.range);
+  ir::AttrMap attrs = {ir::attr::grid(*grid)};
+  const std::optional<ir::SpaceId> sharedSpace = target_.parseSpace(kSharedSpace);
+  if (*shared && sharedSpace) {
+    space = sharedSpace;
+    attrs[ir::attr::pes.key] = ir::AttrValue(*pes);
+  }
   std::vector<int64_t> whole = {(*grid)[0] * (*slot)[0], (*grid)[1] * (*slot)[1]};
   ir::Type declared = ir::Type::tile(*a.call.typeArg, whole, {}, *space, *layout, &target_);
-  Val made = tileOp(kind, {}, {ir::attr::grid(*grid)}, declared, a.call.range);
+  Val made = tileOp(kind, {}, attrs, declared, a.call.range);
   if (made.isPoison()) return made;
   made.kind = ValKind::TileArray;
   made.grid = *grid;
@@ -101,7 +148,22 @@ Val Lowerer::callAssembly(ir::OpKind kind, const CallArgs& a) {
         .notes.push_back({quotedName(b->name) + " declared here", b->declRange});
     return Val::poison(a.call.range);
   }
-  Val whole = tileOp(kind, {{b->val.value, a.pos(0).range}}, {ir::attr::grid(b->val.grid)}, ir::Type(), a.call.range);
+  std::optional<std::string> pes = peMaskArg(a.kw("pes"));
+  if (!pes) return Val::poison(a.call.range);
+  // A Shared array's assembly is read by the PEs pes = names (by default, those that
+  // wrote it); a target without a Shared space ignores the mask, as it does the scope.
+  ir::AttrMap attrs = {ir::attr::grid(b->val.grid)};
+  const std::optional<ir::SpaceId> sharedSpace = target_.parseSpace(kSharedSpace);
+  if (a.kw("pes") && sharedSpace) {
+    if (b->val.value->type().space() != *sharedSpace) {
+      error(Diag::BadKeywordValue, a.kw("pes")->range,
+            "pes = names the PEs that read a Shared tile array, but " + quotedName(b->name) +
+                " is local; declare it with scope = shared or remove pes =");
+      return Val::poison(a.call.range);
+    }
+    attrs[ir::attr::pes.key] = ir::AttrValue(*pes);
+  }
+  Val whole = tileOp(kind, {{b->val.value, a.pos(0).range}}, attrs, ir::Type(), a.call.range);
   b->val.assembledAt = a.call.range;
   return whole;
 }

@@ -276,6 +276,10 @@ class Lowerer {
   bool usableArray(const Binding& b, SourceRange at);
   Val callPartview(ir::OpKind, const CallArgs& a);
   Val callTileArray(ir::OpKind, const CallArgs& a);
+  // `scope = local | shared`: whether the array is in the target's Shared space (nullopt
+  // after an error); `pes = 1100`: the PEs that write it or read its assembly.
+  std::optional<bool> sharedScope(const CallArgs& a, bool spaceGiven);
+  std::optional<std::string> peMaskArg(const ast::Expr* e);
   Val callAssembly(ir::OpKind, const CallArgs& a);
 
   // LowerSequence.cpp: runtime sequences

@@ -61,6 +61,11 @@ class Planner {
     switch (linxOp(op).form) {
       case LinxForm::Marker:
         identity_[op.result()] = op.kind() == OpKind::RegionArray ? op.result() : identityOf(op.operand(0));
+        if (op.kind() == OpKind::RegionArray) pes_[op.result()] = writerPes(op);
+        if (op.kind() == OpKind::RegionAssembly) {
+          const Value* array = identityOf(op.operand(0));
+          pes_[array] = readerPes(op, *array->definingOp());
+        }
         return;
       case LinxForm::Block: {
         const bool fuses = op.numResults() == 1 && next && next->kind() == OpKind::RegionInsert &&
@@ -75,6 +80,7 @@ class Planner {
         } else if (op.numResults() == 1) {
           b.pushed = op.result();
         }
+        decideMask(b);
         blocks_.push_back(std::move(b));
         return;
       }
@@ -85,6 +91,7 @@ class Planner {
           b.copy = true;
           b.sources = {sourceOf(op.operand(1))};
           addWrite(b, op);
+          decideMask(b);
           blocks_.push_back(std::move(b));
         }
         identity_[op.result()] = identityOf(op.operand(0));
@@ -100,6 +107,38 @@ class Planner {
     b.array = identityOf(insert.operand(0));
     const RegionPhase phase = insert.get(attr::phase);
     if (phase == RegionPhase::Init || phase == RegionPhase::InitLast) b.pushed = b.array;
+  }
+
+  // The block's one mask (LinxBlocks.h), and the first binding it does not serve. pes_
+  // holds a Shared array's writers' mask until its assembly, its readers' after it.
+  void decideMask(PlannedBlock& b) {
+    std::string local = "1111", shared, sharedWhy;
+    auto require = [&](const std::string& mask, const std::string& why) {
+      if (shared.empty()) {
+        shared = mask;
+        sharedWhy = why;
+      } else if (mask != shared && b.conflict.empty()) {
+        b.conflict = why + " with pes = " + mask + ", and " + sharedWhy + " with pes = " + shared;
+      }
+    };
+    if (b.write && isSharedTile(b.array)) require(pes_[b.array], "it writes a Shared tile array");
+    for (const PlannedSource& s : b.sources) {
+      if (isSharedTile(s.tile)) {
+        require(pes_[s.tile], "it reads a Shared tile");
+        continue;
+      }
+      auto made = pes_.find(s.tile);
+      if (made != pes_.end())
+        for (size_t pe = 0; pe < local.size(); ++pe)
+          if (made->second[pe] != '1') local[pe] = '0';
+    }
+    b.pes = shared.empty() ? local : shared;
+    for (size_t pe = 0; pe < local.size() && b.conflict.empty(); ++pe)
+      if (b.pes[pe] == '1' && local[pe] != '1')
+        b.conflict = sharedWhy + " on the PEs of pes = " + b.pes + ", but a Local tile it reads was made only on pes = " +
+                     local + ", so PE" + std::to_string(pe) + " holds none of it";
+    if (b.conflict.empty() && b.pes == "0000") b.conflict = "its Local sources were made on no PE in common";
+    if (b.pushed && !isSharedTile(b.pushed)) pes_[b.pushed] = b.pes;
   }
 
   // A created tile holds nothing yet: the block that first writes it allocates it.
@@ -119,6 +158,7 @@ class Planner {
   std::vector<PlannedBlock> blocks_;
   std::unordered_map<const Value*, const Value*> identity_;  // array values -> the array
   std::set<const Op*> fused_;
+  std::unordered_map<const Value*, std::string> pes_;  // a tile -> the PEs that hold it
 };
 
 }  // namespace
@@ -126,5 +166,19 @@ class Planner {
 std::vector<PlannedBlock> planBlocks(const Function& f) { return Planner().plan(f); }
 
 Op* handOwner(const Value* pushed) { return pushed->definingOp(); }
+
+bool isSharedTile(const Value* tile) {
+  return tile->type().space() == Shared && tile->definingOp() && tile->definingOp()->kind() == OpKind::RegionArray;
+}
+
+std::string writerPes(const Op& array) {
+  const std::string* pes = array.find(attr::pes);
+  return pes ? *pes : "1111";
+}
+
+std::string readerPes(const Op& assembly, const Op& array) {
+  const std::string* pes = assembly.find(attr::pes);
+  return pes ? *pes : writerPes(array);
+}
 
 }  // namespace tilec::linx

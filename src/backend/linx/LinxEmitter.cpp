@@ -5,8 +5,13 @@
 // gets a B.ASSEMBLE after the binder that writes it. Revision B: the first write
 // allocates the whole tile (->T<parent>) and later ones name it as their last source;
 // revision A: every write's binder has a destination of the writer's size on the array's
-// hand (->T<writer>), and INIT's B.ASSEMBLE carries the parent's size. The listing and
-// the binary come from one list of words. Linear in the kernel.
+// hand (->T<writer>), and INIT's B.ASSEMBLE carries the parent's size. A Shared tile array
+// is bound by B.IOS words after the block's B.IOT binders: a source `B.IOS S2, mask=M`
+// (then its B.SUBVIEW 0: a Shared group has no source 1), and a slot write's destination,
+// whose size follows the same revision rule (`->S2<parent>` on INIT, then the register
+// as its final binding with SizeCode 0 under B; `->S2<writer>` every time under A), then
+// its B.ASSEMBLE. Every binding of a block has the block's PE mask (LinxBlocks.h). The
+// listing and the binary come from one list of words. Linear in the kernel.
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -72,13 +77,20 @@ class BlockWriter {
     Block b;
     b.start = "BSTART." + std::string(row.engine) + " " + row.opcode + ", " + dtypeMnemonic(t.dtype());
     b.body = std::string(row.opcode) + "  (" + describe(op) + ")";
-    std::vector<PlannedSource> sources = p.sources;
-    if (p.write && rev_ == AssembleRev::B && !opensGeneration(*p.write)) sources.push_back({p.array});
+    const int peMode = peModeForMask(p.pes);
+    std::vector<PlannedSource> sources, shared;
+    for (const PlannedSource& s : p.sources) (isSharedTile(s.tile) ? shared : sources).push_back(s);
+    const bool sharedWrite = p.write && isSharedTile(p.array);
+    if (p.write && !sharedWrite && rev_ == AssembleRev::B && !opensGeneration(*p.write)) sources.push_back({p.array});
     std::vector<int> selectors;
     for (const PlannedSource& s : sources) selectors.push_back(selector(op, s.tile));
-    const size_t binders = sources.empty() ? 1 : (sources.size() + 1) / 2;
+    // A Local destination needs a B.IOT; a block that binds only Shared tiles has none.
+    const bool localDestination = !sharedWrite && (p.write || p.pushed);
+    size_t binders = (sources.size() + 1) / 2;
+    if (binders == 0 && (localDestination || (shared.empty() && !sharedWrite))) binders = 1;
     for (size_t k = 0; k < binders; ++k) {
       IotWord iot;
+      iot.peMode = peMode;
       std::vector<HeaderWord> modifiers;
       for (size_t s = 0; s < 2 && 2 * k + s < sources.size(); ++s) {
         (s == 0 ? iot.src0 : iot.src1) = selectors[2 * k + s];
@@ -86,13 +98,21 @@ class BlockWriter {
       }
       if (k + 1 == binders) {
         iot.last = true;
-        destination(p, iot);
-        if (p.write) modifiers.push_back(assemble(*p.write, b));
+        if (!sharedWrite) destination(p, iot);
+        if (p.write && !sharedWrite) modifiers.push_back(assemble(*p.write, b));
       }
       add(b, iot, op);
       for (const HeaderWord& m : modifiers) add(b, m, op);
     }
-    if (p.pushed) push(p.pushed);
+    for (const PlannedSource& s : shared) {
+      add(b, IosWord{sharedRegister(s.tile), 0, peMode}, op);
+      if (s.part) add(b, subview(*s.part, 0, b), op);
+    }
+    if (sharedWrite) {
+      add(b, IosWord{sharedRegister(p.array), assembleDestinationCode(*p.write, rev_), peMode}, op);
+      add(b, assemble(*p.write, b), op);
+    }
+    if (p.pushed && !isSharedTile(p.pushed)) push(p.pushed);
     return b;
   }
 
@@ -162,9 +182,13 @@ class BlockWriter {
 
   static int handOf(const Value* tile) {
     const auto* hands = handOwner(tile)->find(attr::buffers);
-    if (!hands || hands->size() != 1) throw std::logic_error("linx: a bound tile has no hand (run linx-hands)");
+    if (!hands || hands->size() != 1)
+      throw std::logic_error("linx: a bound tile has no hand or Shared register (run linx-hands)");
     return int(hands->front());
   }
+
+  // The Shared register linx-hands gave a Shared tile array.
+  static int sharedRegister(const Value* tile) { return handOf(tile); }
 
   // The relative selector of `tile`: its hand's base (T 0, U 16, M 32, N 48) plus how many
   // tiles joined that hand after it.

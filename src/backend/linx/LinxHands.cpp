@@ -17,6 +17,11 @@
 // entry from its INIT: later writes reuse it, naming it as their last source (revision B)
 // or as a destination on its hand (A), and add no entry, so the plan is the same under
 // both revisions. Linear in the blocks times the tiles live at once.
+// A Shared tile array takes no hand but a Shared register of its own, S0..S255 in the order
+// of their INITs (its `buffers`): pto-spec's Shared register keeps a persistent descriptor
+// whose first write fixes its allocation, so a register is not handed to a second array;
+// E1112 past 256 arrays.
+// The pass also reports a block whose bindings no one PE mask serves (E1110, LinxBlocks.h).
 #include <algorithm>
 #include <map>
 #include <string>
@@ -59,9 +64,15 @@ class HandAssigner {
         frozen_.pop_back();
         continue;
       }
+      if (!blocks[i].conflict.empty()) return reportMask(blocks[i]);
       const Value* tile = blocks[i].pushed;
       if (!tile) continue;
       const size_t last = lastRead.count(tile) ? lastRead[tile] : i;
+      if (isSharedTile(tile)) {
+        if (sharedArrays_ == kSharedRegisters) return reportShared(*blocks[i].op);
+        handOwner(tile)->set(attr::buffers, std::vector<int64_t>{sharedArrays_++});
+        continue;
+      }
       const int hand = place(tile, i, last);
       if (hand < 0) return report(*blocks[i].op, tile);
       if (blocks[i].write) openUntil_[hand] = lastWrite[tile];
@@ -106,6 +117,21 @@ class HandAssigner {
     return -1;
   }
 
+  void reportShared(const Op& op) {
+    diags_.report(Diag::LinxSharedRegs, op.loc(),
+                  "this block starts a Shared tile array, but the kernel's earlier Shared arrays hold all " +
+                      std::to_string(kSharedRegisters) + " Shared registers (S0 .. S" +
+                      std::to_string(kSharedRegisters - 1) +
+                      "), and a Shared register keeps the descriptor its first write gives it, so each array has its "
+                      "own; keep some of the arrays Local, or build fewer, larger ones");
+  }
+
+  void reportMask(const PlannedBlock& b) {
+    diags_.report(Diag::LinxPeMask, b.op->loc(),
+                  "every binding of a linx block has the same PE mask (a mismatched one faults): " + b.conflict +
+                      "; give the Shared arrays the same pes =, or make the Local tiles on every PE that reads them");
+  }
+
   void report(const Op& op, const Value* tile) {
     const std::string name = describe(tile, diags_.sources());
     if (blockedByGeneration_) {
@@ -134,6 +160,8 @@ class HandAssigner {
   // Per hand, the block of the LAST write of the tile-array generation open on it (0: none).
   size_t openUntil_[kHands] = {};
   bool blockedByGeneration_ = false;  // why the last place() failed
+  int64_t sharedArrays_ = 0;  // Shared registers given so far
+
 };
 
 class LinxHands final : public Pass {

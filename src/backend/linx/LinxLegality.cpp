@@ -13,14 +13,21 @@
 //    (LinxLayout.h, E1101): one contiguous CELL range per slot at its ordinal place, the
 //    slots a bijection over the parent's CELLs; a slot is at least one CELL (E1103), and
 //    its size and the parent's are SizeCodes (E1102).
+//  - A Shared tile (bound by B.IOS) is a tile array declared scope = shared: pto-spec asks
+//    every Shared destination with more than one participating PE to carry one
+//    B.ASSEMBLE, so no other block makes one (E1111). Its writers' PE mask and its
+//    readers' have PEMode encodings, and its readers are among its writers (E1110): a
+//    PE that wrote nothing holds no published CELL of it.
 //  - The slots of a cube_m16/m32 array are written in ordinal order (E1107): a CUBE
 //    generation covers a gap-free prefix of its CELLs. A rolled loop's write is a run of
 //    slots (passes/SlotRuns.h), in order when it starts at the next ordinal and ascends. Other layouts' slots may come in
 //    any order: their generation checks only overlap and coverage.
 // Each (parent type, grid) pair is proven once: linear in the kernel plus its tiles.
+#include <algorithm>
 #include <set>
 #include <string>
 
+#include "backend/linx/LinxBlocks.h"
 #include "backend/linx/LinxLayout.h"
 #include "backend/linx/LinxModel.h"
 #include "backend/linx/LinxOps.h"
@@ -73,6 +80,7 @@ class Checker {
         if (op.kind() == OpKind::RegionArray) {
           checkSlots(op, op.result()->type());
           checkOrder(op);
+          checkPes(op);
         }
         return;
       case LinxForm::Fused: return;  // the array's checks cover its writes
@@ -100,13 +108,18 @@ class Checker {
   }
 
   // Each tile a block makes is checked where it is made (its readers see the same type).
+  // Typing gives a block that reads a Shared tile a Shared result, which the block binds
+  // in Local cells (LinxBlocks.h: only slot writes bind a Shared destination).
   void checkTiles(const Op& op) {
-    for (const Value* v : op.results()) checkTile(op, v->type());
+    const bool readsShared = std::any_of(op.operands().begin(), op.operands().end(), [](const Value* v) {
+      return v->type().isTile() && v->type().space() == Shared;
+    });
+    for (const Value* v : op.results()) checkTile(op, v->type(), readsShared);
   }
 
   // A tile's allocation is the smallest SizeCode that holds it (a 64-byte row vector takes
   // one CELL), at most what its binder may give.
-  void checkTile(const Op& op, const Type& t) {
+  void checkTile(const Op& op, const Type& t, bool boundLocal = false) {
     if (!t.isTile()) return;
     if (t.rank() == 1) {
       const std::string row = "[1, " + std::to_string(t.shape()[0]) + "]";
@@ -117,17 +130,21 @@ class Checker {
     }
     if (t.rank() != 2)
       return report(Diag::LinxNoForm, op, "linx tiles are 2-D, but " + typeText(t) + " is not; reshape it");
-    if (t.space() == Shared)
-      return report(Diag::LinxNoForm, op,
-                    "Shared tiles are bound by B.IOS, which tilec does not write yet; keep the tile Local");
+    const SpaceId space = boundLocal ? SpaceId(Local) : t.space();
+    if (space == Shared)
+      return report(Diag::LinxSharedWrite, op,
+                    "a Shared destination with more than one participating PE must carry one B.ASSEMBLE, but " +
+                        describe(op, diags_.sources()) +
+                        " makes a Shared tile of its own; build it as tile_array<dtype>([R, C], [h, w], scope = "
+                        "shared) and write its slots, or keep the tile Local");
     std::string why;
     std::optional<int64_t> bytes = storageBytes(t, why);
     if (!bytes) return report(Diag::LinxSizeCode, op, why);
     const int code = capacityCode(*bytes);
-    if (code < 1 || code > maxSizeCode(t.space()))
+    if (code < 1 || code > maxSizeCode(space))
       return report(Diag::LinxSizeCode, op,
                     "a " + typeText(t) + " tile takes " + std::to_string(*bytes) + " bytes, more than the " +
-                        sizeText(maxSizeCode(t.space())) + " of a " + spaceText(t.space()) +
+                        sizeText(maxSizeCode(space)) + " of a " + spaceText(space) +
                         " binder; cut the work into smaller tiles");
     checkRows(op, t);
   }
@@ -204,6 +221,32 @@ class Checker {
                         " tile array is assembled as a gap-free prefix of its CELLs from CELL 0 (a CUBE generation "
                         "faults a writer that would leave a gap); write its slots in ordinal order, row by row");
     }
+  }
+
+  // The writers' mask on the array, the readers' on its assembly (by default the writers').
+  void checkPes(const Op& array) {
+    if (array.result()->type().space() != Shared) return;
+    const std::string writers = writerPes(array);
+    if (peModeForMask(writers) < 0) return report(Diag::LinxPeMask, array, noPeMode("writers", writers));
+    const Op* assembly = arrayChain(array).assembly;
+    if (!assembly) return;
+    const std::string readers = readerPes(*assembly, array);
+    if (peModeForMask(readers) < 0) return report(Diag::LinxPeMask, *assembly, noPeMode("readers", readers));
+    for (size_t pe = 0; pe < readers.size(); ++pe)
+      if (readers[pe] == '1' && writers[pe] != '1')
+        return report(Diag::LinxPeMask, *assembly,
+                      "PE" + std::to_string(pe) + " reads this Shared tile (pes = " + readers +
+                          "), but only the PEs of pes = " + writers +
+                          " write it, so PE" + std::to_string(pe) +
+                          " holds none of its CELLs and its read never sees it published; read it on PEs among its "
+                          "writers, or let PE" + std::to_string(pe) + " write it too");
+  }
+
+  static std::string noPeMode(const char* whose, const std::string& mask) {
+    std::string masks;
+    for (int mode = 1; mode < 8; ++mode) masks += std::string(mode > 1 ? ", " : "") + peMask(mode);
+    return std::string("pes = ") + mask + " (the " + whose + ") has no PEMode encoding: a binder's PE mask is one of " +
+           masks + " (PE0 leftmost)";
   }
 
   void report(Diag id, const Op& op, const std::string& message) { diags_.report(id, op.loc(), message); }
