@@ -343,8 +343,8 @@ TEST_CASE("linx: parse errors") {
   CHECK(parseError("B.SUBVIEW 0,, a0, 2") == "B.SUBVIEW: operand 2 is empty");
   CHECK(parseError("B.DIM zero, 32, ->lb0") ==
         "B.DIM (it binds a loop bound (lb0 ValidCol, lb1 ValidRow, lb2 physical columns)) is a pseudo-instruction of "
-        "tilec's listing: no public source gives its encoding, so it has no word in a binary; remove it to encode the "
-        "header words");
+        "tilec's listing: no public source gives its encoding, so it has no word in a binary; remove it (a listing "
+        "written without --target-flag pseudo-headers has none) to encode the header words");
   CHECK(parseError("B.IOR [a0, a1], []").rfind("B.IOR (it binds the GPR operands", 0) == 0);
   CHECK(parseError("b.datr e2m1x2, byte0, Null, RNONE, nosat").rfind("b.datr (it binds the data attributes", 0) == 0);
   // Nothing crashes or throws, whatever the text.

@@ -37,7 +37,9 @@ struct EmittedWord {
 struct Block {
   std::string start;                  // "BSTART.SFU TEXP, FP32"
   std::vector<std::string> registers; // "a0 = 16 * k" lines the block's modifiers read
+  std::vector<std::string> dims;      // pseudo-instructions before the binders (B.DIM)
   std::vector<EmittedWord> words;
+  std::string ior;                    // the pseudo-instruction after them (B.IOR), if any
   std::string body;                   // the tile op, for the listing
 };
 
@@ -59,7 +61,7 @@ const char* dtypeMnemonic(DType d) {
 
 class BlockWriter {
  public:
-  BlockWriter(const Function& f, AssembleRev rev) : rev_(rev), names_(f) {}
+  BlockWriter(const Function& f, AssembleRev rev, bool pseudo) : rev_(rev), pseudo_(pseudo), names_(f) {}
 
   // Hands each block to `take` as it is made: the listing of a 10^5-block kernel is never
   // held whole.
@@ -77,6 +79,7 @@ class BlockWriter {
     Block b;
     b.start = "BSTART." + std::string(row.engine) + " " + row.opcode + ", " + dtypeMnemonic(t.dtype());
     b.body = std::string(row.opcode) + "  (" + describe(op) + ")";
+    if (pseudo_) pseudoHeaders(op, t, b);
     const int peMode = peModeForMask(p.pes);
     std::vector<PlannedSource> sources, shared;
     for (const PlannedSource& s : p.sources) (isSharedTile(s.tile) ? shared : sources).push_back(s);
@@ -127,6 +130,22 @@ class BlockWriter {
       iot.sizeCode = sizeCodeOf(p.pushed->type());
       iot.dstHand = handOf(p.pushed);
     }
+  }
+
+  // TileOP's block template: B.DIM lb0 (valid columns), lb1 (valid rows), lb2 (physical
+  // columns) of the block's tile, each an immediate (a runtime extent is written as its
+  // expression: the scalar code that computes it is not written); a TLOAD or TSTORE binds
+  // its GM element and row stride with B.IOR.
+  void pseudoHeaders(const Op& op, const Type& t, Block& b) const {
+    auto text = [&](const Expr& e) { return e.str([&](const Value* v) { return names_(v); }); };
+    const std::vector<Expr>& valid = t.valid();
+    const std::string extents[] = {text(valid[1]), text(valid[0]), std::to_string(t.shape()[1])};
+    for (int lb = 0; lb < 3; ++lb) b.dims.push_back("B.DIM zero, " + extents[lb] + ", ->lb" + std::to_string(lb));
+    if (op.kind() != OpKind::Load && op.kind() != OpKind::Store) return;
+    const Value* tensor = op.operand(op.kind() == OpKind::Load ? 0 : 1);
+    std::string at;
+    for (const Expr& e : op.get(attr::offsets)) at += (at.empty() ? "" : ", ") + text(e);
+    b.ior = "B.IOR [%" + names_(tensor) + "[" + at + "], " + text(tensor->type().dims().back()) + "], []";
   }
 
   // A rolled loop's bounds, as a listing line: its body's blocks run once per iteration.
@@ -212,6 +231,7 @@ class BlockWriter {
   }
 
   const AssembleRev rev_;
+  const bool pseudo_;
   ValueNames names_;
   ValueMap<int64_t> position_;  // tile -> its push number in its hand
   int64_t pushes_[kHands] = {};
@@ -227,7 +247,7 @@ void writeBlocks(const Module& m, const target::FlagValues& flags, Start&& start
   const Function& f = *m.functions().front();
   const std::vector<PlannedBlock> plan = planBlocks(f);
   start(std::count_if(plan.begin(), plan.end(), [](const PlannedBlock& p) { return p.entry == PlanEntry::Block; }));
-  BlockWriter(f, rev).write(plan, take);
+  BlockWriter(f, rev, flags.at(kPseudoHeaders)).write(plan, take);
 }
 
 }  // namespace
@@ -247,11 +267,16 @@ bool emitListing(const Module& m, OutputBuffer& os, DiagnosticEngine& diags, con
     }
     for (const std::string& r : b.registers) os << "; " << r << "\n";
     os << b.start << "\n";
+    auto pseudo = [&](const std::string& text) {
+      os << "  " << text << std::string(text.size() < 44 ? 44 - text.size() : 1, ' ') << "# pseudo: no encoding\n";
+    };
+    for (const std::string& d : b.dims) pseudo(d);
     for (const EmittedWord& w : b.words) {
       std::string text = printWord(w.word);
       std::snprintf(hex, sizeof hex, "0x%08x", w.bits);
       os << "  " << text << std::string(text.size() < 44 ? 44 - text.size() : 1, ' ') << "# " << hex << "\n";
     }
+    if (!b.ior.empty()) pseudo(b.ior);
     os << "  ; " << b.body << "\n";
     os << "BSTOP\n";
   });

@@ -34,7 +34,7 @@ const std::vector<std::string> kPipeline = {"verify",          "linx-peel",     
 const target::TargetDesc& linxTarget() {
   static const target::TargetDesc kLinx{
       "linx",
-      "LinxISA tile blocks: B.IOT binders with B.SUBVIEW and B.ASSEMBLE region modifiers",
+      "LinxISA tile blocks: B.IOT and B.IOS binders with B.SUBVIEW and B.ASSEMBLE region modifiers",
       &linxModel(),
       passes(),
       kPipeline,
@@ -45,6 +45,10 @@ const target::TargetDesc& linxTarget() {
       {{kAssembleRevA,
         "B.ASSEMBLE field 5 is the parent's SizeCode on INIT and 0 after it, and every writer's binder has a "
         "destination of the writer's SizeCode (PTO 0.58.4)",
+        false},
+       {kPseudoHeaders,
+        "the listing also has each block's B.DIM lines and a TLOAD/TSTORE's B.IOR, pseudo-instructions with no "
+        "public encoding (not in the binary; --encode refuses them)",
         false}},
       {{"linx-regions", "Linx regions", &writeRegionsSection}},
       ir::groupBit(ir::OpGroup::Core) | ir::groupBit(ir::OpGroup::Tile) | ir::groupBit(ir::OpGroup::Region),

@@ -33,6 +33,12 @@ const target::TargetDesc& linxTarget();
 // revision).
 inline constexpr const char* kAssembleRevA = "assemble-rev-a";
 
+// With this flag the listing also has each block's B.DIM lines (lb0 valid columns, lb1
+// valid rows, lb2 physical columns) and a TLOAD/TSTORE's B.IOR, as pseudo-instructions:
+// no public source gives their encodings, so the binary has no word for them and the
+// codec refuses to encode a listing that has them (docs/linx.md).
+inline constexpr const char* kPseudoHeaders = "pseudo-headers";
+
 bool emitListing(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 bool emitBinary(const ir::Module& m, OutputBuffer& os, DiagnosticEngine& diags, const target::FlagValues& flags);
 

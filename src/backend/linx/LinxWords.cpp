@@ -609,7 +609,8 @@ bool parseWord(std::string_view text, AssembleRev rev, HeaderWord& out, std::str
   else if (const char* binds = pseudoCommand(mnemonic))
     error = std::string(mnemonic) + " (it binds " + binds +
             ") is a pseudo-instruction of tilec's listing: no public source gives its encoding, so it has no word "
-            "in a binary; remove it to encode the header words";
+            "in a binary; remove it (a listing written without --target-flag pseudo-headers has none) to encode the "
+            "header words";
   else
     error = "'" + std::string(mnemonic) + "' is not a header word this format holds (B.IOT, B.IOS, B.SUBVIEW, B.ASSEMBLE)";
   if (!parsed || !encodeWord(word, rev, error)) return false;
