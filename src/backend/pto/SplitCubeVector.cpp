@@ -248,10 +248,13 @@ class FunctionSplit {
       const Block& from = op.body(r);
       Block& to = copy->body(r);
       for (unsigned a = 0; a < from.numArgs(); ++a)
-        if (a == 0 || kept[a - 1]) map[from.arg(a)] = to.addArg(remap(from.arg(a)->type(), map), from.arg(a)->name());
+        if (a == 0 || kept[a - 1])
+          map[from.arg(a)] = passes::madeFrom(to.addArg(remap(from.arg(a)->type(), map), from.arg(a)->name()), from.arg(a));
     }
     for (unsigned i = 0; i < op.numResults(); ++i)
-      if (kept[i]) map[op.result(i)] = copy->addResult(remap(op.result(i)->type(), map), op.result(i)->name());
+      if (kept[i])
+        map[op.result(i)] =
+            passes::madeFrom(copy->addResult(remap(op.result(i)->type(), map), op.result(i)->name()), op.result(i));
     for (unsigned r = 0; r < op.numRegions(); ++r) cloneBlock(op.body(r), copy->body(r), side, map, &kept, nullptr);
   }
 
