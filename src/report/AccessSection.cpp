@@ -27,6 +27,7 @@ class Access {
   const ir::Value* tensor() const { return op_.operand(isStore() ? 1 : 0); }
   const ir::Value* tile() const { return isStore() ? op_.operand(0) : op_.result(); }
   const std::vector<ir::Expr>& offsets() const { return op_.get(ir::attr::offsets); }
+  SourceRange source() const { return op_.loc(); }
 
   std::string summary() const {
     const ir::Type& t = tensor()->type();
@@ -98,19 +99,24 @@ bool writeAccessSection(const KernelView& kernel, Page& page) {
   page.section(kernel.anchor("accesses"), kernel.function().name() + ": loads and stores", "accesses");
   page.paragraph("Each load and store on its tensor: the last two axes are rows and columns, every index of the "
                  "leading axes a panel of its own (rows and columns may be scaled differently; the axes give the extents). The window is drawn at its first position; a light area behind "
-                 "it is where a loop moves it; hatched extents are not known to be valid (a runtime valid shape).");
+                 "it is where a loop moves it; hatched extents are not known to be valid (a runtime valid shape). Tiles, tensors "
+                 "and sizes are named as in the source; where the compiler made several tiles of one "
+                 "name (a multi-buffered loop's copies, say), the words in brackets tell them apart.");
   page.legend({{"k0", "load window"}, {"k1", "store window"}, {"sweep-swatch", "swept by the loop"},
                {"hatched", "not known to be valid"}});
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < accesses.size(); ++i) {
     const Access a(kernel, *accesses[i]);
-    if (i < kMaxFigures) page.figure(a.draw(), std::string("access ") + (a.isStore() ? "store" : "load"), "");
-    rows.push_back({std::to_string(i + 1), a.isStore() ? "store" : "load", "<code>" + escape(a.summary()) + "</code>"});
+    if (i < kMaxFigures)
+      page.figure(a.draw(), std::string("access ") + (a.isStore() ? "store" : "load"), "",
+                  std::string(a.isStore() ? "The store" : "The load") + " at " + kernel.lineLink(a.source()) + ".");
+    rows.push_back({std::to_string(i + 1), a.isStore() ? "store" : "load", "<code>" + escape(a.summary()) + "</code>",
+                    kernel.lineLink(a.source())});
   }
   if (accesses.size() > kMaxFigures)
     page.paragraph("The first " + std::to_string(kMaxFigures) + " of " + std::to_string(accesses.size()) +
                    " loads and stores are drawn; the table lists them all.");
-  page.table({"#", "op", "access"}, rows, "access-table");
+  page.table({"#", "op", "access", "source"}, rows, "access-table");
   return true;
 }
 

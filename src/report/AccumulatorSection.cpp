@@ -42,12 +42,6 @@ std::vector<Window> windowsOf(const KernelView& kernel, const passes::LiveBuffer
 
 double at(const ir::Expr& e) { return e.isConst() ? double(std::max<int64_t>(0, e.constValue())) : 0; }
 
-std::string names(const KernelView& kernel, const std::vector<const ir::Value*>& values) {
-  std::string out;
-  for (const ir::Value* v : values) out += (out.empty() ? "" : ", ") + kernel.name(v);
-  return out;
-}
-
 void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, const std::vector<Window>& windows,
                 Page& page) {
   const ir::Value* packed = *std::max_element(buffer.tiles.begin(), buffer.tiles.end(), [](auto* a, auto* b) {
@@ -67,31 +61,31 @@ void drawBuffer(const KernelView& kernel, const passes::LiveBuffer& buffer, cons
       box.size.push_back(double(w.shape[k]));
     }
     box.tip = "page " + std::to_string(i) + " at " + kernel.exprs(w.offsets) + ", " + ir::shapeText(w.shape) +
-              ": " + names(kernel, w.pages);
-    std::string drainText;
+              ": " + kernel.namesText(w.pages);
+    std::string drainText, drainHtml;
     for (const ir::Op* store : w.drains) {
-      drainText += (drainText.empty() ? "" : "; ") + kernel.name(store->operand(1)) + " at " +
-                   kernel.exprs(store->get(ir::attr::offsets));
+      const std::string text = kernel.names().base(store->operand(1)) + " at " + kernel.exprs(store->get(ir::attr::offsets));
+      drainText += (drainText.empty() ? "" : "; ") + text;
+      drainHtml += (drainHtml.empty() ? "" : "; ") + ("<code>" + escape(text) + "</code> (" + kernel.lineLink(store->loc()) + ")");
       PanelBox outline = box;
       outline.cls = "outline";
       outline.label.clear();
-      outline.tip = "drained by tile.store into " + drainText;
+      outline.tip = "drained by a store into " + drainText;
       drains.push_back(outline);
     }
     pages.push_back(box);
     rows.push_back({std::to_string(i), "<code>" + escape(kernel.exprs(w.offsets)) + "</code>",
-                    ir::shapeText(w.shape), "<code>" + escape(names(kernel, w.pages)) + "</code>",
-                    drainText.empty() ? "" : "<code>" + escape(drainText) + "</code>"});
+                    ir::shapeText(w.shape), kernel.namesHtml(w.pages), drainHtml});
   }
   Panels panels(extent, axes);
   panels.add("pages", "data-buffer=\"" + std::to_string(buffer.id) + "\" data-pages=\"" +
                           std::to_string(windows.size()) + "\"",
              pages);
   if (!drains.empty()) panels.add("drains", "data-drains=\"" + std::to_string(drains.size()) + "\"", drains);
-  const std::string title = "buffer " + std::to_string(buffer.id) + ": " + kernel.name(packed) + " " +
+  const std::string title = "buffer " + std::to_string(buffer.id) + ": " + kernel.names().base(packed) + " " +
                             ir::shapeText(shape) + ", " + std::to_string(windows.size()) + " windows";
   page.heading(title);
-  page.figure(panels.draw(title), "accumulator", "");
+  page.figure(panels.draw(title), "accumulator", "", "The packed tile comes from " + kernel.namesHtml({packed}) + ".");
   page.table({"page", "offsets", "shape", "tiles", "drained to"}, rows, "pages");
 }
 
@@ -109,9 +103,10 @@ bool writeAccumulatorSection(const KernelView& kernel, Page& page) {
         page.section(kernel.anchor("accumulators"), kernel.function().name() + ": packed accumulators", "accumulators");
       if (!opened) {
         page.paragraph("Accumulator buffers addressed through several windows: the packed tile with each page's "
-                       "window; outlined windows are stored to a tensor (drained).");
+                       "window; outlined windows are stored to a tensor (drained). Tiles are named as in the source, "
+                       "with the lines they come from.");
         page.legend({{"k0", "a page's window (each page its own colour)"},
-                     {"outline-swatch", "drained to a tensor by tile.store"}});
+                     {"outline-swatch", "drained to a tensor by a store"}});
       }
       opened = true;
       drawBuffer(kernel, buffer, windows, page);

@@ -791,8 +791,12 @@ void writeTensor(const KernelView& kernel, const Launch& launch, const TensorWin
   const ir::Type& type = t.tensor->type();
   page.heading(kernel.name(t.tensor) + " " + ir::dtypeName(type.dtype()) + kernel.exprs(type.dims()));
   const Check c = t.stored ? check(t) : Check{};
-  if (t.known && (t.stored || apart(t, units)))
-    page.figure(drawTensor(kernel, launch, t, units, c), "blocks-figure", "");
+  std::vector<SourceRange> sources;
+  for (const auto& windows : t.byUnit)
+    for (const auto& [access, window] : windows) sources.push_back(access->op->loc());
+  const std::string from = "The accesses of " + kernel.nameLink(t.tensor) + " at " + kernel.linesHtml(sources) + ".";
+  if (t.known && (t.stored || apart(t, units))) page.figure(drawTensor(kernel, launch, t, units, c), "blocks-figure", "", from);
+  else page.paragraph(from);
   std::vector<std::string> header = {launch.subblocks > 1 ? "unit" : "block"};
   if (t.loaded) header.push_back("loads");
   if (t.stored) header.push_back("stores");
@@ -874,7 +878,7 @@ bool writeBlocksSection(const KernelView& kernel, Page& page) {
     for (const Value* v : runtime) {
       names += (names.empty() ? "" : ", ") + ("<code>" + escape(kernel.name(v)) + "</code>");
       if (!v->definingOp() && v->ownerBlock() == &f.body())
-        defines += " -D " + escape(kernel.name(v).substr(1)) + "=&lt;n&gt;";
+        defines += " -D " + escape(kernel.names().base(v)) + "=&lt;n&gt;";
     }
     page.paragraph(names +
                    (runtime.size() == 1 ? " is a runtime value: windows that depend on it keep it"

@@ -251,9 +251,11 @@ void Page::heading(std::string_view text) { out_ << "<h3>" << escape(text) << "<
 
 void Page::paragraph(std::string_view html) { out_ << "<p>" << html << "</p>\n"; }
 
-void Page::figure(const Svg& svg, std::string_view cls, std::string_view caption) {
+void Page::figure(const Svg& svg, std::string_view cls, std::string_view caption, std::string_view sourceHtml) {
   out_ << "<figure class=\"" << cls << "\">\n" << svg.str();
-  if (!caption.empty()) out_ << "<figcaption>" << escape(caption) << "</figcaption>\n";
+  if (!caption.empty() || !sourceHtml.empty())
+    out_ << "<figcaption>" << escape(caption) << (caption.empty() || sourceHtml.empty() ? "" : " ") << sourceHtml
+         << "</figcaption>\n";
   out_ << "</figure>\n";
 }
 

@@ -74,7 +74,8 @@ class Page {
   void endSection();
   void heading(std::string_view text);  // <h3>
   void paragraph(std::string_view html);  // already escaped
-  void figure(const Svg& svg, std::string_view cls, std::string_view caption);
+  // `caption` is text; `sourceHtml`, links to the source lines the figure shows, follows it.
+  void figure(const Svg& svg, std::string_view cls, std::string_view caption, std::string_view sourceHtml = {});
   // A legend: colour class and text per entry.
   void legend(const std::vector<std::pair<std::string, std::string>>& entries);
   void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,

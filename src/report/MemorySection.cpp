@@ -3,7 +3,8 @@
 // top of the stack is the bytes live at that point; the target's capacity as a line and
 // the peak marked. Every number is BufferLifetimes.h's, as check-capacity uses them.
 // A bar is cut into one rectangle per stretch at one height: at most the buffers times
-// the events below them.
+// the events below them. The x axis is program order; its ticks and every place named on the
+// page give the source line of the op there.
 #include <algorithm>
 #include <cmath>
 
@@ -54,18 +55,26 @@ double scaleTop(int64_t peak, int64_t capacity) {
   return std::max(1.0, double(peak) * 1.3);
 }
 
+// Every op in pre-order, as MemoryUse::opPoints lists their points.
+void preOrder(const ir::Block& b, std::vector<const ir::Op*>& out) {
+  for (const auto& op : b.ops()) {
+    out.push_back(op.get());
+    for (unsigned r = 0; r < op->numRegions(); ++r) preOrder(op->body(r), out);
+  }
+}
+
 class MemoryChart {
  public:
   MemoryChart(const KernelView& kernel, const passes::MemoryUse& use, const passes::SpaceUse& space,
-              const ir::SpaceDesc& desc)
-      : kernel_(kernel), use_(use), space_(space), desc_(desc),
+              const ir::SpaceDesc& desc, const std::vector<const ir::Op*>& ops)
+      : kernel_(kernel), use_(use), space_(space), desc_(desc), ops_(ops),
         top_(scaleTop(space.peakBytes, desc.capacityBytes)) {}
 
   Svg draw() const {
     Svg svg(kWidth, kTop + kPlot + kBottom,
             std::string(desc_.name) + " (" + desc_.memory + ") of kernel " + kernel_.function().name() +
                 ": bytes live over the program");
-    svg.text(kLeft, 18, std::string(desc_.name) + " (" + desc_.memory + ") bytes live, by op", "title");
+    svg.text(kLeft, 18, std::string(desc_.name) + " (" + desc_.memory + ") bytes live, in program order", "title");
     for (double t : yTicks()) svg.line(kLeft, y(t), kWidth - kRight, y(t), "grid");
     drawLoops(svg);
     svg.group("memory-chart", "data-space=\"" + escape(desc_.name) + "\" data-peak-bytes=\"" +
@@ -83,8 +92,7 @@ class MemoryChart {
              "label", Svg::Anchor::End);
     const double px = x(space_.peakPoint);
     svg.line(px, kTop, px, kTop + kPlot, "peak");
-    svg.text(px + 4, kTop + 12, "peak " + bytesText(space_.peakBytes) + " at op " + std::to_string(opAt(space_.peakPoint)),
-             "label");
+    svg.text(px + 4, kTop + 12, "peak " + bytesText(space_.peakBytes) + " at " + lineAt(space_.peakPoint), "label");
     svg.yAxis(kLeft, kTop + kPlot, kTop, 0, top_, yTicks(), "bytes live", &yLabel);
     std::vector<double> ticks;
     const double ops = double(use_.opPoints.size());
@@ -95,6 +103,15 @@ class MemoryChart {
 
   int opAt(int point) const {
     return int(std::upper_bound(use_.opPoints.begin(), use_.opPoints.end(), point) - use_.opPoints.begin());
+  }
+  // The source of the op at `point` ("line 23" for the text, the range for a link).
+  SourceRange sourceAt(int point) const {
+    const int k = opAt(point);
+    return k >= 1 && size_t(k) <= ops_.size() ? ops_[size_t(k) - 1]->loc() : SourceRange{};
+  }
+  std::string lineAt(int point) const {
+    const SourceRange r = sourceAt(point);
+    return r.valid() ? "line " + std::to_string(kernel_.lineOf(r)) : std::string("the kernel's start");
   }
 
  private:
@@ -118,11 +135,14 @@ class MemoryChart {
     svg.line(kLeft, base, kWidth - kRight, base, "axis-line");
     for (double t : ticks) {
       const size_t k = size_t(t) - 1;  // ops are numbered from 1, as opAt() counts them
-      const double px = x(k < use_.opPoints.size() ? use_.opPoints[k] : use_.lastPoint);
+      const int point = k < use_.opPoints.size() ? use_.opPoints[k] : use_.lastPoint;
+      const double px = x(point);
       svg.line(px, base, px, base + 4, "axis-line");
-      svg.text(px, base + 16, num(t), "axis", Svg::Anchor::Middle);
+      const SourceRange r = sourceAt(point);
+      svg.text(px, base + 16, r.valid() ? std::to_string(kernel_.lineOf(r)) : "", "axis", Svg::Anchor::Middle);
     }
-    svg.text((kLeft + kWidth - kRight) / 2, base + 36, "op number in program order (pre-order, loop bodies once)",
+    svg.text((kLeft + kWidth - kRight) / 2, base + 36,
+             "program order (a loop body once); each tick names the source line of the op there",
              "axis-caption", Svg::Anchor::Middle);
   }
 
@@ -131,18 +151,17 @@ class MemoryChart {
   void drawLoops(Svg& svg) const {
     for (const passes::MemoryUse::Loop& l : use_.loops) {
       const double x0 = x(l.enter), x1 = x(l.exit);
-      const std::string var = l.loop->body(0).numArgs() ? kernel_.name(l.loop->body(0).arg(0)) : std::string("loop");
-      svg.rect(x0, kTop, x1 - x0, kPlot, "loop-band", "the body of the loop over " + var);
+      const std::string var = kernel_.names().base(l.loop->body(0).arg(0));
+      svg.rect(x0, kTop, x1 - x0, kPlot, "loop-band", "the body of " + kernel_.loopName(*l.loop));
       if (x1 - x0 > 7.0 * double(var.size() + 4)) svg.text(x0 + 3, kTop + kPlot - 4, "for " + var, "axis");
     }
   }
 
   void drawBuffer(Svg& svg, size_t b, const std::vector<Segment>& segments) const {
     const passes::LiveBuffer& buf = space_.buffers[b];
-    std::string tiles;
-    for (const ir::Value* v : buf.tiles) tiles += (tiles.empty() ? "" : ", ") + kernel_.name(v);
-    const std::string tip = "buffer " + std::to_string(buf.id) + ": " + bytesText(buf.alignedBytes) + ", ops " +
-                            std::to_string(opAt(buf.start)) + " to " + std::to_string(opAt(buf.end)) + "; tiles " + tiles;
+    const std::string tip = "buffer " + std::to_string(buf.id) + ": " + bytesText(buf.alignedBytes) + ", live from " +
+                            lineAt(buf.start) + " to " + lineAt(buf.end) + " in program order; tiles of " +
+                            kernel_.namesText(buf.tiles);
     svg.group("buffer " + categoryClass(b), "data-buffer=\"" + std::to_string(buf.id) + "\" data-bytes=\"" +
                                                 std::to_string(buf.alignedBytes) + "\"");
     const double height = std::max(2.0, double(buf.alignedBytes) / std::max(1.0, top_) * kPlot);
@@ -157,17 +176,17 @@ class MemoryChart {
   const passes::MemoryUse& use_;
   const passes::SpaceUse& space_;
   const ir::SpaceDesc& desc_;
+  const std::vector<const ir::Op*>& ops_;
   double top_;
 };
 
 std::vector<std::string> bufferRow(const KernelView& kernel, const MemoryChart& chart, const passes::SpaceUse& space,
                                    size_t b) {
   const passes::LiveBuffer& buf = space.buffers[b];
-  std::string tiles;
-  for (const ir::Value* v : buf.tiles) tiles += (tiles.empty() ? "" : ", ") + escape(kernel.name(v));
   const bool atPeak = std::find(space.liveAtPeak.begin(), space.liveAtPeak.end(), b) != space.liveAtPeak.end();
-  return {std::to_string(buf.id), "<code>" + tiles + "</code>", bytesText(buf.alignedBytes),
-          std::to_string(chart.opAt(buf.start)) + " to " + std::to_string(chart.opAt(buf.end)), atPeak ? "yes" : ""};
+  return {std::to_string(buf.id), kernel.namesHtml(buf.tiles), bytesText(buf.alignedBytes),
+          kernel.lineLink(chart.sourceAt(buf.start)) + " to " + kernel.lineLink(chart.sourceAt(buf.end)),
+          atPeak ? "yes" : ""};
 }
 
 }  // namespace
@@ -183,23 +202,32 @@ bool writeMemorySection(const KernelView& kernel, Page& page) {
   page.paragraph("Each bar is one buffer over the ops where one of its tiles is live; bars are stacked in the "
                  "order the buffers open, so the top edge is the bytes live at that op (sizes rounded up to "
                  "the space's alignment). These are the numbers <code>check-capacity</code> holds against "
-                 "the target's capacity.");
+                 "the target's capacity. The x axis is program order, not time: the compiled kernel's ops "
+                 "one after another, a loop's body once; each tick and each place named below gives the "
+                 "source line of the op there (a line can recur: a loop the compiler doubled or split holds "
+                 "its lines more than once). Tiles are named as in the source, with the lines they come "
+                 "from.");
   page.legend({{"k0", "buffer (colours only tell neighbours apart; hover a bar for its tiles)"},
                {"capacity-swatch", "capacity of the space"},
                {"peak-swatch", "peak"},
                {"loop-swatch", "a loop's body (drawn once)"}});
+  std::vector<const ir::Op*> ops;
+  preOrder(f.body(), ops);
   for (const passes::SpaceUse& space : use.spaces) {
     if (space.buffers.empty()) continue;
     const ir::SpaceDesc& desc = model.spaces[space.space];
-    const MemoryChart chart(kernel, use, space, desc);
+    const MemoryChart chart(kernel, use, space, desc, ops);
     page.heading(std::string(desc.name) + " (" + desc.memory + "): peak " + bytesText(space.peakBytes) + " of " +
                  bytesText(desc.capacityBytes));
-    std::string live;
-    for (size_t b : space.liveAtPeak) live += (live.empty() ? "" : ", ") + kernel.name(space.buffers[b].first);
-    page.figure(chart.draw(), "memory-figure", "Live at the peak: " + live + ".");
+    std::vector<const ir::Value*> live;
+    for (size_t b : space.liveAtPeak) live.push_back(space.buffers[b].first);
+    page.figure(chart.draw(), "memory-figure", "",
+                "The peak is at " + kernel.lineLink(chart.sourceAt(space.peakPoint)) + "; live there: " +
+                    kernel.namesHtml(live) + ".");
     std::vector<std::vector<std::string>> rows;
     for (size_t b = 0; b < space.buffers.size(); ++b) rows.push_back(bufferRow(kernel, chart, space, b));
-    page.table({"buffer", "tiles", "bytes", "live (ops)", "live at the peak"}, rows, "buffers");
+    page.table({"buffer", "tiles", "bytes", "live (source lines, in program order)", "live at the peak"}, rows,
+               "buffers");
   }
   return true;
 }

@@ -1,6 +1,7 @@
 #include "report/Report.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "ir/Describe.h"
@@ -8,33 +9,99 @@
 
 namespace tilec::report {
 
-std::string KernelView::name(const ir::Value* v) const { return ir::irName(v, names_); }
+std::string lineAnchor(FileId file, uint32_t line) {
+  return "src-" + (file == 0 ? std::string() : std::to_string(file) + "-") + std::to_string(line);
+}
 
 std::string KernelView::expr(const ir::Expr& e) const {
-  return e.str([&](const ir::Value* v) { return name(v); });
+  return e.str([&](const ir::Value* v) { return names_.base(v); });
 }
 
 std::string KernelView::exprs(const std::vector<ir::Expr>& list) const {
-  return ir::shapeText(list, [&](const ir::Value* v) { return name(v); });
+  return ir::shapeText(list, [&](const ir::Value* v) { return names_.base(v); });
 }
 
 std::string KernelView::anchor(std::string_view what) const { return f_.name() + "-" + std::string(what); }
 
 namespace {
 
-std::string lineAnchor(FileId file, uint32_t line) {
-  return "src-" + std::to_string(file) + "-" + std::to_string(line);
+std::string link(const SourceManager& sm, SourceRange range, std::string_view html) {
+  if (!range.valid()) return std::string(html);
+  return "<a class=\"src\" href=\"#" + lineAnchor(range.file, sm.lineCol(range.file, range.begin).line) + "\">" +
+         std::string(html) + "</a>";
 }
 
 // "k.tile:12:5", linked to the line in the listing; "" for a range without a file.
 std::string sourceLink(const SourceManager& sm, SourceRange range) {
   if (!range.valid()) return "";
   const LineCol lc = sm.lineCol(range.file, range.begin);
-  return "<a href=\"#" + lineAnchor(range.file, lc.line) + "\">" + escape(sm.name(range.file)) + ":" +
-         std::to_string(lc.line) + ":" + std::to_string(lc.column) + "</a>";
+  return link(sm, range, escape(sm.name(range.file)) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column));
 }
 
 }  // namespace
+
+std::string KernelView::lineLink(SourceRange range) const {
+  if (!range.valid()) return "";
+  const std::string line = std::to_string(sources_.lineCol(range.file, range.begin).line);
+  return link(sources_, range, range.file == 0 ? "line " + line : escape(sources_.name(range.file)) + ":" + line);
+}
+
+std::string KernelView::linesHtml(const std::vector<SourceRange>& ranges) const {
+  std::map<std::pair<FileId, uint32_t>, SourceRange> lines;
+  for (SourceRange r : ranges)
+    if (r.valid()) lines.emplace(std::make_pair(r.file, lineOf(r)), r);
+  std::string out;
+  for (const auto& [line, r] : lines) out += (out.empty() ? "" : ", ") + lineLink(r);
+  return out;
+}
+
+std::string KernelView::nameLink(const ir::Value* v) const {
+  return link(sources_, names_.where(v), "<code>" + escape(name(v)) + "</code>");
+}
+
+namespace {
+
+// Each name once, in the order first met, with the source ranges of its values.
+std::vector<std::pair<std::string, std::vector<SourceRange>>> byName(const SourceNames& names,
+                                                                     const std::vector<const ir::Value*>& values) {
+  std::vector<std::pair<std::string, std::vector<SourceRange>>> out;
+  std::map<std::string, size_t> index;
+  for (const ir::Value* v : values) {
+    auto [it, fresh] = index.try_emplace(names.base(v), out.size());
+    if (fresh) out.push_back({names.base(v), {}});
+    out[it->second].second.push_back(names.where(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string KernelView::namesText(const std::vector<const ir::Value*>& values) const {
+  std::string out;
+  for (const auto& [base, ranges] : byName(names_, values)) {
+    std::set<uint32_t> lines;
+    for (SourceRange r : ranges)
+      if (r.valid()) lines.insert(sources_.lineCol(r.file, r.begin).line);
+    std::string list;
+    for (uint32_t l : lines) list += (list.empty() ? "" : ", ") + std::to_string(l);
+    out += (out.empty() ? "" : "; ") + base +
+           (lines.empty() ? "" : (lines.size() == 1 ? " (line " : " (lines ") + list + ")");
+  }
+  return out;
+}
+
+std::string KernelView::namesHtml(const std::vector<const ir::Value*>& values) const {
+  std::string out;
+  for (const auto& [base, ranges] : byName(names_, values)) {
+    std::map<uint32_t, SourceRange> lines;
+    for (SourceRange r : ranges)
+      if (r.valid()) lines.emplace(sources_.lineCol(r.file, r.begin).line, r);
+    std::string list;
+    for (const auto& [line, r] : lines) list += (list.empty() ? "" : ", ") + lineLink(r);
+    out += (out.empty() ? "" : "; ") + ("<code>" + escape(base) + "</code>") + (list.empty() ? "" : " (" + list + ")");
+  }
+  return out;
+}
 
 std::string KernelView::where(SourceRange range) const {
   if (!range.valid()) return "";
@@ -44,15 +111,22 @@ std::string KernelView::where(SourceRange range) const {
 
 std::string KernelView::sourceLink(SourceRange range) const { return report::sourceLink(sources_, range); }
 
-void PassLog::runBeforePass(const Pass&, const ir::Module&) {
+void PassLog::runBeforePass(const Pass&, const ir::Module& m) {
+  before_.clear();
+  for (const auto& f : m.functions()) before_.push_back({f->name(), f->valueIdBound(), 0});
   if (timed_) start_ = std::chrono::steady_clock::now();
 }
 
 void PassLog::runAfterPass(const Pass& pass, const ir::Module& m) {
-  PassRecord r{pass.info().arg, 0, -1};
+  PassRecord r{pass.info().arg, 0, -1, {}};
   if (timed_) r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  for (const auto& f : m.functions()) r.opsAfter += size_t(f->numOps());
-  records_.push_back(r);
+  for (const auto& f : m.functions()) {
+    r.opsAfter += size_t(f->numOps());
+    // A function the pass made starts from id 0.
+    auto it = std::find_if(before_.begin(), before_.end(), [&](const MadeIds& b) { return b.function == f->name(); });
+    r.made.push_back({f->name(), it == before_.end() ? 0 : it->before, f->valueIdBound()});
+  }
+  records_.push_back(std::move(r));
 }
 
 namespace {
@@ -118,7 +192,7 @@ void writeReport(const ReportInputs& in, OutputBuffer& out) {
   for (const auto& f : in.module.functions()) kernels += (kernels.empty() ? "" : ", ") + f->name();
   Page page((kernels.empty() ? std::string("no kernel") : kernels) + " for " + in.targetName, out);
   for (const auto& f : in.module.functions()) {
-    const KernelView kernel(*f, in.flags, in.diags.sources(), in.perfTrace);
+    const KernelView kernel(*f, in.flags, in.diags.sources(), in.perfTrace, in.passes);
     writeMemorySection(kernel, page);
     writeAccessSection(kernel, page);
     writeAccumulatorSection(kernel, page);

@@ -19,14 +19,8 @@
 
 namespace tilec::report {
 
-struct PassRecord {
-  std::string name;
-  size_t opsAfter = 0;  // ops in the module once the pass ran
-  double ms = -1;       // wall time, or negative when not measured (no --time-passes)
-};
-
-// Records each pass of the pipeline for the report: its name, the ops after it and, when
-// `timed`, its wall time.
+// Records each pass of the pipeline for the report: its name, the ops after it, the values it
+// made (SourceNames names a value no source made by its pass) and, when `timed`, its wall time.
 class PassLog final : public PassInstrumentation {
  public:
   explicit PassLog(bool timed) : timed_(timed) {}
@@ -37,6 +31,7 @@ class PassLog final : public PassInstrumentation {
  private:
   bool timed_;
   std::chrono::steady_clock::time_point start_;
+  std::vector<MadeIds> before_;
   std::vector<PassRecord> records_;
 };
 

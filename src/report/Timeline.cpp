@@ -133,7 +133,9 @@ class Simulator {
                                  step = eval(op.get(ir::attr::step));
     int64_t trips = 1;
     if (lb && ub && step && *step > 0) trips = std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
-    else noteOnce("The loop at " + kernel_.where(op.loc()) + " has a trip count known only at run time: it is simulated once.");
+    else
+      noteOnce("The " + kernel_.loopName(op) + " at " + kernel_.sourceLink(op.loc()) +
+               " has a trip count known only at run time: it is simulated once.");
     passes::forEachTileBufferId(op, [&](unsigned i, int64_t id) {
       bindBuffer(op.result(i), id);
       bindBuffer(body.arg(i + 1), id);
@@ -150,7 +152,9 @@ class Simulator {
 
   void branch(const ir::Op& op) {
     const std::optional<int64_t> cond = eval(op.get(ir::attr::cond));
-    if (!cond) noteOnce("The branch at " + kernel_.where(op.loc()) + " has a condition known only at run time: its then-branch is simulated.");
+    if (!cond)
+      noteOnce("The branch at " + kernel_.sourceLink(op.loc()) +
+               " has a condition known only at run time: its then-branch is simulated.");
     const unsigned taken = !cond || *cond ? 0 : 1;
     passes::forEachTileBufferId(op, [&](unsigned i, int64_t id) { bindBuffer(op.result(i), id); });
     if (taken >= op.numRegions()) return;
@@ -162,8 +166,8 @@ class Simulator {
 
   // Once per sentence: a loop in a nest runs many times, and a split kernel's sections
   // both hold loops from one source loop.
-  void noteOnce(const std::string& sentence) {
-    if (noted_.insert(sentence).second) out_.notes.push_back(escape(sentence));
+  void noteOnce(const std::string& html) {
+    if (noted_.insert(html).second) out_.notes.push_back(html);
   }
 
   // "exp at k.tile:7:13", one label per op however many instances it has.
@@ -173,6 +177,7 @@ class Simulator {
       const std::string kind = ir::opInfo(op.kind()).spelling;
       const std::string where = kernel_.where(op.loc());
       out_.labels.push_back(where.empty() ? kind : kind + " at " + where);
+      out_.sources.push_back(op.loc());
     }
     return it->second;
   }

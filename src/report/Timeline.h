@@ -49,6 +49,7 @@ struct Timeline {
   };
   std::vector<std::string> pipes;
   std::vector<std::string> labels;
+  std::vector<SourceRange> sources;  // per label, the op's source (the estimate's only)
   std::vector<Span> spans;    // by pipe, each pipe's by start
   std::vector<std::string> notes;  // what the estimate assumed, as HTML sentences
 };

@@ -113,7 +113,7 @@ void pipeTable(const Timeline& t, const Totals& totals, const std::vector<uint32
 }
 
 // Per op of the estimate: its pipe, the cycles of one instance, how many ran.
-void opTable(const Timeline& t, Page& page) {
+void opTable(const KernelView& kernel, const Timeline& t, Page& page) {
   struct Row {
     uint32_t pipe = 0;
     int64_t each = 0;
@@ -124,8 +124,9 @@ void opTable(const Timeline& t, Page& page) {
   std::vector<std::vector<std::string>> cells;
   for (size_t i = 0; i < rows.size(); ++i)
     cells.push_back({"<code>" + escape(t.labels[i]) + "</code>", escape(t.pipes[rows[i].pipe]),
-                     std::to_string(rows[i].each), std::to_string(rows[i].count)});
-  page.table({"op", "pipe", "cycles each", "instances"}, cells, "pipe-ops");
+                     std::to_string(rows[i].each), std::to_string(rows[i].count),
+                     i < t.sources.size() ? kernel.lineLink(t.sources[i]) : std::string()});
+  page.table({"op", "pipe", "cycles each", "instances", "source"}, cells, "pipe-ops");
 }
 
 std::string blocksText(int64_t blocks) {
@@ -162,12 +163,18 @@ bool writeTimelineSection(const KernelView& kernel, Page& page, const PipeModel&
   const Totals totals = totalsOf(shown);
   const std::vector<uint32_t> lanes = busyLanes(totals);
   const bool merged = std::any_of(totals.count.begin(), totals.count.end(), [](size_t n) { return n > kMaxBars; });
-  page.figure(draw(shown, totals, lanes, trace ? "cycles (Perf-Sim trace)" : "estimated cycles"), "timeline-figure",
+  page.figure(draw(shown, totals, lanes,
+                   trace ? "time in cycles, as Perf-Sim measured it (its trace)"
+                         : "time in cycles, estimated by the model (not measured; not program order)"),
+              "timeline-figure",
               std::string("Each lane is a pipe, labelled with its busy cycles; each bar an instruction") +
                   (merged ? " (on a pipe of more than " + std::to_string(kMaxBars) +
                                 ", neighbours closer than the drawing resolves are merged into one bar)"
                           : "") +
-                  ".");
+                  ".",
+              trace ? "The trace is of the kernel at " + kernel.lineLink(f.loc()) + "; its instructions do not name "
+                      "their source lines."
+                    : "Its ops come from " + kernel.linesHtml(estimate.sources) + ".");
   page.paragraph(summary(shown, totals));
   pipeTable(shown, totals, lanes, page);
   if (trace && !estimate.spans.empty()) {
@@ -175,7 +182,7 @@ bool writeTimelineSection(const KernelView& kernel, Page& page, const PipeModel&
     page.paragraph("The static estimate for this kernel: " + std::to_string(est.total) + " cycles, busiest pipe " +
                    escape(estimate.pipes[est.busiest]) + " (" + std::to_string(est.busy[est.busiest]) + " cycles).");
   }
-  if (!trace) opTable(estimate, page);
+  if (!trace) opTable(kernel, estimate, page);
   return true;
 }
 

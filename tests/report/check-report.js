@@ -10,9 +10,17 @@
 //     store and load has one window box; each blocks figure has one group per block its
 //     table lists, drawing the windows the table gives; --expect NAME=N checks a count
 //     given by the caller (stores, loads, cells, transfers: counted from the compiler's IR
-//     or output).
+//     or output);
+//   - the page speaks in source terms: no visible text or tooltip outside the source listing
+//     holds an IR name (`%acc_4`), nor a name of --ir-names FILE (one a line: the final IR's
+//     value names the source does not have and that hold a `_`, such as a copy's `kt_1` or a
+//     pass's `qt_left`); every link within the page reaches an element that exists; every
+//     figure of the report's own sections (memory, loads and stores, accumulators, blocks,
+//     timeline) links to a source line, and so does every row of their tables that names
+//     a value or an op.
 // One browser checks every report given: each REPORT.html is followed by its own options.
-// usage: check-report.js REPORT.html [--shots DIR] [--expect NAME=N ...] [--page-shot FILE] [REPORT.html ...]
+// usage: check-report.js REPORT.html [--shots DIR] [--expect NAME=N ...] [--page-shot FILE] [--ir-names FILE]
+//        [REPORT.html ...]
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -23,10 +31,11 @@ const jobs = [];
 for (const args = process.argv.slice(2); args.length;) {
   const a = args.shift();
   const job = jobs[jobs.length - 1];
-  if (!a.startsWith('--')) jobs.push({ report: path.resolve(a), shots: null, pageShot: null, expect: {} });
+  if (!a.startsWith('--')) jobs.push({ report: path.resolve(a), shots: null, pageShot: null, expect: {}, irNames: [] });
   else if (!job) { console.error('check-report: options follow the report they are for'); process.exit(2); }
   else if (a === '--shots') job.shots = args.shift();
   else if (a === '--page-shot') job.pageShot = args.shift();
+  else if (a === '--ir-names') job.irNames = fs.readFileSync(args.shift(), 'utf8').split('\n').filter((n) => n);
   else if (a === '--expect') { const [k, v] = args.shift().split('='); job.expect[k] = Number(v); }
   else { console.error(`check-report: unknown argument ${a}`); process.exit(2); }
 }
@@ -76,8 +85,25 @@ function blankness(png) {
         if (b.inked < 0.01 || b.colours < 4) fail(`section ${id} looks blank (${(b.inked * 100).toFixed(2)}% inked, ${b.colours} colours)`);
       }
 
-      const structure = await page.evaluate(() => {
+      const structure = await page.evaluate((irNames) => {
         const out = { problems: [], counts: {} };
+        // What a reader sees or hovers, outside the listing of the source itself.
+        const texts = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode())
+          if (!n.parentElement.closest('.listing, style')) texts.push(n.textContent);
+        const visible = texts.join('\n');
+        const irName = visible.match(/%[A-Za-z_][A-Za-z0-9_]*/);
+        if (irName) out.problems.push(`an IR name in the text: ${irName[0]}`);
+        const words = new Set(visible.match(/[A-Za-z_][A-Za-z0-9_]*/g) || []);
+        for (const n of irNames) if (words.has(n)) out.problems.push(`a name only the IR has in the text: ${n}`);
+        for (const a of document.querySelectorAll('a[href^="#"]'))
+          if (!document.getElementById(a.getAttribute('href').slice(1))) out.problems.push(`a link to a missing ${a.getAttribute('href')}`);
+        const linksSource = (e) => e && e.querySelector('a[href^="#src-"]');
+        for (const fig of document.querySelectorAll('figure.memory-figure, figure.access, figure.accumulator, figure.blocks-figure, figure.timeline-figure'))
+          if (!linksSource(fig.querySelector('figcaption'))) out.problems.push(`a ${fig.className} figure without a link to its source`);
+        for (const row of document.querySelectorAll('table.buffers tr, table.access-table tr, table.pages tr, table.pipe-ops tr'))
+          if (row.querySelector('td') && !linksSource(row)) out.problems.push(`a ${row.closest('table').className} row without a link to its source: ${row.textContent.slice(0, 80)}`);
         const count = (k, n) => { out.counts[k] = (out.counts[k] || 0) + n; };
         for (const chart of document.querySelectorAll('g.memory-chart')) {
           const figure = chart.closest('figure');
@@ -130,7 +156,7 @@ function blankness(png) {
           if (!svg.querySelector(':scope > title')) out.problems.push('a figure without a title');
         }
         return out;
-      });
+      }, job.irNames);
       structure.problems.forEach(fail);
       for (const [k, n] of Object.entries(job.expect)) {
         const got = structure.counts[k] || 0;

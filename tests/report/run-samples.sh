@@ -5,7 +5,9 @@
 # flags of their `// report-flags:` line), twice: the two must be byte-identical. Then one
 # headless Chromium renders and checks them all (check-report.js): every section drawn and
 # not blank, nothing fetched, and the SVG's windows and transfers agreeing with the
-# compiler's final IR, counted here from --emit-ir. Screenshots of every section stay in
+# compiler's final IR, counted here from --emit-ir; no name only the final IR has (a value
+# name of --emit-ir with a `_` that no identifier of the source spells) in the page's text.
+# Screenshots of every section stay in
 # WORKDIR/<sample>-shots/ for a person to look at.
 #   run-samples.sh TILEC SOURCE_DIR WORKDIR
 set -euo pipefail
@@ -30,8 +32,11 @@ report() {  # SAMPLE TARGET
   stores=$(grep -cE '^ *tile\.store ' "$work/$name.tir" || true)
   loads=$(grep -cE '= tile\.load ' "$work/$name.tir" || true)
   transfers=$(grep -cE '^ *dma\.(fill|drain) ' "$work/$name.tir" || true)
+  grep -oE '%[A-Za-z_][A-Za-z0-9_]*' "$work/$name.tir" | cut -c2- | { grep _ || true; } | sort -u > "$work/$name.ir-names"
+  grep -ohE '[A-Za-z_][A-Za-z0-9_]*' "$sample" | sort -u > "$work/$name.source-names"
+  comm -23 "$work/$name.ir-names" "$work/$name.source-names" > "$work/$name.ir-only"
   checks+=("$work/$name.html" --shots "$work/$name-shots" --expect "stores=$stores" --expect "loads=$loads"
-           --expect "transfers=$transfers")
+           --expect "transfers=$transfers" --ir-names "$work/$name.ir-only")
 }
 
 for sample in samples/*.tile; do report "$sample" a2a3; done
