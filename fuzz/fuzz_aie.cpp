@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!m) return;
     if (!fuzz::runPipeline(*m, target, diags)) return;
     OutputBuffer builder;
-    const target::FlagValues flags = {{aie::kDdrFold, true}};
+    const target::FlagValues flags = target::defaultFlags(target);
     aie::emitTxnCpp(*m, builder, diags, flags);
     OutputBuffer page;
     report::writeReport({*m, diags, target.name, {}, target.reportSections}, page);

@@ -33,7 +33,7 @@ void compileForLinx(const std::string& text) {
   DiagnosticEngine diags(sm);
   std::unique_ptr<ir::Module> m = fuzz::lowerTile(text, sm, diags, linx::linxModel());
   if (!m || !fuzz::runPipeline(*m, linx::linxTarget(), diags) || m->functions().size() != 1) return;
-  const target::FlagValues flags = {{linx::kAssembleRevA, false}};
+  const target::FlagValues flags = target::defaultFlags(linx::linxTarget());  // B.ASSEMBLE rev. B, no pseudo-instructions
   OutputBuffer listing, binary;
   if (!linx::emitListing(*m, listing, diags, flags) || !linx::emitBinary(*m, binary, diags, flags))
     fuzz::bug("the linx writer failed after linx-legality passed");

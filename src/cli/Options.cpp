@@ -526,7 +526,7 @@ ParseResult resolve(const RawOptions& raw, std::vector<std::string> commandLine)
   o.diagnosticsFormat = diagFormat(raw.diagnosticsFormat);
   o.color = *parseColorMode(raw.color);
   o.logLevel = raw.verbose ? "debug" : raw.logLevel;
-  for (const target::TargetFlag& f : o.target->flags) o.targetFlags[f.name] = f.byDefault;
+  o.targetFlags = target::defaultFlags(*o.target);
   for (const std::string& flag : raw.targetFlags) {
     const size_t eq = flag.find('=');
     const std::string name = flag.substr(0, eq), value = eq == std::string::npos ? "" : flag.substr(eq + 1);

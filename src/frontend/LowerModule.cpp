@@ -159,7 +159,8 @@ void Lowerer::reportUnusedDefines() {
   };
   for (const auto& [name, decl] : defines_) {
     if (definedValues_.count(name) || skippedSizes_.count(name)) continue;
-    auto sameButCase = std::find_if(names.begin(), names.end(), [&](const std::string& n) { return folded(n) == folded(name); });
+    const std::string wanted = folded(name);  // C++17 lambdas cannot capture a structured binding
+    auto sameButCase = std::find_if(names.begin(), names.end(), [&](const std::string& n) { return folded(n) == wanted; });
     if (sameButCase != names.end()) {
       Diagnostic& d = diags_.report(Diag::DefineCase, decl->nameRange,
                                     "-D " + name + " sets nothing, and " + quotedName(*sameButCase) +

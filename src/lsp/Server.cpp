@@ -636,6 +636,14 @@ class Server {
     return {{"signatures", {signature}}, {"activeSignature", 0}, {"activeParameter", active ? json(*active) : json()}};
   }
 
+  // The byte offsets of a request's `range` in the document's root file.
+  std::pair<uint32_t, uint32_t> requestedOffsets(const Analysis& a, const json& params) const {
+    const LineMap lines(a.sources().contents(a.root()));
+    const json& wanted = field(params, "range");
+    return {lines.offset(position(field(wanted, "start")), encoding_),
+            lines.offset(position(field(wanted, "end")), encoding_)};
+  }
+
   // A quickfix for each diagnostic shown in the range that carries an edit (a misspelled
   // name, a forgotten `let`, ...): the compiler's own fixes, as `--diagnostics-format=json`
   // has them.
@@ -644,10 +652,7 @@ class Server {
     json actions = json::array();
     if (!doc.analysis) return actions;
     const Analysis& a = *doc.analysis;
-    const LineMap lines(a.sources().contents(a.root()));
-    const json& wanted = field(params, "range");
-    const uint32_t begin = lines.offset(position(field(wanted, "start")), encoding_);
-    const uint32_t end = lines.offset(position(field(wanted, "end")), encoding_);
+    const auto [begin, end] = requestedOffsets(a, params);
     for (const Diagnostic& d : a.diagnostics()) {
       const SourceRange shown = shownAt(a, d);
       if (d.fixes.empty() || !shown.valid() || shown.end < begin || shown.begin > end) continue;
@@ -719,10 +724,7 @@ class Server {
     json hints = json::array();
     if (!doc.analysis) return hints;
     const Analysis& a = *doc.analysis;
-    const LineMap lines(a.sources().contents(a.root()));
-    const json& wanted = field(params, "range");
-    const uint32_t begin = lines.offset(position(field(wanted, "start")), encoding_);
-    const uint32_t end = lines.offset(position(field(wanted, "end")), encoding_);
+    const auto [begin, end] = requestedOffsets(a, params);
     for (const SpaceHint& h : a.spaceHints()) {
       if (h.after.file != a.root() || h.after.end < begin || h.after.end > end) continue;
       hints.push_back({{"position", range(a, h.after)["end"]},

@@ -72,4 +72,11 @@ struct TargetDesc {
   }
 };
 
+// Every flag of `t` at its default value, as a compile without --target-flag has them.
+inline FlagValues defaultFlags(const TargetDesc& t) {
+  FlagValues values;
+  for (const TargetFlag& f : t.flags) values[f.name] = f.byDefault;
+  return values;
+}
+
 }  // namespace tilec::target
